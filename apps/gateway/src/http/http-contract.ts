@@ -1,0 +1,67 @@
+import helmet from '@fastify/helmet';
+import { Logger, RequestMethod } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { HttpExceptionFilter, sendHttpError } from './http-exception.filter';
+import { INTERNAL_ERROR_ANSWER, toHttpError } from './http-error';
+import type { WebAppFallback } from '../web/web-app';
+
+export const API_PREFIX = 'api/v1';
+
+// ARCHITECTURE §5: JSON bodies up to 64 KB; larger ones are refused before they are read in full.
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * The HTTP contract in one place: the `/api/v1` prefix, security headers, JSON only, and every error, whether
+ * Fastify raises it before a route runs or a route throws it, as `{response_code, message, validation?}`.
+ */
+export async function applyHttpContract(app: NestFastifyApplication, webApp?: WebAppFallback): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance();
+  const logger = new Logger('HttpContract');
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Swagger UI and React set inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+  });
+
+  // JSON only: a text/plain body (what a cross-site form can send without a preflight) is refused with 415.
+  fastify.removeContentTypeParser(['text/plain']);
+
+  // API answers are personal or change at any moment: never stored by a browser or proxy.
+  fastify.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith(`/${API_PREFIX}/`) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  // Errors raised before a route handler runs (body too large, wrong content type, broken JSON).
+  fastify.setErrorHandler((error, request, reply) => {
+    const answer = toHttpError(error);
+    if (!answer) logger.error({ err: error, url: request.url }, 'unhandled error');
+    sendHttpError(reply, answer ?? INTERNAL_ERROR_ANSWER);
+  });
+
+  app.setGlobalPrefix(API_PREFIX, {
+    exclude: [
+      { path: 'health/live', method: RequestMethod.GET },
+      { path: 'health/ready', method: RequestMethod.GET },
+      { path: 'metrics', method: RequestMethod.GET },
+    ],
+  });
+  app.useGlobalFilters(new HttpExceptionFilter(webApp));
+}

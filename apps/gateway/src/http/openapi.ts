@@ -1,0 +1,43 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger';
+import { z } from 'zod';
+
+/** The contracts' zod schemas are the single source of truth; OpenAPI gets their JSON Schema. */
+export function jsonSchemaOf(schema: z.ZodType): SchemaObject {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return json as SchemaObject;
+}
+
+const errorBody: SchemaObject = {
+  type: 'object',
+  required: ['response_code', 'message'],
+  properties: {
+    response_code: { type: 'string', example: 'VALIDATION_ERROR' },
+    message: { type: 'string' },
+    validation: { type: 'object', additionalProperties: { type: 'string', example: 'max=100' } },
+  },
+};
+
+const describe = (status: number, description: string) => ({ status, description, schema: errorBody });
+
+export const errorResponses = {
+  400: describe(400, 'Malformed request: not JSON, not an object, or unknown fields'),
+  401: describe(401, 'Not authenticated'),
+  404: describe(404, 'Not found'),
+  422: describe(422, 'Validation error, with a field → rule map'),
+};
+
+/** Serves the OpenAPI document generated from the routes at /api/docs (UI) and /api/docs/openapi.json. */
+export function setUpOpenApi(app: NestFastifyApplication, publicUrl: string): void {
+  const config = new DocumentBuilder()
+    .setTitle('Homing API')
+    .setDescription('Lost-and-found with QR tags. Errors are `{response_code, message, validation?}`.')
+    .setVersion('1')
+    .addServer(publicUrl)
+    .addGlobalResponse(describe(503, 'A service is down; retry after Retry-After seconds'))
+    .addGlobalResponse(describe(504, 'A service did not answer in time'))
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs/openapi.json', raw: ['json'] });
+}

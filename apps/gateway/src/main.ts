@@ -1,0 +1,6 @@
+import { startTracing } from '@homing/platform/tracing';
+
+startTracing('gateway');
+// Required after tracing starts, so its instrumentations can patch http, fastify and NATS as they load.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+void (require('./service') as typeof import('./service')).main();

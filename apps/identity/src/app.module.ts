@@ -1,0 +1,24 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { PlatformModule } from '@homing/platform';
+import type { IdentityConfig } from './config/identity.config';
+import { identityDatabase } from './database/identity.database';
+
+@Module({})
+export class AppModule {
+  static forConfig(config: IdentityConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PlatformModule.forService({
+          service: 'identity',
+          logLevel: config.LOG_LEVEL,
+          logPretty: config.LOG_PRETTY,
+          natsUrl: config.NATS_URL,
+          natsNamespace: config.NATS_NAMESPACE,
+          database: identityDatabase(config),
+          outbox: true,
+        }),
+      ],
+    };
+  }
+}

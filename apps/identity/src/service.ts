@@ -1,0 +1,15 @@
+import { runService } from '@homing/platform';
+import { AppModule } from './app.module';
+import { loadIdentityConfig, type IdentityConfig } from './config/identity.config';
+import { identityDatabase } from './database/identity.database';
+
+export function main(): Promise<void> {
+  return runService<IdentityConfig>({
+    name: 'identity',
+    loadConfig: () => loadIdentityConfig(),
+    port: (config) => config.PORT,
+    module: (config) => AppModule.forConfig(config),
+    rpc: true,
+    database: identityDatabase,
+  });
+}

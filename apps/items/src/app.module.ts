@@ -1,0 +1,30 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { PlatformModule } from '@homing/platform';
+import { ITEMS_CONFIG, type ItemsConfig } from './config/items.config';
+import { itemsDatabase } from './database/items.database';
+import { ItemsModule } from './items/items.module';
+
+@Module({})
+export class AppModule {
+  static forConfig(config: ItemsConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PlatformModule.forService({
+          service: 'items',
+          logLevel: config.LOG_LEVEL,
+          logPretty: config.LOG_PRETTY,
+          natsUrl: config.NATS_URL,
+          natsNamespace: config.NATS_NAMESPACE,
+          database: itemsDatabase(config),
+          outbox: true,
+        }),
+        { module: ItemsConfigModule, global: true, providers: [{ provide: ITEMS_CONFIG, useValue: config }], exports: [ITEMS_CONFIG] },
+        ItemsModule,
+      ],
+    };
+  }
+}
+
+@Module({})
+class ItemsConfigModule {}

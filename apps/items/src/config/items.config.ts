@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { baseEnvSchema, databaseEnvSchema, envSchemas, loadConfig } from '@homing/platform';
+
+const itemsEnvSchema = baseEnvSchema.extend(databaseEnvSchema.shape).extend({
+  PORT: envSchemas.port.default(3002),
+  /** ARCHITECTURE §7: rewards are hidden everywhere unless enabled. */
+  REWARDS_ENABLED: envSchemas.booleanFlag.default(false),
+});
+
+export type ItemsConfig = z.infer<typeof itemsEnvSchema>;
+
+export function loadItemsConfig(env: NodeJS.ProcessEnv = process.env): ItemsConfig {
+  return loadConfig(itemsEnvSchema, env);
+}
+
+export const ITEMS_CONFIG = Symbol('ITEMS_CONFIG');

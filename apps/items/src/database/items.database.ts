@@ -1,0 +1,15 @@
+import type { DatabaseOptions } from '@homing/platform';
+import type { ItemsConfig } from '../config/items.config';
+import { CreateItems1763856100000 } from './migrations/1763856100000-CreateItems';
+
+/** WARNING: the schema name is where this service's data lives; renaming it loses the data. */
+export const ITEMS_SCHEMA = 'items';
+
+export function itemsDatabase(config: ItemsConfig): DatabaseOptions {
+  return {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA ?? ITEMS_SCHEMA,
+    applicationName: 'items',
+    migrations: [CreateItems1763856100000],
+  };
+}

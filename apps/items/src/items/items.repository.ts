@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+
+export interface ItemRow {
+  code: string;
+  name: string | null;
+  reward_cents: number | null;
+  owner_user_id: string | null;
+  claimed_at: Date | null;
+}
+
+// The tag scan is the hottest path (ARCHITECTURE §7): a named prepared statement of the needed columns.
+const FIND_BY_CODE = {
+  name: 'items_find_by_code',
+  text: 'SELECT code, name, reward_cents, owner_user_id, claimed_at FROM items WHERE code = $1',
+};
+
+/** The only place that reads or writes the items table. */
+@Injectable()
+export class ItemsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async findByCode(code: string): Promise<ItemRow | null> {
+    const rows: ItemRow[] = await this.dataSource.query(FIND_BY_CODE.text, [code]);
+    return rows[0] ?? null;
+  }
+
+  /** Inserts a claimed item; false if the code is already taken (the caller mints another). */
+  async insertClaimed(manager: EntityManager, item: { code: string; name: string; ownerUserId: string }): Promise<ItemRow | null> {
+    const rows: ItemRow[] = await manager.query(
+      `INSERT INTO items (code, name, owner_user_id, claimed_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (code) DO NOTHING
+       RETURNING code, name, reward_cents, owner_user_id, claimed_at`,
+      [item.code, item.name, item.ownerUserId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Inserts unclaimed tags; returns the codes that were new. */
+  async insertUnclaimed(codes: string[]): Promise<string[]> {
+    const rows: Array<{ code: string }> = await this.dataSource.query(
+      'INSERT INTO items (code) SELECT unnest($1::char(16)[]) ON CONFLICT (code) DO NOTHING RETURNING code',
+      [codes],
+    );
+    return rows.map((row) => row.code);
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+}

@@ -1,0 +1,17 @@
+import { runService } from '@homing/platform';
+import { AppModule } from './app.module';
+import { loadItemsConfig, type ItemsConfig } from './config/items.config';
+import { itemsDatabase } from './database/items.database';
+import { seedTagsCommand } from './tags/seed-tags.command';
+
+export function main(): Promise<void> {
+  return runService<ItemsConfig>({
+    name: 'items',
+    loadConfig: () => loadItemsConfig(),
+    port: (config) => config.PORT,
+    module: (config) => AppModule.forConfig(config),
+    rpc: true,
+    database: itemsDatabase,
+    commands: { 'seed-tags': seedTagsCommand },
+  });
+}

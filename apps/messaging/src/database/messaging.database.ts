@@ -1,0 +1,15 @@
+import type { DatabaseOptions } from '@homing/platform';
+import type { MessagingConfig } from '../config/messaging.config';
+import { CreateItemOwners1763856200000 } from './migrations/1763856200000-CreateItemOwners';
+
+/** WARNING: the schema name is where this service's data lives; renaming it loses the data. */
+export const MESSAGING_SCHEMA = 'messaging';
+
+export function messagingDatabase(config: MessagingConfig): DatabaseOptions {
+  return {
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA ?? MESSAGING_SCHEMA,
+    applicationName: 'messaging',
+    migrations: [CreateItemOwners1763856200000],
+  };
+}

@@ -1,0 +1,27 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { PlatformModule } from '@homing/platform';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from './config/notifications.config';
+import { notificationsDatabase } from './database/notifications.database';
+import { RedisDurabilityCheck } from './redis/redis-durability.check';
+
+@Module({})
+export class AppModule {
+  static forConfig(config: NotificationsConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PlatformModule.forService({
+          service: 'notifications',
+          logLevel: config.LOG_LEVEL,
+          logPretty: config.LOG_PRETTY,
+          natsUrl: config.NATS_URL,
+          natsNamespace: config.NATS_NAMESPACE,
+          database: notificationsDatabase(config),
+          outbox: false,
+          redisUrl: config.REDIS_URL,
+        }),
+      ],
+      providers: [{ provide: NOTIFICATIONS_CONFIG, useValue: config }, RedisDurabilityCheck],
+    };
+  }
+}

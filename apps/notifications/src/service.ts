@@ -1,0 +1,14 @@
+import { runService } from '@homing/platform';
+import { AppModule } from './app.module';
+import { loadNotificationsConfig, type NotificationsConfig } from './config/notifications.config';
+import { notificationsDatabase } from './database/notifications.database';
+
+export function main(): Promise<void> {
+  return runService<NotificationsConfig>({
+    name: 'notifications',
+    loadConfig: () => loadNotificationsConfig(),
+    port: (config) => config.PORT,
+    module: (config) => AppModule.forConfig(config),
+    database: notificationsDatabase,
+  });
+}

@@ -1,0 +1,10 @@
+// API end-to-end tier: the built services as processes, driven over HTTP.
+module.exports = {
+  ...require('./tools/jest/preset'),
+  displayName: 'e2e',
+  testMatch: ['<rootDir>/tests/e2e/**/*.e2e-spec.ts'],
+  testTimeout: 120_000,
+  maxWorkers: 1,
+  // Until the first API suite lands in tests/e2e.
+  passWithNoTests: true,
+};

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { EventEnvelope } from './envelope';
+
+/**
+ * Streams hold events. WARNING: stream names are persisted in NATS; renaming one orphans its stored events.
+ * `events` keeps domain events for a week; `secrets` holds events a consumer cannot act on without a secret
+ * (a login code, a reset link) and keeps them only minutes (ARCHITECTURE §3).
+ */
+export const STREAMS = {
+  events: { name: 'HOMING_EVENTS', maxAgeMs: 7 * 24 * 60 * 60 * 1000 },
+  secrets: { name: 'HOMING_SECRETS', maxAgeMs: 15 * 60 * 1000 },
+  deadLetters: { name: 'HOMING_DEAD_LETTERS', maxAgeMs: 30 * 24 * 60 * 60 * 1000 },
+} as const;
+
+export type StreamKey = keyof typeof STREAMS;
+
+/** Poison events are republished here (`deadletter.<consumer>`) before they are terminated. */
+export const DEAD_LETTER_SUBJECT_PREFIX = 'deadletter';
+
+/**
+ * Event subjects `<context>.<entity>.<event>.v<N>`, each with its payload schema and stream.
+ * WARNING: subjects are persisted in streams and consumer filters; a breaking payload change is a new subject (v2).
+ */
+export const EventMap = {
+  'items.item.created.v1': {
+    stream: 'events',
+    data: z.object({
+      code: z.string(),
+      ownerUserId: z.uuid(),
+      claimedAt: z.iso.datetime({ offset: true }),
+    }),
+  },
+} as const satisfies Record<string, { stream: StreamKey; data: z.ZodType }>;
+
+export type EventSubject = keyof typeof EventMap;
+export type EventData<S extends EventSubject> = z.infer<(typeof EventMap)[S]['data']>;
+export type DomainEvent<S extends EventSubject = EventSubject> = EventEnvelope<S, EventData<S>>;
+
+export function eventSubjectsOf(stream: StreamKey): EventSubject[] {
+  return (Object.keys(EventMap) as EventSubject[]).filter((subject) => EventMap[subject].stream === stream);
+}
+
+export function isEventSubject(subject: string): subject is EventSubject {
+  return Object.prototype.hasOwnProperty.call(EventMap, subject);
+}
+
+/** The stream an event subject is stored in. */
+export function streamOfEvent(subject: EventSubject): StreamKey {
+  return EventMap[subject].stream;
+}

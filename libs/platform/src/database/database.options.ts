@@ -1,0 +1,46 @@
+import type { Logger } from '@nestjs/common';
+import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { OutboxAndProcessedEvents1763856000000 } from './platform-tables.migration';
+
+// RELIABILITY.md: a query that runs longer than this is cancelled, so a slow database fails requests fast.
+export const STATEMENT_TIMEOUT_MS = 5000;
+
+export interface DatabaseOptions {
+  url: string;
+  /** The schema this service owns; every table and the migrations table live in it. */
+  schema: string;
+  /** Shown in pg_stat_activity. */
+  applicationName: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: Function[];
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities?: MixedList<Function | string | EntitySchema>;
+  poolSize?: number;
+  logger?: Pick<Logger, 'error'>;
+}
+
+/**
+ * TypeORM options for a service: its own schema (also the search path, so raw SQL needs no prefix), the shared
+ * outbox and processed_events tables first, a statement timeout, and error handlers on the pool so a database
+ * restart is an error to log, not a crashed process.
+ */
+export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: options.url,
+    schema: options.schema,
+    applicationName: options.applicationName,
+    entities: options.entities ?? [],
+    migrations: [OutboxAndProcessedEvents1763856000000, ...options.migrations],
+    migrationsTableName: 'migrations',
+    migrationsRun: false,
+    synchronize: false,
+    poolSize: options.poolSize ?? 10,
+    connectTimeoutMS: 3000,
+    extra: {
+      options: `-c search_path=${options.schema} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+      idleTimeoutMillis: 30_000,
+    },
+    poolErrorHandler: (error: Error) => options.logger?.error(`database pool error: ${error.message}`),
+  };
+}

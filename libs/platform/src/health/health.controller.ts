@@ -1,0 +1,84 @@
+import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
+import { ModuleRef } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { NatsClient } from '../nats/nats.connection';
+import { RedisClient } from '../redis/redis.client';
+import { ShutdownState } from './shutdown-state';
+
+export const HEALTH_DEPENDENCIES = Symbol('HEALTH_DEPENDENCIES');
+
+export type HealthDependency = 'database' | 'nats' | 'jetstream' | 'redis';
+
+const CHECK_TIMEOUT_MS = 1500;
+
+function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not answer in ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS).unref()),
+  ]);
+}
+
+/**
+ * `/health/live`: the process runs (restart it if not). `/health/ready`: it can do its work now, i.e. every
+ * dependency it uses answers and it is not shutting down (take it out of rotation if not).
+ */
+@ApiExcludeController()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly shutdown: ShutdownState,
+    private readonly moduleRef: ModuleRef,
+    @Inject(HEALTH_DEPENDENCIES) private readonly dependencies: HealthDependency[],
+  ) {}
+
+  @Get('live')
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @HealthCheck()
+  ready() {
+    if (this.shutdown.shuttingDown) throw new ServiceUnavailableException({ status: 'shutting_down' });
+    return this.health.check(this.dependencies.map((dependency) => this.checkOf(dependency)));
+  }
+
+  private checkOf(dependency: HealthDependency): HealthIndicatorFunction {
+    return async () => {
+      const indicator = this.indicators.check(dependency);
+      try {
+        await withTimeout(this.probe(dependency), dependency);
+        return indicator.up();
+      } catch (error) {
+        return indicator.down({ message: (error as Error).message });
+      }
+    };
+  }
+
+  private async probe(dependency: HealthDependency): Promise<void> {
+    switch (dependency) {
+      case 'database':
+        await this.moduleRef.get(DataSource, { strict: false }).query('SELECT 1');
+        return;
+      case 'nats': {
+        const nats = this.moduleRef.get(NatsClient, { strict: false });
+        if (!nats.isConnected()) throw new Error('not connected');
+        await nats.nc.flush();
+        return;
+      }
+      case 'jetstream': {
+        const nats = this.moduleRef.get(NatsClient, { strict: false });
+        if (!nats.isConnected()) throw new Error('not connected');
+        await (await nats.jsm()).getAccountInfo();
+        return;
+      }
+      case 'redis':
+        await this.moduleRef.get(RedisClient, { strict: false }).ping();
+        return;
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LoggerModule } from 'nestjs-pino';
+import type { DynamicModule } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
+import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
+import { maskCodes, REDACTED_PATHS } from './redact';
+
+export interface LoggingOptions {
+  service: string;
+  level: string;
+  pretty: boolean;
+}
+
+const QUIET_PATHS = /^\/(health\/|metrics)/;
+
+/** Structured JSON logs (pino) with the correlation id and trace id on every line. */
+export function loggingModule(options: LoggingOptions): DynamicModule {
+  return LoggerModule.forRoot({
+    pinoHttp: {
+      level: options.level,
+      base: { service: options.service },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      transport: options.pretty ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'HH:MM:ss.l' } } : undefined,
+      mixin() {
+        const context = requestContext.current();
+        const span = trace.getActiveSpan()?.spanContext();
+        return {
+          ...(context ? { correlationId: context.correlationId } : {}),
+          ...(span ? { traceId: span.traceId } : {}),
+        };
+      },
+      genReqId(req: IncomingMessage, res: ServerResponse) {
+        const id = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
+        res.setHeader(CORRELATION_HEADER, id);
+        return id;
+      },
+      autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.test(req.url ?? '') },
+      customLogLevel(_req, res, error) {
+        if (error || res.statusCode >= 500) return 'error';
+        return res.statusCode >= 400 ? 'warn' : 'info';
+      },
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: maskCodes(req.url) }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    },
+  });
+}

@@ -1,0 +1,14 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { metricsRegistry } from './metrics';
+
+@ApiExcludeController()
+@Controller('metrics')
+export class MetricsController {
+  @Get()
+  @Header('Content-Type', metricsRegistry.contentType)
+  @Header('Cache-Control', 'no-store')
+  metrics(): Promise<string> {
+    return metricsRegistry.metrics();
+  }
+}

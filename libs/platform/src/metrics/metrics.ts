@@ -1,0 +1,53 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
+
+// One registry per process (prom-client's default). Metric names are part of dashboards: rename with care.
+let defaultsCollected = false;
+
+export function collectProcessMetrics(service: string): void {
+  if (defaultsCollected) return;
+  defaultsCollected = true;
+  register.setDefaultLabels({ service });
+  collectDefaultMetrics();
+}
+
+const seconds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export const httpMetrics = {
+  duration: new Histogram({
+    name: 'homing_http_request_duration_seconds',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: seconds,
+  }),
+};
+
+export const rpcMetrics = {
+  clientDuration: new Histogram({
+    name: 'homing_rpc_client_duration_seconds',
+    help: 'RPC calls made, by subject and outcome',
+    labelNames: ['subject', 'outcome'],
+    buckets: seconds,
+  }),
+  serverDuration: new Histogram({
+    name: 'homing_rpc_server_duration_seconds',
+    help: 'RPC requests handled, by subject and outcome',
+    labelNames: ['subject', 'outcome'],
+    buckets: seconds,
+  }),
+};
+
+export const outboxMetrics = {
+  published: new Counter({ name: 'homing_outbox_published_total', help: 'Events published from the outbox', labelNames: ['subject'] }),
+  failures: new Counter({ name: 'homing_outbox_publish_failures_total', help: 'Outbox relay batches that failed and will be retried' }),
+  oldestPendingSeconds: new Gauge({ name: 'homing_outbox_oldest_pending_seconds', help: 'Age of the oldest unpublished outbox row' }),
+};
+
+export const consumerMetrics = {
+  handled: new Counter({
+    name: 'homing_events_handled_total',
+    help: 'Events taken from JetStream, by consumer and outcome (applied, duplicate, retried, dead-lettered)',
+    labelNames: ['consumer', 'outcome'],
+  }),
+};
+
+export { register as metricsRegistry };

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { errors, headers as natsHeaders } from '@nats-io/transport-node';
+import { RpcMap, type RpcRequest, type RpcResponse, type RpcSubject } from '@homing/contracts';
+import { CORRELATION_HEADER, requestContext } from '../context';
+import { injectTraceContext } from '../tracing/propagation';
+import { rpcMetrics } from '../metrics/metrics';
+import { NatsClient } from './nats.connection';
+import { decodeJson, encodeJson, isErrorReply, isRpcErrorBody } from './rpc.codec';
+import { RpcError, RpcTimeoutError, RpcUnavailableError } from './rpc-error';
+
+/** ARCHITECTURE §3: an RPC that takes longer than this is answered 504 rather than left hanging. */
+export const RPC_TIMEOUT_MS = 2000;
+
+/**
+ * The client half of our NATS transport: a typed request/reply call. Subjects, requests and responses are
+ * checked against the contracts' RpcMap at compile time; the correlation id and trace context travel in headers.
+ */
+@Injectable()
+export class RpcClient {
+  constructor(private readonly nats: NatsClient) {}
+
+  async request<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options: { timeoutMs?: number } = {}): Promise<RpcResponse<S>> {
+    const headers = natsHeaders();
+    headers.set(CORRELATION_HEADER, requestContext.correlationId());
+    injectTraceContext(headers);
+    const stopTimer = rpcMetrics.clientDuration.startTimer({ subject });
+    let outcome = 'ok';
+    try {
+      if (!this.nats.isConnected()) throw new RpcUnavailableError(subject);
+      const reply = await this.nats.nc
+        .request(this.nats.namespace.subject(subject), encodeJson(payload), { timeout: options.timeoutMs ?? RPC_TIMEOUT_MS, headers })
+        .catch((error: unknown) => {
+          throw translateRequestError(subject, error);
+        });
+      const body = decodeJson(reply.data);
+      if (isErrorReply(reply.headers)) {
+        if (!isRpcErrorBody(body)) throw new Error(`malformed error reply on ${subject}`);
+        outcome = String(body.status);
+        throw new RpcError(body);
+      }
+      return RpcMap[subject].response.parse(body) as RpcResponse<S>;
+    } catch (error) {
+      if (outcome === 'ok') outcome = error instanceof Error ? error.name : 'error';
+      throw error;
+    } finally {
+      stopTimer({ outcome });
+    }
+  }
+}
+
+function translateRequestError(subject: string, error: unknown): Error {
+  if (error instanceof errors.TimeoutError) return new RpcTimeoutError(subject);
+  if (error instanceof errors.RequestError) {
+    if (error.isNoResponders()) return new RpcUnavailableError(subject, error);
+    if (error.cause instanceof errors.TimeoutError) return new RpcTimeoutError(subject);
+  }
+  if (error instanceof errors.NoRespondersError) return new RpcUnavailableError(subject, error);
+  if (error instanceof errors.ClosedConnectionError || error instanceof errors.DrainingConnectionError) {
+    return new RpcUnavailableError(subject, error);
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,117 @@
+import { Logger } from '@nestjs/common';
+import { CustomTransportStrategy, Server } from '@nestjs/microservices';
+import { context } from '@opentelemetry/api';
+import type { Msg, Subscription } from '@nats-io/transport-node';
+import { lastValueFrom } from 'rxjs';
+import { ResponseCode, RpcMap, toValidationMap, type RpcErrorBody, type RpcSubject } from '@homing/contracts';
+import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
+import { extractTraceContext } from '../tracing/propagation';
+import { rpcMetrics } from '../metrics/metrics';
+import type { NatsClient } from './nats.connection';
+import { decodeJson, encodeJson, errorReplyHeaders } from './rpc.codec';
+import { isDependencyUnavailable, RpcError } from './rpc-error';
+
+/**
+ * Our Nest transport for request/reply on core NATS. `@MessagePattern('items.rpc.get-by-code')` handlers are
+ * subscribed in a queue group named after the service, so replicas share the load. Requests are validated
+ * against the contracts' RpcMap before a handler runs; errors go back as `{status, response_code, message}`
+ * with an error header, never as a stack trace.
+ */
+export class NatsRpcServer extends Server implements CustomTransportStrategy {
+  protected override readonly logger = new Logger(NatsRpcServer.name);
+  private readonly subscriptions: Subscription[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly nats: NatsClient,
+    private readonly queueGroup: string,
+  ) {
+    super();
+  }
+
+  async listen(callback: (error?: unknown) => void): Promise<void> {
+    try {
+      const nc = await this.nats.connect();
+      for (const pattern of this.messageHandlers.keys()) {
+        const subject = this.nats.namespace.subject(pattern);
+        const subscription = nc.subscribe(subject, {
+          queue: this.queueGroup,
+          callback: (error, msg) => {
+            if (error) {
+              this.logger.error(`subscription to ${subject} failed: ${error.message}`);
+              return;
+            }
+            const work = this.handle(pattern, msg).finally(() => this.inFlight.delete(work));
+            this.inFlight.add(work);
+          },
+        });
+        this.subscriptions.push(subscription);
+      }
+      callback();
+    } catch (error) {
+      callback(error);
+    }
+  }
+
+  /** Stops taking requests, then waits for the ones being handled to be answered. */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.subscriptions.map((subscription) => subscription.drain()));
+    this.subscriptions.length = 0;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  on(): never {
+    throw new Error('NatsRpcServer emits no events');
+  }
+
+  unwrap<T>(): T {
+    return this.nats.nc as T;
+  }
+
+  private async handle(pattern: string, msg: Msg): Promise<void> {
+    const correlationId = acceptCorrelationId(msg.headers?.get(CORRELATION_HEADER));
+    const stopTimer = rpcMetrics.serverDuration.startTimer({ subject: pattern });
+    await context.with(extractTraceContext(msg.headers), () =>
+      requestContext.run({ correlationId, causationId: null }, async () => {
+        let outcome = 'ok';
+        try {
+          const payload = this.parse(pattern, msg.data);
+          const handler = this.messageHandlers.get(pattern);
+          if (!handler) throw new Error(`no handler for ${pattern}`);
+          const result = await lastValueFrom(this.transformToObservable(await handler(payload)), { defaultValue: null });
+          msg.respond(encodeJson(result));
+        } catch (error) {
+          const body = this.toErrorBody(pattern, error);
+          outcome = String(body.status);
+          msg.respond(encodeJson(body), { headers: errorReplyHeaders() });
+        } finally {
+          stopTimer({ outcome });
+        }
+      }),
+    );
+  }
+
+  private parse(pattern: string, data: Uint8Array): unknown {
+    let raw: unknown;
+    try {
+      raw = decodeJson(data);
+    } catch {
+      throw new RpcError({ status: 400, response_code: ResponseCode.MALFORMED_REQUEST, message: 'The request is not valid JSON.' });
+    }
+    const contract = RpcMap[pattern as RpcSubject];
+    if (!contract) return raw;
+    const parsed = contract.request.safeParse(raw);
+    if (!parsed.success) throw RpcError.validation(toValidationMap(parsed.error, raw));
+    return parsed.data;
+  }
+
+  private toErrorBody(pattern: string, error: unknown): RpcErrorBody {
+    if (error instanceof RpcError) return error.body;
+    if (isDependencyUnavailable(error)) {
+      this.logger.warn(`${pattern}: a dependency is unavailable: ${(error as Error).message}`);
+      return { status: 503, response_code: ResponseCode.SERVICE_UNAVAILABLE, message: 'A service is temporarily unavailable. Try again shortly.' };
+    }
+    this.logger.error({ err: error }, `${pattern} failed`);
+    return { status: 500, response_code: ResponseCode.INTERNAL_ERROR, message: 'Our server seems to be having some troubles.' };
+  }
+}

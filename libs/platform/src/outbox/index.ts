@@ -1,0 +1,3 @@
+export * from './outbox.options';
+export * from './outbox.relay';
+export * from './outbox.writer';

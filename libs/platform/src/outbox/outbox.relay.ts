@@ -1,0 +1,157 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { isEventSubject, streamOfEvent } from '@homing/contracts';
+import { CORRELATION_HEADER } from '../context';
+import { outboxMetrics } from '../metrics/metrics';
+import { JetStreamStreams } from '../nats/jetstream-streams';
+import { NatsClient } from '../nats/nats.connection';
+import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
+
+const BATCH_SIZE = 100;
+// Without a notification (missed while reconnecting, or another replica's commit) rows are still found this fast.
+const POLL_INTERVAL_MS = 1000;
+const MAX_BACKOFF_MS = 5000;
+// Published rows are kept a day for inspection, then purged; JetStream de-duplicates by id within 10 minutes.
+const KEEP_PUBLISHED = '24 hours';
+const PURGE_EVERY_MS = 10 * 60 * 1000;
+
+interface OutboxRow {
+  id: string;
+  subject: string;
+  envelope: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * Publishes the outbox to JetStream: rows are locked with `FOR UPDATE SKIP LOCKED` (replicas share the work
+ * without publishing a row twice at once), published with `msgID = event id` (a crash after the ack and before
+ * the mark republishes, and JetStream drops the duplicate), then marked published, or deleted for events of the
+ * short-lived secrets stream. Wakes on the producer's NOTIFY, and polls in case one was missed.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private listener?: Client;
+  private lastPurge = 0;
+
+  constructor(
+    @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
+    private readonly dataSource: DataSource,
+    private readonly nats: NatsClient,
+    private readonly streams: JetStreamStreams,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    // A hybrid app (HTTP + RPC) runs bootstrap hooks once per server: start once.
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  /** Publishes one batch; returns how many rows it published. Exposed for tests and the F3 fault test. */
+  async relayBatch(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: OutboxRow[] = await manager.query(
+        `SELECT id, subject, envelope, headers FROM outbox
+          WHERE published_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [BATCH_SIZE],
+      );
+      if (rows.length === 0) return 0;
+      const js = this.nats.js;
+      // One at a time, in commit order: consumers see an entity's events in the order they happened.
+      for (const row of rows) {
+        const headers = natsHeaders();
+        for (const [key, value] of Object.entries(row.headers ?? {})) headers.set(key, value);
+        const correlationId = (row.envelope as { correlationId?: string }).correlationId;
+        if (correlationId) headers.set(CORRELATION_HEADER, correlationId);
+        await js.publish(this.nats.namespace.subject(row.subject), JSON.stringify(row.envelope), { msgID: row.id, headers });
+        outboxMetrics.published.inc({ subject: row.subject });
+      }
+      const secret = rows.filter((row) => isEventSubject(row.subject) && streamOfEvent(row.subject) === 'secrets').map((row) => row.id);
+      const kept = rows.filter((row) => !secret.includes(row.id)).map((row) => row.id);
+      // Secrets (login codes, reset links) must not outlive their publication (ARCHITECTURE §3).
+      if (secret.length > 0) await manager.query('DELETE FROM outbox WHERE id = ANY($1::uuid[])', [secret]);
+      if (kept.length > 0) await manager.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [kept]);
+      return rows.length;
+    });
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      try {
+        await this.ensureReady();
+        const published = await this.relayBatch();
+        failures = 0;
+        await this.purgeOccasionally();
+        if (published === BATCH_SIZE) continue;
+        await this.updatePendingAge();
+        await this.sleep(POLL_INTERVAL_MS);
+      } catch (error) {
+        failures += 1;
+        outboxMetrics.failures.inc();
+        if (failures === 1 || failures % 30 === 0) this.logger.warn(`outbox relay: ${(error as Error).message}; retrying`);
+        await this.sleep(Math.min(MAX_BACKOFF_MS, 200 * 2 ** Math.min(failures, 5)));
+      }
+    }
+  }
+
+  private async ensureReady(): Promise<void> {
+    await this.nats.connect();
+    if (!this.nats.isConnected()) throw new Error('NATS is not connected');
+    await this.streams.ensure();
+    if (!this.listener) await this.listen();
+  }
+
+  private async listen(): Promise<void> {
+    const listener = new Client({ connectionString: this.options.databaseUrl, connectionTimeoutMillis: 3000 });
+    listener.on('notification', () => this.wake?.());
+    listener.on('error', (error) => {
+      // The poll keeps relaying; the next round opens a new listener.
+      this.logger.warn(`outbox listener lost: ${error.message}`);
+      if (this.listener === listener) this.listener = undefined;
+      void listener.end().catch(() => undefined);
+    });
+    await listener.connect();
+    await listener.query(`LISTEN ${outboxChannel(this.options.schema)}`);
+    this.listener = listener;
+  }
+
+  private async purgeOccasionally(): Promise<void> {
+    if (Date.now() - this.lastPurge < PURGE_EVERY_MS) return;
+    this.lastPurge = Date.now();
+    await this.dataSource.query(`DELETE FROM outbox WHERE published_at < now() - interval '${KEEP_PUBLISHED}'`);
+  }
+
+  private async updatePendingAge(): Promise<void> {
+    const [row] = await this.dataSource.query(
+      'SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float AS age FROM outbox WHERE published_at IS NULL',
+    );
+    outboxMetrics.oldestPendingSeconds.set(Number(row?.age ?? 0));
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
+

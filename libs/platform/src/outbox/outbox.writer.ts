@@ -1,0 +1,39 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { EventMap, type DomainEvent, type EventData, type EventSubject } from '@homing/contracts';
+import { requestContext } from '../context';
+import { currentTraceHeaders } from '../tracing/propagation';
+import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
+
+/**
+ * Records events in the producer's `outbox` table inside the caller's transaction, so an event exists if and
+ * only if the state change committed. The relay publishes it afterwards.
+ */
+@Injectable()
+export class OutboxWriter {
+  constructor(@Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions) {}
+
+  async record<S extends EventSubject>(manager: EntityManager, subject: S, data: EventData<S>): Promise<DomainEvent<S>> {
+    const context = requestContext.current();
+    const event: DomainEvent<S> = {
+      id: uuidv7(),
+      subject,
+      occurredAt: new Date().toISOString(),
+      correlationId: context?.correlationId ?? uuidv7(),
+      causationId: context?.causationId ?? null,
+      producer: this.options.producer,
+      // Parse, so a payload that drifted from its contract fails here, in the producer's transaction.
+      data: EventMap[subject].data.parse(data) as EventData<S>,
+    };
+    await manager.query('INSERT INTO outbox (id, subject, envelope, headers) VALUES ($1, $2, $3, $4)', [
+      event.id,
+      subject,
+      JSON.stringify(event),
+      JSON.stringify(currentTraceHeaders()),
+    ]);
+    // Delivered at commit, and only if the transaction commits: wakes the relays at once.
+    await manager.query('SELECT pg_notify($1, $2)', [outboxChannel(this.options.schema), event.id]);
+    return event;
+  }
+}

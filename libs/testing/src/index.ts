@@ -1,0 +1,5 @@
+export * from './eventually';
+export * from './infra';
+export * from './isolation';
+export * from './service-process';
+export * from './wait-for-event';

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { Client } from 'pg';
+import type { DomainEvent, PublicItem } from '@homing/contracts';
+import {
+  dropSchemas,
+  ensureDatabase,
+  expectEventually,
+  freePort,
+  isolatedName,
+  runServiceCommand,
+  ServiceProcess,
+  testInfra,
+  waitForEvent,
+} from '@homing/testing';
+
+// The first event path end to end, with the built services as separate processes: items writes the item and
+// its event in one transaction, the relay publishes it, messaging projects it exactly once.
+describe('item owners projection (items → JetStream → messaging)', () => {
+  const infra = testInfra();
+  const namespace = isolatedName();
+  const schemas = { items: `items_${namespace}`, messaging: `messaging_${namespace}` };
+  const shared = { DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl, NATS_NAMESPACE: namespace, NODE_ENV: 'test' };
+  const envOf = (app: keyof typeof schemas) => ({ ...shared, DATABASE_SCHEMA: schemas[app] });
+
+  let nc: NatsConnection;
+  let db: Client;
+  let items: ServiceProcess;
+  let messaging: ServiceProcess;
+  let created: { item: PublicItem; event: DomainEvent<'items.item.created.v1'> };
+
+  const ownerOf = async (code: string) => {
+    const { rows } = await db.query(`SELECT owner_user_id FROM "${schemas.messaging}".item_owners WHERE item_code = $1`, [code]);
+    return rows[0]?.owner_user_id as string | undefined;
+  };
+
+  beforeAll(async () => {
+    await ensureDatabase(infra.databaseUrl);
+    await runServiceCommand('items', ['migrate'], envOf('items'));
+    await runServiceCommand('messaging', ['migrate'], envOf('messaging'));
+    nc = await connect({ servers: infra.natsUrl });
+    db = new Client({ connectionString: infra.databaseUrl });
+    await db.connect();
+    items = new ServiceProcess('items', await freePort(), envOf('items'));
+    messaging = new ServiceProcess('messaging', await freePort(), envOf('messaging'));
+  });
+
+  afterAll(async () => {
+    await Promise.all([items?.stop(), messaging?.stop()]);
+    const jsm = await jetstreamManager(nc);
+    for await (const stream of jsm.streams.list()) {
+      if (stream.config.name.startsWith(`${namespace.toUpperCase()}_`)) await jsm.streams.delete(stream.config.name);
+    }
+    await nc.drain();
+    await db.end();
+    await dropSchemas(infra.databaseUrl, Object.values(schemas));
+  });
+
+  it('brings an item created while messaging is down into the projection once messaging starts', async () => {
+    await items.start();
+    const ownerUserId = randomUUID();
+    const published = waitForEvent(nc, namespace, 'items.item.created.v1', (event) => event.data.ownerUserId === ownerUserId);
+    const reply = await nc.request(`${namespace}.items.rpc.create`, JSON.stringify({ name: 'Blue bike', ownerUserId }), { timeout: 5000 });
+    const item = reply.json<PublicItem>();
+    expect(item).toMatchObject({ name: 'Blue bike', activated: true, is_owner: true, user_id: ownerUserId });
+    const event = await published;
+    expect(event).toMatchObject({ subject: 'items.item.created.v1', producer: 'items', data: { ownerUserId } });
+    created = { item, event };
+
+    await messaging.start();
+    await expectEventually(async () => expect(await ownerOf(event.data.code)).toBe(ownerUserId));
+  });
+
+  it('does not apply a replayed event twice', async () => {
+    const { event } = created;
+    // Someone (a later event, an operator) changed the row since; a replay of the old event must not undo it.
+    const laterOwner = randomUUID();
+    await db.query(`UPDATE "${schemas.messaging}".item_owners SET owner_user_id = $1 WHERE item_code = $2`, [laterOwner, event.data.code]);
+
+    // Republished under another message id, so JetStream's de-duplication does not catch it: only the consumer can.
+    const js = jetstream(nc);
+    const ack = await js.publish(`${namespace}.items.item.created.v1`, JSON.stringify(event), { msgID: `replay-${event.id}` });
+    expect(ack.duplicate).toBe(false);
+
+    const jsm = await jetstreamManager(nc);
+    await expectEventually(async () => {
+      const info = await jsm.consumers.info(ack.stream, 'messaging__item-owners');
+      expect(info.ack_floor.stream_seq).toBeGreaterThanOrEqual(ack.seq);
+    });
+    expect(await ownerOf(event.data.code)).toBe(laterOwner);
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM "${schemas.messaging}".processed_events WHERE event_id = $1`, [event.id]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('shuts down cleanly on SIGTERM', async () => {
+    expect(await messaging.stop('SIGTERM')).toBe(0);
+    expect(await items.stop('SIGTERM')).toBe(0);
+  });
+});
