@@ -5,6 +5,4 @@ module.exports = {
   testMatch: ['<rootDir>/tests/e2e/**/*.e2e-spec.ts'],
   testTimeout: 120_000,
   maxWorkers: 1,
-  // Until the first API suite lands in tests/e2e.
-  passWithNoTests: true,
 };

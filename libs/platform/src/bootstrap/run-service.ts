@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { ConfigError } from '../config';
+import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
 import { dataSourceOptions, migrateSchema, type DatabaseOptions } from '../database';
 import { collectProcessMetrics } from '../metrics';
 import { NatsClient } from '../nats/nats.connection';
@@ -96,6 +97,16 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
   );
   app.useLogger(app.get(Logger));
   app.flushLogs();
+  // Every request runs in its own context: the caller's correlation id (or a new one) follows it into logs, RPC
+  // calls and the events it causes, and is echoed in the answer.
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (request, reply, done) => {
+      const correlationId = acceptCorrelationId(request.headers[CORRELATION_HEADER]);
+      void reply.header(CORRELATION_HEADER, correlationId);
+      requestContext.run({ correlationId, causationId: null }, done);
+    });
   await definition.configureApp?.(app, config);
   if (definition.rpc) {
     const rpc = app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsClient), definition.name) }, { deferInitialization: true });

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import type { DynamicModule } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
@@ -29,10 +29,9 @@ export function loggingModule(options: LoggingOptions): DynamicModule {
           ...(span ? { traceId: span.traceId } : {}),
         };
       },
-      genReqId(req: IncomingMessage, res: ServerResponse) {
-        const id = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
-        res.setHeader(CORRELATION_HEADER, id);
-        return id;
+      // The request's context is set in an onRequest hook (runService), before this logger runs.
+      genReqId(req: IncomingMessage) {
+        return requestContext.current()?.correlationId ?? acceptCorrelationId(req.headers[CORRELATION_HEADER]);
       },
       autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.test(req.url ?? '') },
       customLogLevel(_req, res, error) {

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { Client } from 'pg';
+import {
+  dropSchemas,
+  ensureDatabase,
+  expectEventually,
+  freePort,
+  isolatedName,
+  runServiceCommand,
+  ServiceProcess,
+  testInfra,
+  waitForEvent,
+} from '@homing/testing';
+
+// The whole stack as `npm start` runs it: every built service as its own process, driven over HTTP.
+describe('items API through the gateway', () => {
+  const infra = testInfra();
+  const namespace = isolatedName();
+  const services = ['identity', 'items', 'messaging', 'notifications'] as const;
+  const schemaOf = (service: string) => `${service}_${namespace}`;
+  const shared = { DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl, REDIS_URL: infra.redisUrl, NATS_NAMESPACE: namespace, NODE_ENV: 'test' };
+
+  const running = new Map<string, ServiceProcess>();
+  let api: string;
+  let base: string;
+  let seeded: string[];
+  let nc: NatsConnection;
+  let db: Client;
+
+  beforeAll(async () => {
+    await ensureDatabase(infra.databaseUrl);
+    for (const service of services) {
+      await runServiceCommand(service, ['migrate'], { ...shared, DATABASE_SCHEMA: schemaOf(service) });
+    }
+    seeded = (await runServiceCommand('items', ['seed-tags', '--count', '2'], { ...shared, DATABASE_SCHEMA: schemaOf('items') })).trim().split('\n');
+    for (const service of services) {
+      const process = new ServiceProcess(service, await freePort(), { ...shared, DATABASE_SCHEMA: schemaOf(service) });
+      running.set(service, process);
+    }
+    const gatewayPort = await freePort();
+    running.set('gateway', new ServiceProcess('gateway', gatewayPort, { ...shared, WEB_DIST: 'dist/apps/web', PUBLIC_URL: `http://localhost:${gatewayPort}` }));
+    await Promise.all([...running.values()].map((service) => service.start()));
+    base = `http://127.0.0.1:${gatewayPort}`;
+    api = `${base}/api/v1`;
+    nc = await connect({ servers: infra.natsUrl });
+    db = new Client({ connectionString: infra.databaseUrl });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    await Promise.all([...running.values()].map((service) => service.stop()));
+    if (nc) {
+      const jsm = await jetstreamManager(nc);
+      for await (const stream of jsm.streams.list()) {
+        if (stream.config.name.startsWith(`${namespace.toUpperCase()}_`)) await jsm.streams.delete(stream.config.name);
+      }
+      await nc.drain();
+    }
+    await db?.end();
+    await dropSchemas(infra.databaseUrl, services.map(schemaOf));
+  });
+
+  const postItem = (body: string, headers: Record<string, string> = {}) =>
+    fetch(`${api}/items`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-user-id': randomUUID(), ...headers } });
+
+  it('reports every service ready', async () => {
+    for (const [name, service] of running) {
+      const response = await fetch(`http://127.0.0.1:${service.port}/health/ready`);
+      expect({ name, status: response.status }).toEqual({ name, status: 200 });
+    }
+  });
+
+  it('shows a seeded tag to whoever scans it, without owner details', async () => {
+    const response = await fetch(`${api}/items/${seeded[0]}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ code: seeded[0], name: null, claimed_at: null, activated: false, is_owner: false });
+  });
+
+  it('accepts the code as a person types it', async () => {
+    const response = await fetch(`${api}/items/${seeded[1].toLowerCase().replace(/-/g, '')}`);
+    expect(response.status).toBe(200);
+    expect((await response.json()).code).toBe(seeded[1]);
+  });
+
+  it.each([
+    ['an unknown code', 'ZZZZ-ZZZZ-ZZZZ-ZZZZ'],
+    ['a malformed code', 'not-a-code'],
+    ['an SQL-ish code', encodeURIComponent("' OR 1=1 --")],
+    ['a URL-encoded code', 'ABCD%2DEFGH%2DJKMN%2DPQRS'],
+  ])('answers %s with the same 404 body', async (_, code) => {
+    const response = await fetch(`${api}/items/${code}`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ response_code: 'ITEM_NOT_FOUND', message: 'Item not found.' });
+  });
+
+  it('creates an item for its owner and messaging learns who owns it', async () => {
+    const owner = randomUUID();
+    const published = waitForEvent(nc, namespace, 'items.item.created.v1', (event) => event.data.ownerUserId === owner);
+    const response = await postItem(JSON.stringify({ name: 'Red backpack' }), { 'x-user-id': owner, 'x-correlation-id': 'e2e-create-1' });
+    expect(response.status).toBe(201);
+    const item = await response.json();
+    expect(item).toMatchObject({ name: 'Red backpack', activated: true, is_owner: true, user_id: owner });
+    // The request's correlation id travels over RPC into the event it caused.
+    expect((await published).correlationId).toBe('e2e-create-1');
+
+    const anonymous = await (await fetch(`${api}/items/${item.code}`)).json();
+    expect(anonymous).not.toHaveProperty('user_id');
+    expect(anonymous.is_owner).toBe(false);
+
+    const code = item.code.replace(/-/g, '');
+    await expectEventually(async () => {
+      const { rows } = await db.query(`SELECT owner_user_id FROM "${schemaOf('messaging')}".item_owners WHERE item_code = $1`, [code]);
+      expect(rows[0]?.owner_user_id).toBe(owner);
+    });
+  });
+
+  it('refuses bad bodies with the contract error body, creating nothing', async () => {
+    const cases: Array<[string, Response, number, string]> = [
+      ['unknown field', await postItem(JSON.stringify({ name: 'x', user_id: randomUUID() })), 400, 'MALFORMED_REQUEST'],
+      ['broken JSON', await postItem('{"name":'), 400, 'MALFORMED_REQUEST'],
+      ['an array', await postItem('[]'), 400, 'MALFORMED_REQUEST'],
+      ['prototype pollution', await postItem('{"__proto__":{"admin":true},"name":"x"}'), 400, 'MALFORMED_REQUEST'],
+      ['empty name', await postItem(JSON.stringify({ name: '  ' })), 422, 'VALIDATION_ERROR'],
+      ['1 MB body', await postItem(JSON.stringify({ name: 'x'.repeat(1024 * 1024) })), 413, 'PAYLOAD_TOO_LARGE'],
+      ['text/plain', await postItem('{"name":"x"}', { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ['a form', await postItem('name=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ['no user', await postItem(JSON.stringify({ name: 'x' }), { 'x-user-id': 'nobody' }), 401, 'UNAUTHORIZED'],
+    ];
+    for (const [name, response, status, code] of cases) {
+      const body = await response.json();
+      expect({ name, status: response.status, code: body.response_code, message: typeof body.message }).toEqual({ name, status, code, message: 'string' });
+    }
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM "${schemaOf('items')}".items WHERE name = 'x'`);
+    expect(rows[0].n).toBe(0);
+    const validation = await (await postItem(JSON.stringify({ name: 'x'.repeat(101) }))).json();
+    expect(validation).toEqual({ response_code: 'VALIDATION_ERROR', message: 'Input data contains errors.', validation: { name: 'max=100' } });
+  });
+
+  it('sends security headers, a correlation id, and no-store on API answers', async () => {
+    const response = await fetch(`${api}/items/${seeded[0]}`, { headers: { 'x-correlation-id': 'e2e-correlation-1' } });
+    expect(response.headers.get('x-correlation-id')).toBe('e2e-correlation-1');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('strict-transport-security')).toContain('max-age=');
+    expect(response.headers.get('content-security-policy')).toEqual(expect.stringContaining("frame-ancestors 'none'"));
+    expect(response.headers.get('content-security-policy')).toEqual(expect.stringContaining("object-src 'none'"));
+  });
+
+  it('serves the web shell, with page paths falling back to it and index.html never cached', async () => {
+    for (const path of ['/', '/found/ABCD-EFGH-JKMN-PQRS']) {
+      const response = await fetch(`${base}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/html');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(await response.text()).toContain('<div id="root">');
+    }
+    const unknownApi = await fetch(`${api}/no-such-route`);
+    expect(unknownApi.status).toBe(404);
+    expect((await unknownApi.json()).response_code).toBe('NOT_FOUND');
+  });
+
+  it('publishes an OpenAPI document generated from the routes', async () => {
+    const document = await (await fetch(`${base}/api/docs/openapi.json`)).json();
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/v1/items/{code}', '/api/v1/items']));
+    expect(document.paths['/api/v1/items'].post.requestBody.content['application/json'].schema.properties.name.maxLength).toBe(100);
+  });
+
+  it('answers 503 with Retry-After while items is down, and recovers when it is back', async () => {
+    const items = running.get('items')!;
+    await items.stop();
+    const response = await fetch(`${api}/items/${seeded[0]}`);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(await response.json()).toMatchObject({ response_code: 'SERVICE_UNAVAILABLE' });
+    await items.start();
+    await expectEventually(async () => expect((await fetch(`${api}/items/${seeded[0]}`)).status).toBe(200));
+  });
+});
