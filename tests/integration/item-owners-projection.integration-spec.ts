@@ -93,6 +93,23 @@ describe('item owners projection (items → JetStream → messaging)', () => {
     expect(rows[0].n).toBe(1);
   });
 
+  it('moves malformed events to the dead-letter subject and keeps consuming', async () => {
+    const js = jetstream(nc);
+    const subject = `${namespace}.items.item.created.v1`;
+    const deadLetters = nc.subscribe(`${namespace}.deadletter.messaging__item-owners`, { max: 2, timeout: 10_000 });
+    await js.publish(subject, 'not json at all', { msgID: randomUUID() });
+    await js.publish(subject, JSON.stringify({ ...created.event, id: randomUUID(), data: { code: 'X' } }), { msgID: randomUUID() });
+    const received: string[] = [];
+    for await (const msg of deadLetters) received.push(msg.string());
+    expect(received).toEqual(['not json at all', expect.stringContaining('"code":"X"')]);
+
+    // The consumer is not stuck behind them.
+    const ownerUserId = randomUUID();
+    const reply = await nc.request(`${namespace}.items.rpc.create`, JSON.stringify({ name: 'Keys', ownerUserId }), { timeout: 5000 });
+    const code = reply.json<PublicItem>().code.replace(/-/g, '');
+    await expectEventually(async () => expect(await ownerOf(code)).toBe(ownerUserId));
+  });
+
   it('shuts down cleanly on SIGTERM', async () => {
     expect(await messaging.stop('SIGTERM')).toBe(0);
     expect(await items.stop('SIGTERM')).toBe(0);
