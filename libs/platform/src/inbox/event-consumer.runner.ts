@@ -9,6 +9,7 @@ import { consumerMetrics } from '../metrics/metrics';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { extractTraceContext } from '../tracing/propagation';
+import { SpanKind, withSpan } from '../tracing/spans';
 import { EVENT_CONSUMERS, type EventConsumer } from './event-consumer';
 
 // RELIABILITY.md: explicit ack, ack wait 30 s, at most 10 deliveries with back-off, then the dead-letter subject.
@@ -121,24 +122,29 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
       await this.deadLetter(consumer, msg, (error as Error).message);
       return;
     }
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': event.subject, 'messaging.message.id': event.id };
     await context.with(extractTraceContext(msg.headers), () =>
-      requestContext.run({ correlationId: event.correlationId, causationId: event.id }, async () => {
-        try {
-          const applied = await this.applyOnce(consumer, event);
-          msg.ack();
-          consumerMetrics.handled.inc({ consumer: consumer.durableName, outcome: applied ? 'applied' : 'duplicate' });
-        } catch (error) {
-          const deliveries = msg.info.deliveryCount;
-          if (deliveries >= MAX_DELIVER) {
-            await this.deadLetter(consumer, msg, `failed ${deliveries} times: ${(error as Error).message}`);
-            return;
-          }
-          this.logger.warn(`${consumer.durableName}: ${event.subject} ${event.id} failed (delivery ${deliveries}): ${(error as Error).message}`);
-          msg.nak(redeliveryDelayMs(deliveries));
-          consumerMetrics.handled.inc({ consumer: consumer.durableName, outcome: 'retried' });
-        }
-      }),
+      requestContext.run({ correlationId: event.correlationId, causationId: event.id }, () =>
+        withSpan(`${consumer.durableName} ${event.subject}`, SpanKind.CONSUMER, attributes, () => this.handle(consumer, event, msg)),
+      ),
     );
+  }
+
+  private async handle(consumer: EventConsumer, event: DomainEvent, msg: JsMsg): Promise<void> {
+    try {
+      const applied = await this.applyOnce(consumer, event);
+      msg.ack();
+      consumerMetrics.handled.inc({ consumer: consumer.durableName, outcome: applied ? 'applied' : 'duplicate' });
+    } catch (error) {
+      const deliveries = msg.info.deliveryCount;
+      if (deliveries >= MAX_DELIVER) {
+        await this.deadLetter(consumer, msg, `failed ${deliveries} times: ${(error as Error).message}`);
+        return;
+      }
+      this.logger.warn(`${consumer.durableName}: ${event.subject} ${event.id} failed (delivery ${deliveries}): ${(error as Error).message}`);
+      msg.nak(redeliveryDelayMs(deliveries));
+      consumerMetrics.handled.inc({ consumer: consumer.durableName, outcome: 'retried' });
+    }
   }
 
   /** Applies the event unless this consumer already has; true if it applied it now. */

@@ -3,6 +3,7 @@ import { errors, headers as natsHeaders } from '@nats-io/transport-node';
 import { RpcMap, type RpcRequest, type RpcResponse, type RpcSubject } from '@homing/contracts';
 import { CORRELATION_HEADER, requestContext } from '../context';
 import { injectTraceContext } from '../tracing/propagation';
+import { SpanKind, withSpan } from '../tracing/spans';
 import { rpcMetrics } from '../metrics/metrics';
 import { NatsClient } from './nats.connection';
 import { decodeJson, encodeJson, isErrorReply, isRpcErrorBody } from './rpc.codec';
@@ -19,7 +20,11 @@ export const RPC_TIMEOUT_MS = 2000;
 export class RpcClient {
   constructor(private readonly nats: NatsClient) {}
 
-  async request<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options: { timeoutMs?: number } = {}): Promise<RpcResponse<S>> {
+  request<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options: { timeoutMs?: number } = {}): Promise<RpcResponse<S>> {
+    return withSpan(subject, SpanKind.CLIENT, { 'messaging.system': 'nats', 'rpc.method': subject }, () => this.send(subject, payload, options));
+  }
+
+  private async send<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options: { timeoutMs?: number }): Promise<RpcResponse<S>> {
     const headers = natsHeaders();
     headers.set(CORRELATION_HEADER, requestContext.correlationId());
     injectTraceContext(headers);

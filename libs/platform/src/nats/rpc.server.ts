@@ -1,11 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
-import { context } from '@opentelemetry/api';
+import { context, type Span } from '@opentelemetry/api';
 import type { Msg, Subscription } from '@nats-io/transport-node';
 import { lastValueFrom } from 'rxjs';
 import { ResponseCode, RpcMap, toValidationMap, type RpcErrorBody, type RpcSubject } from '@homing/contracts';
 import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
 import { extractTraceContext } from '../tracing/propagation';
+import { SpanKind, withSpan } from '../tracing/spans';
 import { rpcMetrics } from '../metrics/metrics';
 import type { NatsClient } from './nats.connection';
 import { decodeJson, encodeJson, errorReplyHeaders } from './rpc.codec';
@@ -70,25 +71,31 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
 
   private async handle(pattern: string, msg: Msg): Promise<void> {
     const correlationId = acceptCorrelationId(msg.headers?.get(CORRELATION_HEADER));
-    const stopTimer = rpcMetrics.serverDuration.startTimer({ subject: pattern });
+    const attributes = { 'messaging.system': 'nats', 'rpc.method': pattern };
     await context.with(extractTraceContext(msg.headers), () =>
-      requestContext.run({ correlationId, causationId: null }, async () => {
-        let outcome = 'ok';
-        try {
-          const payload = this.parse(pattern, msg.data);
-          const handler = this.messageHandlers.get(pattern);
-          if (!handler) throw new Error(`no handler for ${pattern}`);
-          const result = await lastValueFrom(this.transformToObservable(await handler(payload)), { defaultValue: null });
-          msg.respond(encodeJson(result));
-        } catch (error) {
-          const body = this.toErrorBody(pattern, error);
-          outcome = String(body.status);
-          msg.respond(encodeJson(body), { headers: errorReplyHeaders() });
-        } finally {
-          stopTimer({ outcome });
-        }
-      }),
+      requestContext.run({ correlationId, causationId: null }, () =>
+        withSpan(pattern, SpanKind.SERVER, attributes, (span) => this.answer(pattern, msg, span)),
+      ),
     );
+  }
+
+  private async answer(pattern: string, msg: Msg, span: Span): Promise<void> {
+    const stopTimer = rpcMetrics.serverDuration.startTimer({ subject: pattern });
+    let outcome = 'ok';
+    try {
+      const payload = this.parse(pattern, msg.data);
+      const handler = this.messageHandlers.get(pattern);
+      if (!handler) throw new Error(`no handler for ${pattern}`);
+      const result = await lastValueFrom(this.transformToObservable(await handler(payload)), { defaultValue: null });
+      msg.respond(encodeJson(result));
+    } catch (error) {
+      const body = this.toErrorBody(pattern, error);
+      outcome = String(body.status);
+      span.setAttribute('rpc.status', outcome);
+      msg.respond(encodeJson(body), { headers: errorReplyHeaders() });
+    } finally {
+      stopTimer({ outcome });
+    }
   }
 
   private parse(pattern: string, data: Uint8Array): unknown {
