@@ -34,6 +34,22 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off', 'no-console': 'off' },
   },
   {
+    // Tests of any project may use the test helpers.
+    files: ['**/test/**', '**/*.spec.ts', '**/*.spec.tsx', '**/*.integration-spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          ...boundaries,
+          depConstraints: boundaries.depConstraints.map((constraint) => ({
+            ...constraint,
+            onlyDependOnLibsWithTags: [...new Set([...constraint.onlyDependOnLibsWithTags, 'type:testing'])],
+          })),
+        },
+      ],
+    },
+  },
+  {
     // Build configuration reaches into tools/ by design; it is not application code.
     files: ['**/webpack.config.js', '**/vite.config.mts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
