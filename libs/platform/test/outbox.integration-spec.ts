@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { DataSource } from 'typeorm';
+import { STREAMS } from '@homing/contracts';
+import { dropSchemas, ensureDatabase, isolatedName, testInfra, waitForEvent } from '@homing/testing';
+import { dataSourceOptions, JetStreamStreams, migrateSchema, NatsClient, OutboxRelay, OutboxWriter, PlatformModule, type DatabaseOptions } from '../src';
+
+// The transactional outbox against real PostgreSQL and JetStream. The relay's loop is not started (the module
+// is not initialised): each test drives `relayBatch()` itself, as a relay replica would.
+describe('transactional outbox', () => {
+  const infra = testInfra();
+  const namespace = isolatedName();
+  const database: DatabaseOptions = { url: infra.databaseUrl, schema: `outbox_${namespace}`, applicationName: 'outbox-test', migrations: [] };
+  let moduleRef: TestingModule;
+  let dataSource: DataSource;
+  let writer: OutboxWriter;
+  let relay: OutboxRelay;
+  let nats: NatsClient;
+  const streamName = `${namespace.toUpperCase()}_${STREAMS.events.name}`;
+
+  const recordCreated = (ownerUserId = randomUUID()) =>
+    dataSource.transaction((manager) =>
+      writer.record(manager, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId, claimedAt: new Date().toISOString() }),
+    );
+  const streamMessages = async () => (await (await nats.jsm()).streams.info(streamName)).state.messages;
+  const pending = async () => Number((await dataSource.query('SELECT count(*) AS n FROM outbox WHERE published_at IS NULL'))[0].n);
+
+  beforeAll(async () => {
+    await ensureDatabase(infra.databaseUrl);
+    await migrateSchema(dataSourceOptions(database) as Parameters<typeof migrateSchema>[0]);
+    moduleRef = await Test.createTestingModule({
+      imports: [PlatformModule.forService({ service: 'outbox-test', logLevel: 'silent', logPretty: false, natsUrl: infra.natsUrl, natsNamespace: namespace, database, outbox: true })],
+    }).compile();
+    dataSource = moduleRef.get(DataSource);
+    writer = moduleRef.get(OutboxWriter);
+    relay = moduleRef.get(OutboxRelay);
+    nats = moduleRef.get(NatsClient);
+    await nats.connect();
+    await moduleRef.get(JetStreamStreams).ensure();
+  });
+
+  afterAll(async () => {
+    await jetstreamManager(nats.nc).then(async (jsm) => {
+      for await (const stream of jsm.streams.list()) if (stream.config.name.startsWith(`${namespace.toUpperCase()}_`)) await jsm.streams.delete(stream.config.name);
+    });
+    await moduleRef.close();
+    await dropSchemas(infra.databaseUrl, [database.schema]);
+  });
+
+  it('publishes a committed event with its id as the message id and marks it published', async () => {
+    const published = waitForEvent(nats.nc, namespace, 'items.item.created.v1');
+    const event = await recordCreated();
+    expect(await relay.relayBatch()).toBe(1);
+    expect(await published).toEqual(event);
+    const [row] = await dataSource.query('SELECT published_at FROM outbox WHERE id = $1', [event.id]);
+    expect(row.published_at).not.toBeNull();
+  });
+
+  it('publishes nothing for a transaction that rolled back', async () => {
+    await dataSource
+      .transaction(async (manager) => {
+        await writer.record(manager, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId: randomUUID(), claimedAt: new Date().toISOString() });
+        throw new Error('the state change failed');
+      })
+      .catch(() => undefined);
+    expect(await pending()).toBe(0);
+    expect(await relay.relayBatch()).toBe(0);
+  });
+
+  it('refuses an event whose payload breaks its contract, inside the producer transaction', async () => {
+    await expect(
+      dataSource.transaction((manager) => writer.record(manager, 'items.item.created.v1', { code: 'X', ownerUserId: 'not-a-uuid', claimedAt: 'yesterday' })),
+    ).rejects.toThrow();
+    expect(await pending()).toBe(0);
+  });
+
+  it('stores no duplicate when a relay died after publishing and before marking the row (F3)', async () => {
+    const event = await recordCreated();
+    const [row] = await dataSource.query('SELECT envelope FROM outbox WHERE id = $1', [event.id]);
+    // What the dead relay got acknowledged before it could mark the row.
+    await jetstream(nats.nc).publish(`${namespace}.items.item.created.v1`, JSON.stringify(row.envelope), { msgID: event.id });
+    const before = await streamMessages();
+    expect(await relay.relayBatch()).toBe(1);
+    expect(await streamMessages()).toBe(before);
+    expect(await pending()).toBe(0);
+  });
+
+  it('lets replicas relay side by side without publishing a row twice', async () => {
+    const before = await streamMessages();
+    for (let i = 0; i < 150; i += 1) await recordCreated();
+    const relayed = await Promise.all([relay.relayBatch(), relay.relayBatch(), relay.relayBatch()]);
+    // Batches of 100: one replica takes 100 rows, another the remaining 50, rows locked by one are skipped by the others.
+    expect(relayed.reduce((sum, count) => sum + count, 0) + (await relay.relayBatch())).toBe(150);
+    expect(await streamMessages()).toBe(before + 150);
+    expect(await pending()).toBe(0);
+  });
+});
