@@ -168,6 +168,13 @@ describe('items API through the gateway', () => {
     expect(document.paths['/api/v1/items'].post.requestBody.content['application/json'].schema.properties.name.maxLength).toBe(100);
   });
 
+  it('exposes Prometheus metrics by route pattern, never by tag code', async () => {
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toContain('homing_http_request_duration_seconds_count{service="gateway",method="GET",route="/api/v1/items/:code",status="200"}');
+    expect(metrics).toContain('homing_rpc_client_duration_seconds_count{service="gateway",subject="items.rpc.get-by-code",outcome="ok"}');
+    expect(metrics).not.toContain(seeded[0]);
+  });
+
   it('answers 503 with Retry-After while items is down, and recovers when it is back', async () => {
     const items = running.get('items')!;
     await items.stop();

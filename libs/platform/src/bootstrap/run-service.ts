@@ -5,7 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { ConfigError } from '../config';
 import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
 import { dataSourceOptions, migrateSchema, type DatabaseOptions } from '../database';
-import { collectProcessMetrics } from '../metrics';
+import { collectProcessMetrics, httpMetrics } from '../metrics';
 import { NatsClient } from '../nats/nats.connection';
 import { RpcErrorPassThroughFilter } from '../nats/rpc-exception.filter';
 import { NatsRpcServer } from '../nats/rpc.server';
@@ -99,14 +99,18 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
   app.flushLogs();
   // Every request runs in its own context: the caller's correlation id (or a new one) follows it into logs, RPC
   // calls and the events it causes, and is echoed in the answer.
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onRequest', (request, reply, done) => {
-      const correlationId = acceptCorrelationId(request.headers[CORRELATION_HEADER]);
-      void reply.header(CORRELATION_HEADER, correlationId);
-      requestContext.run({ correlationId, causationId: null }, done);
-    });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const correlationId = acceptCorrelationId(request.headers[CORRELATION_HEADER]);
+    void reply.header(CORRELATION_HEADER, correlationId);
+    requestContext.run({ correlationId, causationId: null }, done);
+  });
+  // Labelled by route pattern (`/api/v1/items/:code`), never by raw URL: codes must not become label values.
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    httpMetrics.duration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
+  });
   await definition.configureApp?.(app, config);
   if (definition.rpc) {
     const rpc = app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsClient), definition.name) }, { deferInitialization: true });
