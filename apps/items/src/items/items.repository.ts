@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 export interface ItemRow {
   code: string;
@@ -21,7 +23,10 @@ export class ItemsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async findByCode(code: string): Promise<ItemRow | null> {
-    const rows: ItemRow[] = await this.dataSource.query(FIND_BY_CODE.text, [code]);
+    // Straight to the pg pool: TypeORM's query() cannot name a statement, and a named one is parsed and planned
+    // once per connection instead of on every scan.
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    const { rows } = await pool.query<ItemRow>({ ...FIND_BY_CODE, values: [code] });
     return rows[0] ?? null;
   }
 
