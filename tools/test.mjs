@@ -4,8 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 
 const tiers = [
-  ['lint', 'npx nx run-many -t lint --parallel=2 --outputStyle=static'],
-  ['typecheck', 'npx nx run-many -t typecheck --parallel=2 --outputStyle=static'],
+  // Projects through Nx; the cross-project suites, scripts and deploy files directly.
+  ['lint', 'npx nx run-many -t lint --parallel=2 --outputStyle=static && npx eslint tests deploy tools "*.js" "*.mjs"'],
+  ['typecheck', 'npx nx run-many -t typecheck --parallel=2 --outputStyle=static && npx tsc -p tests/tsconfig.json'],
   ['unit', 'npm run test:unit'],
   ['build', 'npx nx run-many -t build --parallel=2 --outputStyle=static'],
   ['integration', 'npm run test:integration'],

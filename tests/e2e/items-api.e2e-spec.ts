@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Client } from 'pg';
+import type { HttpErrorBody, PublicItem } from '@homing/contracts';
 import {
   dropSchemas,
   ensureDatabase,
@@ -13,6 +14,10 @@ import {
   testInfra,
   waitForEvent,
 } from '@homing/testing';
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { maxLength?: number }> } }> } }>>;
+}
 
 // The whole stack as `npm start` runs it: every built service as its own process, driven over HTTP.
 describe('items API through the gateway', () => {
@@ -81,7 +86,7 @@ describe('items API through the gateway', () => {
   it('accepts the code as a person types it', async () => {
     const response = await fetch(`${api}/items/${seeded[1].toLowerCase().replace(/-/g, '')}`);
     expect(response.status).toBe(200);
-    expect((await response.json()).code).toBe(seeded[1]);
+    expect(((await response.json()) as PublicItem).code).toBe(seeded[1]);
   });
 
   it.each([
@@ -100,12 +105,12 @@ describe('items API through the gateway', () => {
     const published = waitForEvent(nc, namespace, 'items.item.created.v1', (event) => event.data.ownerUserId === owner);
     const response = await postItem(JSON.stringify({ name: 'Red backpack' }), { 'x-user-id': owner, 'x-correlation-id': 'e2e-create-1' });
     expect(response.status).toBe(201);
-    const item = await response.json();
+    const item = (await response.json()) as PublicItem;
     expect(item).toMatchObject({ name: 'Red backpack', activated: true, is_owner: true, user_id: owner });
     // The request's correlation id travels over RPC into the event it caused.
     expect((await published).correlationId).toBe('e2e-create-1');
 
-    const anonymous = await (await fetch(`${api}/items/${item.code}`)).json();
+    const anonymous = (await (await fetch(`${api}/items/${item.code}`)).json()) as PublicItem;
     expect(anonymous).not.toHaveProperty('user_id');
     expect(anonymous.is_owner).toBe(false);
 
@@ -129,7 +134,7 @@ describe('items API through the gateway', () => {
       ['no user', await postItem(JSON.stringify({ name: 'x' }), { 'x-user-id': 'nobody' }), 401, 'UNAUTHORIZED'],
     ];
     for (const [name, response, status, code] of cases) {
-      const body = await response.json();
+      const body = (await response.json()) as HttpErrorBody;
       expect({ name, status: response.status, code: body.response_code, message: typeof body.message }).toEqual({ name, status, code, message: 'string' });
     }
     const { rows } = await db.query(`SELECT count(*)::int AS n FROM "${schemaOf('items')}".items WHERE name = 'x'`);
@@ -159,11 +164,11 @@ describe('items API through the gateway', () => {
     }
     const unknownApi = await fetch(`${api}/no-such-route`);
     expect(unknownApi.status).toBe(404);
-    expect((await unknownApi.json()).response_code).toBe('NOT_FOUND');
+    expect(((await unknownApi.json()) as HttpErrorBody).response_code).toBe('NOT_FOUND');
   });
 
   it('publishes an OpenAPI document generated from the routes', async () => {
-    const document = await (await fetch(`${base}/api/docs/openapi.json`)).json();
+    const document = (await (await fetch(`${base}/api/docs/openapi.json`)).json()) as OpenApiDocument;
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/v1/items/{code}', '/api/v1/items']));
     expect(document.paths['/api/v1/items'].post.requestBody.content['application/json'].schema.properties.name.maxLength).toBe(100);
   });

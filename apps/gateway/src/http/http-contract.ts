@@ -1,8 +1,7 @@
 import helmet from '@fastify/helmet';
-import { Logger, RequestMethod } from '@nestjs/common';
+import { RequestMethod } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { HttpExceptionFilter, sendHttpError } from './http-exception.filter';
-import { INTERNAL_ERROR_ANSWER, toHttpError } from './http-error';
+import { HttpExceptionFilter } from './http-exception.filter';
 import type { WebAppFallback } from '../web/web-app';
 
 export const API_PREFIX = 'api/v1';
@@ -16,7 +15,6 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
  */
 export async function applyHttpContract(app: NestFastifyApplication, webApp?: WebAppFallback): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
-  const logger = new Logger('HttpContract');
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -49,13 +47,6 @@ export async function applyHttpContract(app: NestFastifyApplication, webApp?: We
     if (request.url.startsWith(`/${API_PREFIX}/`) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
-  // Errors raised before a route handler runs (body too large, wrong content type, broken JSON).
-  fastify.setErrorHandler((error, request, reply) => {
-    const answer = toHttpError(error);
-    if (!answer) logger.error({ err: error, url: request.url }, 'unhandled error');
-    sendHttpError(reply, answer ?? INTERNAL_ERROR_ANSWER);
-  });
-
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [
       { path: 'health/live', method: RequestMethod.GET },
@@ -63,5 +54,6 @@ export async function applyHttpContract(app: NestFastifyApplication, webApp?: We
       { path: 'metrics', method: RequestMethod.GET },
     ],
   });
+  // Nest routes Fastify's own errors (body too large, wrong content type, broken JSON) to the same filter.
   app.useGlobalFilters(new HttpExceptionFilter(webApp));
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { type DynamicModule, Logger as NestLogger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -91,7 +92,12 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
   collectProcessMetrics(definition.name);
   const app = await NestFactory.create<NestFastifyApplication>(
     definition.module(config),
-    new FastifyAdapter({ bodyLimit: definition.bodyLimit, return503OnClosing: true }),
+    new FastifyAdapter({
+      bodyLimit: definition.bodyLimit,
+      return503OnClosing: true,
+      // The request id is the correlation id: the caller's if it sent a sane one, else a new one.
+      genReqId: (request: { headers: IncomingMessage['headers'] }) => acceptCorrelationId(request.headers[CORRELATION_HEADER]),
+    }),
     // Fastify's own JSON parser only; Nest's would add a form (urlencoded) parser the contract refuses.
     { bufferLogs: true, bodyParser: false },
   );
@@ -101,7 +107,7 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
   // calls and the events it causes, and is echoed in the answer.
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
-    const correlationId = acceptCorrelationId(request.headers[CORRELATION_HEADER]);
+    const correlationId = request.id;
     void reply.header(CORRELATION_HEADER, correlationId);
     requestContext.run({ correlationId, causationId: null }, done);
   });

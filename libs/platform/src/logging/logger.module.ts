@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
-import type { DynamicModule } from '@nestjs/common';
+import { type DynamicModule, RequestMethod } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
 import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
 import { maskCodes, REDACTED_PATHS } from './redact';
@@ -16,6 +16,8 @@ const QUIET_PATHS = /^\/(health\/|metrics)/;
 /** Structured JSON logs (pino) with the correlation id and trace id on every line. */
 export function loggingModule(options: LoggingOptions): DynamicModule {
   return LoggerModule.forRoot({
+    // Every route, in path-to-regexp 8 syntax (a bare `*` makes Nest warn about a legacy route).
+    forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
     pinoHttp: {
       level: options.level,
       base: { service: options.service },
@@ -33,7 +35,8 @@ export function loggingModule(options: LoggingOptions): DynamicModule {
       genReqId(req: IncomingMessage) {
         return requestContext.current()?.correlationId ?? acceptCorrelationId(req.headers[CORRELATION_HEADER]);
       },
-      autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.test(req.url ?? '') },
+      // Middleware sees a mount-relative url; originalUrl is the path as requested.
+      autoLogging: { ignore: (req: IncomingMessage & { originalUrl?: string }) => QUIET_PATHS.test(req.originalUrl ?? req.url ?? '') },
       customLogLevel(_req, res, error) {
         if (error || res.statusCode >= 500) return 'error';
         return res.statusCode >= 400 ? 'warn' : 'info';
