@@ -4,10 +4,11 @@
 import { spawn } from 'node:child_process';
 import { createPublicKey, createECDH, sign, verify } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { freePort } from '@homing/testing';
 
 const ROOT = resolve(__dirname, '../..');
 const START = join(ROOT, 'deploy/dev/start.mjs');
@@ -26,16 +27,7 @@ interface Run {
 }
 
 /** A port nothing listens on: taken from the OS, then given back. */
-function closedPort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-}
+const closedPort = freePort;
 
 /** Runs a Node process to its end, collecting stdout and stderr together. */
 function runNode(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {

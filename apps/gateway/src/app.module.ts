@@ -11,10 +11,7 @@ export class AppModule {
       imports: [
         PlatformModule.forService({
           service: 'gateway',
-          logLevel: config.LOG_LEVEL,
-          logPretty: config.LOG_PRETTY,
-          natsUrl: config.NATS_URL,
-          natsNamespace: config.NATS_NAMESPACE,
+          config,
         }),
       ],
       controllers: [ItemsHttpController],

@@ -11,10 +11,7 @@ export class AppModule {
       imports: [
         PlatformModule.forService({
           service: 'identity',
-          logLevel: config.LOG_LEVEL,
-          logPretty: config.LOG_PRETTY,
-          natsUrl: config.NATS_URL,
-          natsNamespace: config.NATS_NAMESPACE,
+          config,
           database: identityDatabase(config),
           outbox: true,
         }),

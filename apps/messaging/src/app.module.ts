@@ -12,10 +12,7 @@ export class AppModule {
       imports: [
         PlatformModule.forService({
           service: 'messaging',
-          logLevel: config.LOG_LEVEL,
-          logPretty: config.LOG_PRETTY,
-          natsUrl: config.NATS_URL,
-          natsNamespace: config.NATS_NAMESPACE,
+          config,
           database: messagingDatabase(config),
           outbox: true,
         }),

@@ -12,10 +12,7 @@ export class AppModule {
       imports: [
         PlatformModule.forService({
           service: 'notifications',
-          logLevel: config.LOG_LEVEL,
-          logPretty: config.LOG_PRETTY,
-          natsUrl: config.NATS_URL,
-          natsNamespace: config.NATS_NAMESPACE,
+          config,
           database: notificationsDatabase(config),
           outbox: false,
           redisUrl: config.REDIS_URL,

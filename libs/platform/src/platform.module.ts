@@ -1,6 +1,7 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { BaseConfig } from './config';
 import { dataSourceOptions, type DatabaseOptions } from './database';
 import { HEALTH_DEPENDENCIES, HealthController, ShutdownState, type HealthDependency } from './health';
 import { EVENT_CONSUMERS, EventConsumerRunner, type EventConsumer } from './inbox';
@@ -15,10 +16,8 @@ import { REDIS_OPTIONS, RedisClient } from './redis';
 export interface PlatformOptions {
   /** The service's name: log field, NATS connection name, RPC queue group, event producer. */
   service: string;
-  logLevel: string;
-  logPretty: boolean;
-  natsUrl: string;
-  natsNamespace: string;
+  /** The settings every service has (logging, NATS). */
+  config: BaseConfig;
   /** Present for services that own a schema. */
   database?: DatabaseOptions;
   /** Record events in this service's outbox and relay them to JetStream. Needs `database`. */
@@ -35,13 +34,13 @@ export class PlatformModule {
   static forService(options: PlatformOptions): DynamicModule {
     const dependencies: HealthDependency[] = ['nats'];
     const providers: Provider[] = [
-      { provide: NATS_OPTIONS, useValue: { url: options.natsUrl, namespace: options.natsNamespace, service: options.service } },
+      { provide: NATS_OPTIONS, useValue: { url: options.config.NATS_URL, namespace: options.config.NATS_NAMESPACE, service: options.service } },
       NatsClient,
       RpcClient,
       JetStreamStreams,
       ShutdownState,
     ];
-    const imports: DynamicModule[] = [loggingModule({ service: options.service, level: options.logLevel, pretty: options.logPretty }), TerminusModule.forRoot({ logger: false })];
+    const imports: DynamicModule[] = [loggingModule({ service: options.service, level: options.config.LOG_LEVEL, pretty: options.config.LOG_PRETTY }), TerminusModule.forRoot({ logger: false })];
     const exports: Array<Provider | DynamicModule | symbol | Type> = [NatsClient, RpcClient, JetStreamStreams, ShutdownState];
 
     if (options.database) {

@@ -6,6 +6,7 @@ import { trace } from '@opentelemetry/api';
 import { node, tracing } from '@opentelemetry/sdk-node';
 import { ResponseCode, type RpcRequest } from '@homing/contracts';
 import { isolatedName, testInfra } from '@homing/testing';
+import { testConfig } from './test-config';
 import { NatsClient, NatsRpcServer, PlatformModule, RpcClient, RpcError, RpcErrorPassThroughFilter, RpcTimeoutError, RpcUnavailableError } from '../src';
 
 // A real tracer provider with an in-memory exporter, so the test sees the spans a service would export.
@@ -33,7 +34,7 @@ describe('NATS RPC transport', () => {
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [PlatformModule.forService({ service: 'items', logLevel: 'silent', logPretty: false, natsUrl: infra.natsUrl, natsNamespace: isolatedName() })],
+      imports: [PlatformModule.forService({ service: 'items', config: testConfig(infra.natsUrl, isolatedName()) })],
       controllers: [ItemsDouble],
     }).compile();
     app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter());

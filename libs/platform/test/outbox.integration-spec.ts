@@ -4,6 +4,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { DataSource } from 'typeorm';
 import { STREAMS } from '@homing/contracts';
 import { dropSchemas, ensureDatabase, isolatedName, testInfra, waitForEvent } from '@homing/testing';
+import { testConfig } from './test-config';
 import { dataSourceOptions, JetStreamStreams, migrateSchema, NatsClient, OutboxRelay, OutboxWriter, PlatformModule, type DatabaseOptions } from '../src';
 
 // The transactional outbox against real PostgreSQL and JetStream. The relay's loop is not started (the module
@@ -30,7 +31,7 @@ describe('transactional outbox', () => {
     await ensureDatabase(infra.databaseUrl);
     await migrateSchema(dataSourceOptions(database) as Parameters<typeof migrateSchema>[0]);
     moduleRef = await Test.createTestingModule({
-      imports: [PlatformModule.forService({ service: 'outbox-test', logLevel: 'silent', logPretty: false, natsUrl: infra.natsUrl, natsNamespace: namespace, database, outbox: true })],
+      imports: [PlatformModule.forService({ service: 'outbox-test', config: testConfig(infra.natsUrl, namespace), database, outbox: true })],
     }).compile();
     dataSource = moduleRef.get(DataSource);
     writer = moduleRef.get(OutboxWriter);
