@@ -16,6 +16,9 @@ import { EVENT_CONSUMERS, type EventConsumer } from './event-consumer';
 const ACK_WAIT_MS = 30_000;
 export const MAX_DELIVER = 10;
 const RESTART_DELAY_MS = 1000;
+// The ledger must outlive the stream (events kept 7 days) so a replay of anything still stored is recognised.
+const KEEP_PROCESSED = '30 days';
+const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /** Delay before the next delivery of a failed event: 1 s, 2 s, 4 s … capped at a minute. */
 export function redeliveryDelayMs(deliveryCount: number): number {
@@ -44,18 +47,28 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
     private readonly streams: JetStreamStreams,
   ) {}
 
+  private purgeTimer?: NodeJS.Timeout;
+
   onApplicationBootstrap(): void {
     // A hybrid app (HTTP + RPC) runs bootstrap hooks once per server: start once.
     if (this.running) return;
     this.running = true;
     for (const consumer of this.consumers) this.loops.push(this.keepConsuming(consumer));
+    this.purgeTimer = setInterval(() => void this.purgeLedger(), PURGE_EVERY_MS).unref();
   }
 
   /** Stops pulling, lets the events being handled finish, and returns. */
   async onModuleDestroy(): Promise<void> {
     this.running = false;
+    clearInterval(this.purgeTimer);
     for (const messages of this.active) await messages.close().catch(() => undefined);
     await Promise.allSettled(this.loops);
+  }
+
+  private async purgeLedger(): Promise<void> {
+    await this.dataSource
+      .query(`DELETE FROM processed_events WHERE processed_at < now() - interval '${KEEP_PROCESSED}'`)
+      .catch((error: Error) => this.logger.warn(`purging processed_events: ${error.message}`));
   }
 
   private async keepConsuming(consumer: EventConsumer): Promise<void> {
