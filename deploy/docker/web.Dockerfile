@@ -42,4 +42,4 @@ COPY --from=build /app/dist/apps/web /usr/share/nginx/html
 USER 101
 # Unprivileged: 8080, not 80.
 EXPOSE 8080
-HEALTHCHECK --interval=15s --timeout=3s --retries=3 CMD ["wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8080/index.html"]
+HEALTHCHECK --interval=15s --timeout=3s --retries=3 CMD ["wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8080/health/live"]
