@@ -110,6 +110,15 @@ describe('item owners projection (items → JetStream → messaging)', () => {
     await expectEventually(async () => expect(await ownerOf(code)).toBe(ownerUserId));
   });
 
+  it('resumes from its durable position after a restart, with items created meanwhile', async () => {
+    expect(await messaging.stop('SIGTERM')).toBe(0);
+    const ownerUserId = randomUUID();
+    const reply = await nc.request(`${namespace}.items.rpc.create`, JSON.stringify({ name: 'Umbrella', ownerUserId }), { timeout: 5000 });
+    const code = reply.json<PublicItem>().code.replace(/-/g, '');
+    await messaging.start();
+    await expectEventually(async () => expect(await ownerOf(code)).toBe(ownerUserId));
+  });
+
   it('shuts down cleanly on SIGTERM', async () => {
     expect(await messaging.stop('SIGTERM')).toBe(0);
     expect(await items.stop('SIGTERM')).toBe(0);

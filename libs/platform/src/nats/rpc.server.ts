@@ -32,6 +32,9 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
     try {
+      // Every subject answered must be in the contracts, so its requests are validated and its callers typed.
+      const uncontracted = [...this.messageHandlers.keys()].filter((pattern) => !(pattern in RpcMap));
+      if (uncontracted.length > 0) throw new Error(`RPC handlers without a contract in RpcMap: ${uncontracted.join(', ')}`);
       const nc = await this.nats.connect();
       for (const pattern of this.messageHandlers.keys()) {
         const subject = this.nats.namespace.subject(pattern);
@@ -105,9 +108,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     } catch {
       throw new RpcError({ status: 400, response_code: ResponseCode.MALFORMED_REQUEST, message: 'The request is not valid JSON.' });
     }
-    const contract = RpcMap[pattern as RpcSubject];
-    if (!contract) return raw;
-    const parsed = contract.request.safeParse(raw);
+    const parsed = RpcMap[pattern as RpcSubject].request.safeParse(raw);
     if (!parsed.success) throw RpcError.validation(toValidationMap(parsed.error, raw));
     return parsed.data;
   }
