@@ -94,6 +94,8 @@ describe('items API through the gateway', () => {
     ['a malformed code', 'not-a-code'],
     ['an SQL-ish code', encodeURIComponent("' OR 1=1 --")],
     ['a URL-encoded code', 'ABCD%2DEFGH%2DJKMN%2DPQRS'],
+    ['a NUL byte', '%00'],
+    ['a 150-character code', 'A'.repeat(150)],
   ])('answers %s with the same 404 body', async (_, code) => {
     const response = await fetch(`${api}/items/${code}`);
     expect(response.status).toBe(404);
@@ -132,15 +134,26 @@ describe('items API through the gateway', () => {
       ['text/plain', await postItem('{"name":"x"}', { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
       ['a form', await postItem('name=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
       ['no user', await postItem(JSON.stringify({ name: 'x' }), { 'x-user-id': 'nobody' }), 401, 'UNAUTHORIZED'],
+      ['a NUL byte in the name', await postItem(JSON.stringify({ name: 'x\u0000y' })), 422, 'VALIDATION_ERROR'],
+      ['a line break in the name', await postItem(JSON.stringify({ name: 'x\r\nBcc: victim@example.com' })), 422, 'VALIDATION_ERROR'],
+      ['deeply nested JSON', await postItem('['.repeat(5000) + ']'.repeat(5000)), 400, 'MALFORMED_REQUEST'],
     ];
     for (const [name, response, status, code] of cases) {
       const body = (await response.json()) as HttpErrorBody;
       expect({ name, status: response.status, code: body.response_code, message: typeof body.message }).toEqual({ name, status, code, message: 'string' });
     }
-    const { rows } = await db.query(`SELECT count(*)::int AS n FROM "${schemaOf('items')}".items WHERE name = 'x'`);
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM "${schemaOf('items')}".items WHERE name LIKE 'x%'`);
     expect(rows[0].n).toBe(0);
     const validation = await (await postItem(JSON.stringify({ name: 'x'.repeat(101) }))).json();
     expect(validation).toEqual({ response_code: 'VALIDATION_ERROR', message: 'Input data contains errors.', validation: { name: 'max=100' } });
+  });
+
+  it('answers unusable URLs in the contract format', async () => {
+    for (const path of [`/items/${'A'.repeat(2000)}`, '/items/%E0%A4%A']) {
+      const response = await fetch(`${api}${path}`);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ response_code: 'MALFORMED_REQUEST' });
+    }
   });
 
   it('sends security headers, a correlation id, and no-store on API answers', async () => {

@@ -1,7 +1,9 @@
 import { runService } from '@homing/platform';
 import { AppModule } from './app.module';
 import { loadGatewayConfig, type GatewayConfig } from './config/gateway.config';
-import { applyHttpContract, BODY_LIMIT_BYTES } from './http/http-contract';
+import { applyHttpContract, BODY_LIMIT_BYTES, MAX_PARAM_LENGTH } from './http/http-contract';
+import { INTERNAL_ERROR_ANSWER, toHttpError } from './http/http-error';
+import { sendHttpError } from './http/http-exception.filter';
 import { setUpOpenApi } from './http/openapi';
 import { WebAppFallback } from './web/web-app';
 
@@ -11,7 +13,13 @@ export function main(): Promise<void> {
     loadConfig: () => loadGatewayConfig(),
     port: (config) => config.PORT,
     module: (config) => AppModule.forConfig(config),
-    bodyLimit: BODY_LIMIT_BYTES,
+    fastify: {
+      bodyLimit: BODY_LIMIT_BYTES,
+      // Long enough that any typed code reaches the route (and gets the one 404 of unknown codes).
+      maxParamLength: MAX_PARAM_LENGTH,
+      // Errors of Fastify's router (bad URL encoding, over-long parameters) never reach Nest: answer them here.
+      frameworkErrors: (error, _request, reply) => sendHttpError(reply, toHttpError(error) ?? INTERNAL_ERROR_ANSWER),
+    },
     async configureApp(app, config) {
       const webApp = config.WEB_DIST ? await WebAppFallback.register(app, config.WEB_DIST) : undefined;
       await applyHttpContract(app, webApp);

@@ -5,4 +5,5 @@ export * from './items';
 export * from './response-codes';
 export * from './rpc';
 export * from './tag-code';
+export * from './text';
 export * from './validation';

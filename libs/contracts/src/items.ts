@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from './text';
 
 export const ITEM_NAME_MAX_LENGTH = 100;
 
@@ -17,6 +18,6 @@ export type PublicItem = z.infer<typeof publicItemSchema>;
 
 /** `POST /api/v1/items` body. */
 export const createItemBodySchema = z.strictObject({
-  name: z.string().trim().min(1).max(ITEM_NAME_MAX_LENGTH),
+  name: singleLineText(ITEM_NAME_MAX_LENGTH),
 });
 export type CreateItemBody = z.infer<typeof createItemBodySchema>;

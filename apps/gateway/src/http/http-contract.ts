@@ -9,6 +9,9 @@ export const API_PREFIX = 'api/v1';
 // ARCHITECTURE §5: JSON bodies up to 64 KB; larger ones are refused before they are read in full.
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+// Path parameters up to this length reach the routes; longer ones are refused as malformed (400).
+export const MAX_PARAM_LENGTH = 1024;
+
 /**
  * The HTTP contract in one place: the `/api/v1` prefix, security headers, JSON only, and every error, whether
  * Fastify raises it before a route runs or a route throws it, as `{response_code, message, validation?}`.

@@ -61,7 +61,12 @@ const FASTIFY_CODES: Record<string, ResponseCode> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ResponseCode.MALFORMED_REQUEST,
   FST_ERR_CTP_EMPTY_JSON_BODY: ResponseCode.MALFORMED_REQUEST,
   FST_ERR_CTP_INVALID_JSON_BODY: ResponseCode.MALFORMED_REQUEST,
+  FST_ERR_BAD_URL: ResponseCode.MALFORMED_REQUEST,
+  FST_ERR_MAX_PARAM_LENGTH: ResponseCode.MALFORMED_REQUEST,
 };
+
+// Fastify answers an over-long path parameter with 414; the contract calls any unusable URL malformed.
+const STATUS_OVERRIDES: Record<string, number> = { FST_ERR_MAX_PARAM_LENGTH: 400, FST_ERR_BAD_URL: 400 };
 
 /**
  * The one place that turns any error into the HTTP contract (ARCHITECTURE §5). Returns null for errors that are
@@ -86,7 +91,7 @@ export function toHttpError(error: unknown): HttpErrorAnswer | null {
   }
   const fastify = error as { code?: unknown; statusCode?: unknown };
   if (typeof fastify.code === 'string' && fastify.code in FASTIFY_CODES) {
-    return answer(Number(fastify.statusCode) || HttpStatus.BAD_REQUEST, FASTIFY_CODES[fastify.code]);
+    return answer(STATUS_OVERRIDES[fastify.code] ?? (Number(fastify.statusCode) || HttpStatus.BAD_REQUEST), FASTIFY_CODES[fastify.code]);
   }
   // JSON that does not parse, and other client errors Fastify raises with a 4xx status.
   if (error instanceof SyntaxError || (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500)) {

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { type DynamicModule, Logger as NestLogger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyServerOptions } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { ConfigError } from '../config';
 import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
@@ -32,8 +33,8 @@ export interface ServiceDefinition<C> {
   database?(config: C): DatabaseOptions;
   /** Extra CLI commands, e.g. `seed-tags`. */
   commands?: Record<string, ServiceCommand<C>>;
-  /** Largest request body accepted, in bytes (Fastify's default is 1 MiB). */
-  bodyLimit?: number;
+  /** Fastify settings of an HTTP edge: body limit, parameter length, how router errors are answered. */
+  fastify?: Pick<FastifyServerOptions, 'bodyLimit' | 'maxParamLength' | 'frameworkErrors'>;
   configureApp?(app: NestFastifyApplication, config: C): void | Promise<void>;
 }
 
@@ -93,7 +94,7 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
   const app = await NestFactory.create<NestFastifyApplication>(
     definition.module(config),
     new FastifyAdapter({
-      bodyLimit: definition.bodyLimit,
+      ...definition.fastify,
       return503OnClosing: true,
       // The request id is the correlation id: the caller's if it sent a sane one, else a new one.
       genReqId: (request: { headers: IncomingMessage['headers'] }) => acceptCorrelationId(request.headers[CORRELATION_HEADER]),
