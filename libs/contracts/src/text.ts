@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 // C0 control characters and DEL are never part of what a person types into a one-line field: NUL cannot be stored in
 // PostgreSQL text, and CR/LF would let a name break out of an e-mail header or a log line.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 // Half of a UTF-16 surrogate pair cannot be encoded as UTF-8; databases and mail would mangle it.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
