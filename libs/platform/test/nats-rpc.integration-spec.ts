@@ -32,15 +32,20 @@ describe('NATS RPC transport', () => {
   let app: NestFastifyApplication;
   let rpc: RpcClient;
 
-  beforeAll(async () => {
+  async function startApp(namespace: string): Promise<NestFastifyApplication> {
     const moduleRef = await Test.createTestingModule({
-      imports: [PlatformModule.forService({ service: 'items', config: testConfig(infra.natsUrl, isolatedName()) })],
+      imports: [PlatformModule.forService({ service: 'items', config: testConfig(infra.natsUrl, namespace) })],
       controllers: [ItemsDouble],
     }).compile();
-    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter());
-    app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsClient), 'items') }, { deferInitialization: true }).useGlobalFilters(new RpcErrorPassThroughFilter());
-    await app.init();
-    await app.startAllMicroservices();
+    const started = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter());
+    started.connectMicroservice({ strategy: new NatsRpcServer(started.get(NatsClient), 'items') }, { deferInitialization: true }).useGlobalFilters(new RpcErrorPassThroughFilter());
+    await started.init();
+    await started.startAllMicroservices();
+    return started;
+  }
+
+  beforeAll(async () => {
+    app = await startApp(isolatedName());
     rpc = app.get(RpcClient);
   });
 
@@ -85,6 +90,22 @@ describe('NATS RPC transport', () => {
   it('gives up after the timeout instead of hanging', async () => {
     slowReplyMs = 1000;
     await expect(rpc.request('items.rpc.get-by-code', { code: 'ABCD', viewerUserId: null }, { timeoutMs: 200 })).rejects.toBeInstanceOf(RpcTimeoutError);
+  });
+
+  it('answers the requests in flight when it shuts down', async () => {
+    const namespace = isolatedName();
+    const server = await startApp(namespace);
+    const caller = await Test.createTestingModule({ imports: [PlatformModule.forService({ service: 'caller', config: testConfig(infra.natsUrl, namespace) })] }).compile();
+    await caller.init();
+    await caller.get(NatsClient).connect();
+    slowReplyMs = 500;
+    const inFlight = caller.get(RpcClient).request('items.rpc.get-by-code', { code: 'ABCD', viewerUserId: null });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await server.close();
+    await expect(inFlight).resolves.toMatchObject({ code: 'ABCD' });
+    // Closed: no longer taking requests.
+    await expect(caller.get(RpcClient).request('items.rpc.get-by-code', { code: 'ABCD', viewerUserId: null })).rejects.toBeInstanceOf(RpcUnavailableError);
+    await caller.close();
   });
 
   it('says unavailable at once when no service answers the subject', async () => {
