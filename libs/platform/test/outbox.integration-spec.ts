@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Test, type TestingModule } from '@nestjs/testing';
+import { trace } from '@opentelemetry/api';
+import { node } from '@opentelemetry/sdk-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { DataSource } from 'typeorm';
 import { STREAMS } from '@homing/contracts';
 import { dropSchemas, ensureDatabase, isolatedName, testInfra, waitForEvent } from '@homing/testing';
 import { testConfig } from './test-config';
 import { dataSourceOptions, JetStreamStreams, migrateSchema, NatsClient, OutboxRelay, OutboxWriter, PlatformModule, type DatabaseOptions } from '../src';
+
+// A real tracer provider, so the test can see the trace context an event carries.
+new node.NodeTracerProvider().register();
 
 // The transactional outbox against real PostgreSQL and JetStream. The relay's loop is not started (the module
 // is not initialised): each test drives `relayBatch()` itself, as a relay replica would.
@@ -56,6 +61,17 @@ describe('transactional outbox', () => {
     expect(await published).toEqual(event);
     const [row] = await dataSource.query('SELECT published_at FROM outbox WHERE id = $1', [event.id]);
     expect(row.published_at).not.toBeNull();
+  });
+
+  it('carries the trace context of the request that recorded the event to its consumers', async () => {
+    const subscription = nats.nc.subscribe(`${namespace}.items.item.created.v1`, { max: 1 });
+    const traceId = await trace.getTracer('test').startActiveSpan('request', async (span) => {
+      await recordCreated();
+      span.end();
+      return span.spanContext().traceId;
+    });
+    await relay.relayBatch();
+    for await (const msg of subscription) expect(msg.headers?.get('traceparent')).toContain(traceId);
   });
 
   it('publishes nothing for a transaction that rolled back', async () => {
