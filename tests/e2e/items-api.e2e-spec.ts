@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { Client } from 'pg';
 import type { HttpErrorBody, PublicItem } from '@homing/contracts';
 import {
+  deleteNamespaceStreams,
   dropSchemas,
   ensureDatabase,
   expectEventually,
@@ -57,10 +57,7 @@ describe('items API through the gateway', () => {
   afterAll(async () => {
     await Promise.all([...running.values()].map((service) => service.stop()));
     if (nc) {
-      const jsm = await jetstreamManager(nc);
-      for await (const stream of jsm.streams.list()) {
-        if (stream.config.name.startsWith(`${namespace.toUpperCase()}_`)) await jsm.streams.delete(stream.config.name);
-      }
+      await deleteNamespaceStreams(nc, namespace);
       await nc.drain();
     }
     await db?.end();

@@ -4,6 +4,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Client } from 'pg';
 import type { DomainEvent, PublicItem } from '@homing/contracts';
 import {
+  deleteNamespaceStreams,
   dropSchemas,
   ensureDatabase,
   expectEventually,
@@ -48,10 +49,7 @@ describe('item owners projection (items → JetStream → messaging)', () => {
 
   afterAll(async () => {
     await Promise.all([items?.stop(), messaging?.stop()]);
-    const jsm = await jetstreamManager(nc);
-    for await (const stream of jsm.streams.list()) {
-      if (stream.config.name.startsWith(`${namespace.toUpperCase()}_`)) await jsm.streams.delete(stream.config.name);
-    }
+    await deleteNamespaceStreams(nc, namespace);
     await nc.drain();
     await db.end();
     await dropSchemas(infra.databaseUrl, Object.values(schemas));

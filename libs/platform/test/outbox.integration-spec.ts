@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { trace } from '@opentelemetry/api';
 import { node } from '@opentelemetry/sdk-node';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { DataSource } from 'typeorm';
 import { STREAMS } from '@homing/contracts';
-import { dropSchemas, ensureDatabase, isolatedName, testInfra, waitForEvent } from '@homing/testing';
+import { deleteNamespaceStreams, dropSchemas, ensureDatabase, isolatedName, testInfra, waitForEvent } from '@homing/testing';
 import { testConfig } from './test-config';
 import { dataSourceOptions, JetStreamStreams, migrateSchema, NatsClient, OutboxRelay, OutboxWriter, PlatformModule, type DatabaseOptions } from '../src';
 
@@ -47,9 +47,7 @@ describe('transactional outbox', () => {
   });
 
   afterAll(async () => {
-    await jetstreamManager(nats.nc).then(async (jsm) => {
-      for await (const stream of jsm.streams.list()) if (stream.config.name.startsWith(`${namespace.toUpperCase()}_`)) await jsm.streams.delete(stream.config.name);
-    });
+    await deleteNamespaceStreams(nats.nc, namespace);
     await moduleRef.close();
     await dropSchemas(infra.databaseUrl, [database.schema]);
   });

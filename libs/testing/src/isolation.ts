@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 
 /**
@@ -35,5 +37,14 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
     });
   } finally {
     await client.end();
+  }
+}
+
+/** Deletes the JetStream streams of a NATS namespace (`T1_AB12CD_HOMING_EVENTS`, …) that a test declared. */
+export async function deleteNamespaceStreams(nc: NatsConnection, namespace: string): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const prefix = `${namespace.toUpperCase()}_`;
+  for await (const stream of jsm.streams.list()) {
+    if (stream.config.name.startsWith(prefix)) await jsm.streams.delete(stream.config.name);
   }
 }
