@@ -65,29 +65,18 @@ describe('npm start --check (preflight)', () => {
     expect(code).toBe(0);
   });
 
-  it('names NATS, the URL it tried and how to start NATS when nothing listens there', async () => {
-    const url = `nats://127.0.0.1:${await closedPort()}`;
-    const { code, output } = await check({ NATS_URL: url });
+  it.each([
+    ['NATS', 'NATS_URL', 'nats', (port: number) => `nats://127.0.0.1:${port}`],
+    ['PostgreSQL', 'DATABASE_URL', 'postgres', (port: number) => `postgres://postgres@127.0.0.1:${port}/homing`],
+    ['Redis', 'REDIS_URL', 'redis', (port: number) => `redis://127.0.0.1:${port}`],
+  ] as const)('names %s, the URL it tried and how to start it when nothing listens there', async (name, variable, service, urlAt) => {
+    const url = urlAt(await closedPort());
+    const { code, output } = await check({ [variable]: url });
     expect(code).not.toBe(0);
-    expect(output).toContain(`NATS at ${url} is not reachable`);
-    expect(output).toContain(START_HINTS.nats);
-    expect(output).not.toMatch(/✖ (PostgreSQL|Redis)/);
-  });
-
-  it('names PostgreSQL, the URL it tried and how to start PostgreSQL when nothing listens there', async () => {
-    const url = `postgres://postgres@127.0.0.1:${await closedPort()}/homing`;
-    const { code, output } = await check({ DATABASE_URL: url });
-    expect(code).not.toBe(0);
-    expect(output).toContain(`PostgreSQL at ${url} is not reachable`);
-    expect(output).toContain(START_HINTS.postgres);
-  });
-
-  it('names Redis, the URL it tried and how to start Redis when nothing listens there', async () => {
-    const url = `redis://127.0.0.1:${await closedPort()}`;
-    const { code, output } = await check({ REDIS_URL: url });
-    expect(code).not.toBe(0);
-    expect(output).toContain(`Redis at ${url} is not reachable`);
-    expect(output).toContain(START_HINTS.redis);
+    expect(output).toContain(`${name} at ${url} is not reachable`);
+    expect(output).toContain(START_HINTS[service]);
+    // Only the service that is down is reported as failing.
+    expect(output.match(/✖/g)).toHaveLength(1);
   });
 
   it('reports every failure in one run, in order, and never prints a password', async () => {

@@ -20,10 +20,5 @@ export type RpcSubject = keyof typeof RpcMap;
 export type RpcRequest<S extends RpcSubject> = z.infer<(typeof RpcMap)[S]['request']>;
 export type RpcResponse<S extends RpcSubject> = z.infer<(typeof RpcMap)[S]['response']>;
 
-/** RPC subjects a service answers: `items.rpc.*` belongs to `items`. */
-export function rpcSubjectsOf(service: string): RpcSubject[] {
-  return (Object.keys(RpcMap) as RpcSubject[]).filter((subject) => subject.startsWith(`${service}.rpc.`));
-}
-
 /** Reply headers carry this to tell an error reply from a success. */
 export const RPC_ERROR_HEADER = 'Homing-Rpc-Error';

@@ -95,7 +95,6 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
     definition.module(config),
     new FastifyAdapter({
       ...definition.fastify,
-      return503OnClosing: true,
       // The request id is the correlation id: the caller's if it sent a sane one, else a new one.
       genReqId: (request: { headers: IncomingMessage['headers'] }) => acceptCorrelationId(request.headers[CORRELATION_HEADER]),
     }),

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import { type DynamicModule, RequestMethod } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
-import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
+import { requestContext } from '../context';
 import { maskCodes, REDACTED_PATHS } from './redact';
 
 export interface LoggingOptions {
@@ -22,6 +22,7 @@ export function loggingModule(options: LoggingOptions): DynamicModule {
       level: options.level,
       base: { service: options.service },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      // No genReqId: the request id Fastify assigns is already the correlation id (runService).
       transport: options.pretty ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'HH:MM:ss.l' } } : undefined,
       mixin() {
         const context = requestContext.current();
@@ -30,10 +31,6 @@ export function loggingModule(options: LoggingOptions): DynamicModule {
           ...(context ? { correlationId: context.correlationId } : {}),
           ...(span ? { traceId: span.traceId } : {}),
         };
-      },
-      // The request's context is set in an onRequest hook (runService), before this logger runs.
-      genReqId(req: IncomingMessage) {
-        return requestContext.current()?.correlationId ?? acceptCorrelationId(req.headers[CORRELATION_HEADER]);
       },
       // Middleware sees a mount-relative url; originalUrl is the path as requested.
       autoLogging: { ignore: (req: IncomingMessage & { originalUrl?: string }) => QUIET_PATHS.test(req.originalUrl ?? req.url ?? '') },
