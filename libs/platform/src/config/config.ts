@@ -42,6 +42,14 @@ export const baseEnvSchema = z.object({
   NATS_NAMESPACE: z.string().regex(/^[a-z0-9_]*$/, 'lowercase letters, digits and _ only').max(32).default(''),
   OTEL_EXPORTER_OTLP_ENDPOINT: urlWithProtocol(['http:', 'https:']).optional(),
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+  /** RPC handlers a service runs at once; beyond it, requests are answered 503 SERVICE_BUSY at once (load shedding). */
+  RPC_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(256),
+  /** JetStream stream replicas: 1 on one server, 3 in a production cluster. */
+  JETSTREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /** How long the events stream keeps events, in hours (7 days). Consumers' ledgers are kept longer. */
+  JETSTREAM_EVENTS_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(7 * 24),
+  /** JetStream de-duplication window by message id, in seconds: absorbs a relay's republish after a crash. */
+  JETSTREAM_DUPLICATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(24 * 60 * 60).default(600),
 });
 
 export const databaseEnvSchema = z.object({

@@ -44,6 +44,8 @@ export class NatsClient implements OnModuleInit, OnApplicationShutdown {
       reconnectTimeWait: 1000,
       timeout: 5000,
       pingInterval: 10_000,
+      // nats.js otherwise captures a stack trace for every request: about 7 % of the gateway's CPU on the scan.
+      noAsyncTraces: true,
     }).then((connection) => {
       this.connection = connection;
       void this.watchStatus(connection);
