@@ -91,6 +91,30 @@ describe('item owners projection (items → JetStream → messaging)', () => {
     expect(rows[0].n).toBe(1);
   });
 
+  it('applies an event only if it is newer than the row, so a late event never undoes a later change', async () => {
+    const { event } = created;
+    const js = jetstream(nc);
+    const jsm = await jetstreamManager(nc);
+    const send = async (subject: string, body: object) => {
+      const ack = await js.publish(`${namespace}.${subject}`, JSON.stringify({ ...event, id: randomUUID(), subject, ...body }));
+      await expectEventually(async () => {
+        const info = await jsm.consumers.info(ack.stream, 'messaging__item-owners');
+        expect(info.ack_floor.stream_seq).toBeGreaterThanOrEqual(ack.seq);
+      });
+    };
+    const claimedBy = randomUUID();
+    await send('items.item.claimed.v1', { version: 5, data: { ...event.data, ownerUserId: claimedBy } });
+    expect(await ownerOf(event.data.code)).toBe(claimedBy);
+    // Version 4 happened before version 5 but arrives after it: ignored.
+    await send('items.item.claimed.v1', { version: 4, data: { ...event.data, ownerUserId: randomUUID() } });
+    expect(await ownerOf(event.data.code)).toBe(claimedBy);
+    // A deletion, then a late claim: the item stays deleted.
+    await send('items.item.deleted.v1', { version: 6, data: { code: event.data.code } });
+    await send('items.item.claimed.v1', { version: 5, data: { ...event.data, ownerUserId: randomUUID() } });
+    const { rows } = await db.query(`SELECT deleted_at, version, owner_user_id FROM "${schemas.messaging}".item_owners WHERE item_code = $1`, [event.data.code]);
+    expect(rows).toEqual([{ deleted_at: expect.any(Date), version: 6, owner_user_id: claimedBy }]);
+  });
+
   it('moves malformed events to the dead-letter subject and keeps consuming', async () => {
     const js = jetstream(nc);
     const subject = `${namespace}.items.item.created.v1`;
@@ -106,6 +130,18 @@ describe('item owners projection (items → JetStream → messaging)', () => {
     const reply = await nc.request(`${namespace}.items.rpc.create`, JSON.stringify({ name: 'Keys', ownerUserId }), { timeout: 5000 });
     const code = reply.json<PublicItem>().code.replace(/-/g, '');
     await expectEventually(async () => expect(await ownerOf(code)).toBe(ownerUserId));
+  });
+
+  it('replays dead letters to their consumer with the replay-dead-letters command', async () => {
+    const output = await runServiceCommand('messaging', ['replay-dead-letters', '--consumer', 'messaging__item-owners'], envOf('messaging'));
+    expect(output).toContain('messaging: replayed 2 dead letter(s); 0 not replayable');
+    // Still malformed, so the consumer dead-letters them again: nothing is lost either way.
+    const jsm = await jetstreamManager(nc);
+    const deadLetters = `${namespace}.deadletter.messaging__item-owners`;
+    await expectEventually(async () => {
+      const info = await jsm.streams.info(`${namespace.toUpperCase()}_HOMING_DEAD_LETTERS`, { subjects_filter: deadLetters });
+      expect(info.state.subjects?.[deadLetters]).toBe(2);
+    });
   });
 
   it('resumes from its durable position after a restart, with items created meanwhile', async () => {

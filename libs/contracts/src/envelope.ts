@@ -15,6 +15,13 @@ export interface EventEnvelope<Subject extends string = string, Data = unknown> 
   causationId: string | null;
   /** The service that produced it, e.g. `items`. */
   producer: string;
+  /** The entity the event is about, e.g. the item's code: the unit of ordering. */
+  aggregateId: string;
+  /**
+   * Rises by one with every change of the aggregate, in the transaction that changes it. Events of one aggregate
+   * may arrive out of order (replicas, redeliveries): a projection applies one only if it is newer than what it holds.
+   */
+  version: number;
   data: Data;
 }
 
@@ -25,5 +32,7 @@ export const eventEnvelopeSchema = z.object({
   correlationId: z.string().min(1).max(128),
   causationId: z.string().max(128).nullable(),
   producer: z.string().min(1),
+  aggregateId: z.string().min(1).max(128),
+  version: z.number().int().min(1),
   data: z.unknown(),
 });

@@ -22,6 +22,7 @@ export const DEAD_LETTER_SUBJECT_PREFIX = 'deadletter';
  * WARNING: subjects are persisted in streams and consumer filters; a breaking payload change is a new subject (v2).
  */
 export const EventMap = {
+  /** An item created already claimed by its owner (`POST /items`). */
   'items.item.created.v1': {
     stream: 'events',
     data: z.object({
@@ -30,11 +31,31 @@ export const EventMap = {
       claimedAt: z.iso.datetime({ offset: true }),
     }),
   },
+  /** A minted tag activated by its new owner (`POST /claim`). */
+  'items.item.claimed.v1': {
+    stream: 'events',
+    data: z.object({
+      code: z.string(),
+      ownerUserId: z.uuid(),
+      claimedAt: z.iso.datetime({ offset: true }),
+    }),
+  },
+  /** An item deleted by its owner: its conversations go with it. */
+  'items.item.deleted.v1': {
+    stream: 'events',
+    data: z.object({
+      code: z.string(),
+    }),
+  },
 } as const satisfies Record<string, { stream: StreamKey; data: z.ZodType }>;
 
 export type EventSubject = keyof typeof EventMap;
 export type EventData<S extends EventSubject> = z.infer<(typeof EventMap)[S]['data']>;
-export type DomainEvent<S extends EventSubject = EventSubject> = EventEnvelope<S, EventData<S>>;
+/**
+ * An event of one of the subjects S. Distributes over the union, so checking `event.subject` narrows `event.data`
+ * without a cast.
+ */
+export type DomainEvent<S extends EventSubject = EventSubject> = S extends EventSubject ? EventEnvelope<S, EventData<S>> : never;
 
 export function eventSubjectsOf(stream: StreamKey): EventSubject[] {
   return (Object.keys(EventMap) as EventSubject[]).filter((subject) => EventMap[subject].stream === stream);

@@ -7,7 +7,7 @@ import { HEALTH_DEPENDENCIES, HealthController, ShutdownState, type HealthDepend
 import { EVENT_CONSUMERS, EventConsumerRunner, type EventConsumer } from './inbox';
 import { loggingModule } from './logging';
 import { MetricsController } from './metrics';
-import { JetStreamStreams } from './nats/jetstream-streams';
+import { JETSTREAM_SETTINGS, JetStreamStreams } from './nats/jetstream-streams';
 import { NATS_OPTIONS, NatsClient } from './nats/nats.connection';
 import { RpcClient } from './nats/rpc.client';
 import { OUTBOX_OPTIONS, OutboxRelay, OutboxWriter } from './outbox';
@@ -37,6 +37,14 @@ export class PlatformModule {
       { provide: NATS_OPTIONS, useValue: { url: options.config.NATS_URL, namespace: options.config.NATS_NAMESPACE, service: options.service } },
       NatsClient,
       RpcClient,
+      {
+        provide: JETSTREAM_SETTINGS,
+        useValue: {
+          replicas: options.config.JETSTREAM_REPLICAS,
+          eventsMaxAgeMs: options.config.JETSTREAM_EVENTS_MAX_AGE_HOURS * 60 * 60 * 1000,
+          duplicateWindowMs: options.config.JETSTREAM_DUPLICATE_WINDOW_SECONDS * 1000,
+        },
+      },
       JetStreamStreams,
       ShutdownState,
     ];

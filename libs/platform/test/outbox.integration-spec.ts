@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { STREAMS } from '@homing/contracts';
 import { deleteNamespaceStreams, dropSchemas, ensureDatabase, isolatedName, testInfra, waitForEvent } from '@homing/testing';
 import { testConfig } from './test-config';
-import { dataSourceOptions, JetStreamStreams, migrateSchema, NatsClient, OutboxRelay, OutboxWriter, PlatformModule, type DatabaseOptions } from '../src';
+import { dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, OutboxWriter, PlatformModule, type DatabaseOptions } from '../src';
 
 // A real tracer provider, so the test can see the trace context an event carries.
 new node.NodeTracerProvider().register();
@@ -25,10 +25,13 @@ describe('transactional outbox', () => {
   let nats: NatsClient;
   const streamName = `${namespace.toUpperCase()}_${STREAMS.events.name}`;
 
+  const aggregate = { aggregateId: 'ABCDEFGHJKMNPQRS', version: 1 };
   const recordCreated = (ownerUserId = randomUUID()) =>
     dataSource.transaction((manager) =>
-      writer.record(manager, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId, claimedAt: new Date().toISOString() }),
+      writer.record(manager, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId, claimedAt: new Date().toISOString() }, aggregate),
     );
+  // Every publish the relays make, duplicates that JetStream acknowledged and dropped included.
+  const publishes = async () => (await outboxMetrics.published.get()).values.reduce((sum, { value }) => sum + value, 0);
   const streamMessages = async () => (await (await nats.jsm()).streams.info(streamName)).state.messages;
   const pending = async () => Number((await dataSource.query('SELECT count(*) AS n FROM outbox WHERE published_at IS NULL'))[0].n);
 
@@ -57,6 +60,7 @@ describe('transactional outbox', () => {
     const event = await recordCreated();
     expect(await relay.relayBatch()).toBe(1);
     expect(await published).toEqual(event);
+    expect(event).toMatchObject({ aggregateId: aggregate.aggregateId, version: 1 });
     const [row] = await dataSource.query('SELECT published_at FROM outbox WHERE id = $1', [event.id]);
     expect(row.published_at).not.toBeNull();
   });
@@ -75,7 +79,7 @@ describe('transactional outbox', () => {
   it('publishes nothing for a transaction that rolled back', async () => {
     await dataSource
       .transaction(async (manager) => {
-        await writer.record(manager, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId: randomUUID(), claimedAt: new Date().toISOString() });
+        await writer.record(manager, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId: randomUUID(), claimedAt: new Date().toISOString() }, aggregate);
         throw new Error('the state change failed');
       })
       .catch(() => undefined);
@@ -85,7 +89,7 @@ describe('transactional outbox', () => {
 
   it('refuses an event whose payload breaks its contract, inside the producer transaction', async () => {
     await expect(
-      dataSource.transaction((manager) => writer.record(manager, 'items.item.created.v1', { code: 'X', ownerUserId: 'not-a-uuid', claimedAt: 'yesterday' })),
+      dataSource.transaction((manager) => writer.record(manager, 'items.item.created.v1', { code: 'X', ownerUserId: 'not-a-uuid', claimedAt: 'yesterday' }, aggregate)),
     ).rejects.toThrow();
     expect(await pending()).toBe(0);
   });
@@ -103,11 +107,14 @@ describe('transactional outbox', () => {
 
   it('lets replicas relay side by side without publishing a row twice', async () => {
     const before = await streamMessages();
+    const publishedBefore = await publishes();
     for (let i = 0; i < 150; i += 1) await recordCreated();
     const relayed = await Promise.all([relay.relayBatch(), relay.relayBatch(), relay.relayBatch()]);
     // Batches of 100: one replica takes 100 rows, another the remaining 50, rows locked by one are skipped by the others.
     expect(relayed.reduce((sum, count) => sum + count, 0) + (await relay.relayBatch())).toBe(150);
     expect(await streamMessages()).toBe(before + 150);
+    // A row published twice would be dropped by JetStream's de-duplication, so only the count of publishes shows it.
+    expect((await publishes()) - publishedBefore).toBe(150);
     expect(await pending()).toBe(0);
   });
 });

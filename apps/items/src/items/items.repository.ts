@@ -11,6 +11,12 @@ export interface ItemRow {
   claimed_at: Date | null;
 }
 
+/** A row just written: with the version its event carries. */
+export interface VersionedItemRow extends ItemRow {
+  /** Rises with every change that publishes an event (EventEnvelope.version). */
+  version: number;
+}
+
 // The tag scan is the hottest path (ARCHITECTURE §7): a named prepared statement of the needed columns.
 const FIND_BY_CODE = {
   name: 'items_find_by_code',
@@ -30,12 +36,12 @@ export class ItemsRepository {
     return rows[0] ?? null;
   }
 
-  /** Inserts a claimed item; false if the code is already taken (the caller mints another). */
-  async insertClaimed(manager: EntityManager, item: { code: string; name: string; ownerUserId: string }): Promise<ItemRow | null> {
-    const rows: ItemRow[] = await manager.query(
-      `INSERT INTO items (code, name, owner_user_id, claimed_at) VALUES ($1, $2, $3, now())
+  /** Inserts a claimed item (version 1); null if the code is already taken (the caller mints another). */
+  async insertClaimed(manager: EntityManager, item: { code: string; name: string; ownerUserId: string }): Promise<VersionedItemRow | null> {
+    const rows: VersionedItemRow[] = await manager.query(
+      `INSERT INTO items (code, name, owner_user_id, claimed_at, version) VALUES ($1, $2, $3, now(), 1)
        ON CONFLICT (code) DO NOTHING
-       RETURNING code, name, reward_cents, owner_user_id, claimed_at`,
+       RETURNING code, name, reward_cents, owner_user_id, claimed_at, version`,
       [item.code, item.name, item.ownerUserId],
     );
     return rows[0] ?? null;

@@ -30,11 +30,12 @@ export class ItemsService {
       const created = await this.items.transaction(async (manager) => {
         const row = await this.items.insertClaimed(manager, { code: mintTagCode(), name, ownerUserId });
         if (!row) return null;
-        await this.outbox.record(manager, 'items.item.created.v1', {
-          code: row.code,
-          ownerUserId,
-          claimedAt: (row.claimed_at as Date).toISOString(),
-        });
+        await this.outbox.record(
+          manager,
+          'items.item.created.v1',
+          { code: row.code, ownerUserId, claimedAt: (row.claimed_at as Date).toISOString() },
+          { aggregateId: row.code, version: row.version },
+        );
         return row;
       });
       if (created) return this.toPublic(created, ownerUserId);

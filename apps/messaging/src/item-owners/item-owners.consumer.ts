@@ -1,25 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { DomainEvent } from '@homing/contracts';
-import type { EventConsumer } from '@homing/platform';
+import type { LedgerConsumer } from '@homing/platform';
 import { ItemOwnersRepository } from './item-owners.repository';
 
-type ItemOwnerEvents = 'items.item.created.v1';
+type ItemOwnerEvents = 'items.item.created.v1' | 'items.item.claimed.v1' | 'items.item.deleted.v1';
 
-/** Keeps messaging's `item code → owner` projection current from items' events. */
+/**
+ * Keeps messaging's `item code → owner` projection current from items' events, so messaging authorises on its own.
+ * Each event applies only if it is newer than the row (the item's version): a late event never undoes a later change.
+ */
 @Injectable()
-export class ItemOwnersConsumer implements EventConsumer<ItemOwnerEvents> {
+export class ItemOwnersConsumer implements LedgerConsumer<ItemOwnerEvents> {
   // WARNING: persisted in NATS as this consumer's position; see EventConsumer.
   readonly durableName = 'messaging__item-owners';
-  readonly subjects = ['items.item.created.v1'] as const;
+  readonly subjects = ['items.item.created.v1', 'items.item.claimed.v1', 'items.item.deleted.v1'] as const;
+  // A projection: every event the stream holds, each applied once, in a transaction with the ledger.
+  readonly startFrom = 'all';
+  readonly idempotency = 'ledger';
 
   constructor(private readonly itemOwners: ItemOwnersRepository) {}
 
   async handle(event: DomainEvent<ItemOwnerEvents>, manager: EntityManager): Promise<void> {
-    await this.itemOwners.upsert(manager, {
-      itemCode: event.data.code,
-      ownerUserId: event.data.ownerUserId,
-      claimedAt: new Date(event.data.claimedAt),
-    });
+    if (event.subject === 'items.item.deleted.v1') {
+      await this.itemOwners.markDeleted(manager, event.data.code, event.version);
+      return;
+    }
+    await this.itemOwners.upsert(
+      manager,
+      { itemCode: event.data.code, ownerUserId: event.data.ownerUserId, claimedAt: new Date(event.data.claimedAt) },
+      event.version,
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { applyIfNewer } from '@homing/platform';
 
 export interface ItemOwner {
   itemCode: string;
@@ -12,20 +13,29 @@ export interface ItemOwner {
 export class ItemOwnersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Records the owner; a claim older than the one already known does not overwrite it (events may arrive late). */
-  async upsert(manager: EntityManager, owner: ItemOwner): Promise<void> {
-    await manager.query(
-      `INSERT INTO item_owners (item_code, owner_user_id, claimed_at) VALUES ($1, $2, $3)
-       ON CONFLICT (item_code) DO UPDATE
-         SET owner_user_id = EXCLUDED.owner_user_id, claimed_at = EXCLUDED.claimed_at, updated_at = now()
-         WHERE item_owners.claimed_at <= EXCLUDED.claimed_at`,
-      [owner.itemCode, owner.ownerUserId, owner.claimedAt],
-    );
+  /** Records the owner as of the item's `version`; an event older than the row's version changes nothing. */
+  async upsert(manager: EntityManager, owner: ItemOwner, version: number): Promise<boolean> {
+    return applyIfNewer(manager, {
+      table: 'item_owners',
+      key: { item_code: owner.itemCode },
+      version,
+      values: { owner_user_id: owner.ownerUserId, claimed_at: owner.claimedAt, deleted_at: null, updated_at: new Date() },
+    });
+  }
+
+  /** Marks the item deleted as of `version`, keeping the row as a tombstone against late events. */
+  async markDeleted(manager: EntityManager, itemCode: string, version: number): Promise<boolean> {
+    return applyIfNewer(manager, {
+      table: 'item_owners',
+      key: { item_code: itemCode },
+      version,
+      values: { deleted_at: new Date(), updated_at: new Date() },
+    });
   }
 
   async findByCode(itemCode: string): Promise<ItemOwner | null> {
     const rows: Array<{ item_code: string; owner_user_id: string; claimed_at: Date }> = await this.dataSource.query(
-      'SELECT item_code, owner_user_id, claimed_at FROM item_owners WHERE item_code = $1',
+      'SELECT item_code, owner_user_id, claimed_at FROM item_owners WHERE item_code = $1 AND deleted_at IS NULL AND owner_user_id IS NOT NULL',
       [itemCode],
     );
     const row = rows[0];

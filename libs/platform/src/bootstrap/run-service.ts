@@ -4,10 +4,12 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyServerOptions } from 'fastify';
 import { Logger } from 'nestjs-pino';
-import { ConfigError } from '../config';
+import { ConfigError, type BaseConfig } from '../config';
 import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
 import { dataSourceOptions, migrateSchema, type DatabaseOptions } from '../database';
 import { collectProcessMetrics, httpMetrics } from '../metrics';
+import { replayDeadLetters } from '../inbox/dead-letters';
+import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { RpcErrorPassThroughFilter } from '../nats/rpc-exception.filter';
 import { NatsRpcServer } from '../nats/rpc.server';
@@ -67,6 +69,10 @@ async function runCommand<C>(definition: ServiceDefinition<C>, config: C, comman
   const commands: Record<string, ServiceCommand<C>> = { ...definition.commands };
   if (definition.database) {
     const database = definition.database;
+    commands['replay-dead-letters'] = {
+      describe: "republish dead-lettered events to their consumer after a fix ([--consumer <durable name>], else all of this service's)",
+      run: (current, commandArgs) => replayDeadLettersCommand(definition.name, current as unknown as BaseConfig, commandArgs),
+    };
     commands.migrate = {
       describe: 'create the schema and run pending migrations',
       async run(current) {
@@ -86,6 +92,25 @@ async function runCommand<C>(definition: ServiceDefinition<C>, config: C, comman
     process.exit(0);
   } catch (error) {
     fail(`${definition.name} ${command} failed: ${(error as Error).message}`);
+  }
+}
+
+async function replayDeadLettersCommand(service: string, config: BaseConfig, args: string[]): Promise<void> {
+  const flag = args.indexOf('--consumer');
+  const consumer = flag >= 0 ? args[flag + 1] : undefined;
+  if (flag >= 0 && !consumer) throw new Error('--consumer needs a durable name, e.g. messaging__item-owners');
+  const nats = new NatsClient({ url: config.NATS_URL, namespace: config.NATS_NAMESPACE, service: `${service}-replay` });
+  const streams = new JetStreamStreams(nats, {
+    replicas: config.JETSTREAM_REPLICAS,
+    eventsMaxAgeMs: config.JETSTREAM_EVENTS_MAX_AGE_HOURS * 60 * 60 * 1000,
+    duplicateWindowMs: config.JETSTREAM_DUPLICATE_WINDOW_SECONDS * 1000,
+  });
+  await nats.connect();
+  try {
+    const report = await replayDeadLetters(nats, streams, { service, consumer }, (line) => process.stdout.write(`${line}\n`));
+    process.stdout.write(`${service}: replayed ${report.replayed} dead letter(s); ${report.notReplayable} not replayable\n`);
+  } finally {
+    await nats.onApplicationShutdown();
   }
 }
 

@@ -1,53 +1,91 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { AckPolicy, DeliverPolicy, type ConsumerConfig, type ConsumerMessages } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import { context } from '@opentelemetry/api';
-import { DataSource } from 'typeorm';
-import { eventEnvelopeSchema, EventMap, isEventSubject, streamOfEvent, STREAMS, type DomainEvent, type EventSubject } from '@homing/contracts';
-import { requestContext } from '../context';
-import { consumerMetrics } from '../metrics/metrics';
+import { DataSource, type EntityManager } from 'typeorm';
+import { streamOfEvent, type EventSubject } from '@homing/contracts';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
-import { extractTraceContext } from '../tracing/propagation';
-import { SpanKind, withSpan } from '../tracing/spans';
+import { NatsDeadLetterSink } from './dead-letters';
 import { EVENT_CONSUMERS, type EventConsumer } from './event-consumer';
+import { backoffMs, DEFAULT_EVENT_PROCESSING, EventProcessor, type EventLedger, type EventProcessingOptions } from './event-processor';
 
-// RELIABILITY.md: explicit ack, ack wait 30 s, at most 10 deliveries with back-off, then the dead-letter subject.
+export const EVENT_CONSUMER_OPTIONS = Symbol('EVENT_CONSUMER_OPTIONS');
+
+export interface EventConsumerOptions extends EventProcessingOptions {
+  /** How long JetStream waits for an ack before delivering an event again (RELIABILITY.md: 30 s). */
+  ackWaitMs: number;
+  /**
+   * Events pulled at once. Each must be handled before its ack wait runs out, and a handler can take up to the
+   * statement timeout (5 s) plus an RPC: so a handful, not 64.
+   */
+  batchSize: number;
+  /** How long one pull waits for events before asking again. */
+  pullExpiresMs: number;
+}
+
+const HANDLER_BUDGET_MS = 6000;
 const ACK_WAIT_MS = 30_000;
-export const MAX_DELIVER = 10;
-const RESTART_DELAY_MS = 1000;
+
+export const DEFAULT_EVENT_CONSUMER_OPTIONS: EventConsumerOptions = {
+  ...DEFAULT_EVENT_PROCESSING,
+  ackWaitMs: ACK_WAIT_MS,
+  batchSize: Math.max(1, Math.floor(ACK_WAIT_MS / HANDLER_BUDGET_MS)),
+  pullExpiresMs: 5000,
+};
+
 // The ledger must outlive the stream (events kept 7 days) so a replay of anything still stored is recognised.
 const KEEP_PROCESSED = '30 days';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
-/** Delay before the next delivery of a failed event: 1 s, 2 s, 4 s … capped at a minute. */
-export function redeliveryDelayMs(deliveryCount: number): number {
-  return Math.min(60_000, 1000 * 2 ** Math.max(0, deliveryCount - 1));
+/** The `processed_events` ledger in the service's schema. */
+export class TypeOrmEventLedger implements EventLedger {
+  constructor(private readonly dataSource: DataSource) {}
+
+  applyOnce(consumer: string, eventId: string, work: (manager: EntityManager) => Promise<void>): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const inserted: unknown[] = await manager.query(
+        'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id',
+        [consumer, eventId],
+      );
+      if (inserted.length === 0) return false;
+      await work(manager);
+      return true;
+    });
+  }
 }
 
-class PoisonEventError extends Error {}
-
 /**
- * Runs a service's durable pull consumers. Each event is applied in one database transaction together with
- * a `processed_events` row, so an event delivered twice (redelivery, replay, republish) changes state once.
- * Failures are retried with back-off; malformed events and events that keep failing are copied to the
- * dead-letter subject and terminated so they stop blocking nothing and lose nothing.
+ * Runs a service's durable pull consumers: pulls a few events at a time, hands each to the EventProcessor (which
+ * applies it once, retries, or dead-letters it), stops pulling while a dependency is away, and on shutdown leaves
+ * at once, handing back (nak) what it had pulled but not handled.
+ *
+ * NATS 2.9 (this machine's) allows one filter subject per consumer: a consumer of several subjects filters on their
+ * common prefix (`items.item.>`) and skips, acknowledged, what is not its own.
  */
 @Injectable()
 export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(EventConsumerRunner.name);
+  private readonly options: EventConsumerOptions;
+  private readonly processor: EventProcessor;
   private running = false;
   private readonly loops: Promise<void>[] = [];
   private readonly active = new Set<ConsumerMessages>();
+  private readonly sleepers = new Set<() => void>();
+  private purgeTimer?: NodeJS.Timeout;
 
   constructor(
     @Inject(EVENT_CONSUMERS) private readonly consumers: EventConsumer[],
     private readonly dataSource: DataSource,
     private readonly nats: NatsClient,
     private readonly streams: JetStreamStreams,
-  ) {}
-
-  private purgeTimer?: NodeJS.Timeout;
+    @Optional() @Inject(EVENT_CONSUMER_OPTIONS) options?: Partial<EventConsumerOptions>,
+  ) {
+    this.options = { ...DEFAULT_EVENT_CONSUMER_OPTIONS, ...options };
+    for (const consumer of consumers) validateConsumer(consumer);
+    this.processor = new EventProcessor(new TypeOrmEventLedger(dataSource), new NatsDeadLetterSink(nats, streams), this.options, (subject) =>
+      nats.namespace.unprefix(subject),
+    );
+  }
 
   onApplicationBootstrap(): void {
     // A hybrid app (HTTP + RPC) runs bootstrap hooks once per server: start once.
@@ -57,10 +95,11 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
     this.purgeTimer = setInterval(() => void this.purgeLedger(), PURGE_EVERY_MS).unref();
   }
 
-  /** Stops pulling, lets the events being handled finish, and returns. */
+  /** Stops pulling, lets the event being handled finish, hands back what was pulled, and returns. */
   async onModuleDestroy(): Promise<void> {
     this.running = false;
     clearInterval(this.purgeTimer);
+    for (const wake of this.sleepers) wake();
     for (const messages of this.active) await messages.close().catch(() => undefined);
     await Promise.allSettled(this.loops);
   }
@@ -72,13 +111,16 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
   }
 
   private async keepConsuming(consumer: EventConsumer): Promise<void> {
+    let failures = 0;
     while (this.running) {
       try {
         await this.consume(consumer);
+        failures = 0;
       } catch (error) {
+        failures += 1;
         if (this.running) this.logger.warn(`${consumer.durableName}: ${(error as Error).message}; restarting`);
       }
-      if (this.running) await new Promise((resolve) => setTimeout(resolve, RESTART_DELAY_MS));
+      if (this.running) await this.sleep(backoffMs(Math.max(1, failures), this.options));
     }
   }
 
@@ -87,124 +129,120 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
     if (!this.nats.isConnected()) throw new Error('NATS is not connected');
     await this.streams.ensure();
     const stream = this.streamOf(consumer);
-    const jsm = await this.nats.jsm();
-    const subjects = consumer.subjects.map((subject) => this.nats.namespace.subject(subject));
-    const config = {
-      durable_name: consumer.durableName,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(ACK_WAIT_MS),
-      max_deliver: MAX_DELIVER,
-      // `filter_subjects` needs NATS 2.10; one subject works with any JetStream server.
-      ...(subjects.length === 1 ? { filter_subject: subjects[0] } : { filter_subjects: subjects }),
-    };
-    const existing = await jsm.consumers.info(stream, consumer.durableName).catch(() => null);
-    if (existing) await jsm.consumers.update(stream, consumer.durableName, config);
-    else await jsm.consumers.add(stream, config);
-
-    const messages = await this.nats.js.consumers.get(stream, consumer.durableName).then((c) => c.consume({ max_messages: 64 }));
-    this.active.add(messages);
-    // A pull consumer on a degraded connection goes quiet rather than failing: restart it on missed heartbeats.
-    void (async () => {
-      for await (const status of messages.status()) {
-        if (status.type === 'heartbeats_missed' && status.count >= 3) {
-          this.logger.warn(`${consumer.durableName}: heartbeats missed; restarting the consumer`);
-          await messages.close().catch(() => undefined);
+    await this.declare(consumer, stream);
+    const pull = await this.nats.js.consumers.get(stream, consumer.durableName);
+    let dependencyFailures = 0;
+    while (this.running) {
+      const messages = await pull.fetch({ max_messages: this.options.batchSize, expires: this.options.pullExpiresMs });
+      this.active.add(messages);
+      let waitForDependency = false;
+      try {
+        for await (const msg of messages) {
+          // Shutting down, or the database went away for an earlier event: hand the rest back undelivered.
+          if (!this.running || waitForDependency) {
+            msg.nak();
+            continue;
+          }
+          const outcome = await this.processor.process(consumer, msg, dependencyFailures);
+          if (outcome === 'dependency') waitForDependency = true;
+          else dependencyFailures = 0;
         }
+      } finally {
+        this.active.delete(messages);
       }
-    })();
-    try {
-      for await (const msg of messages) await this.process(consumer, msg);
-    } finally {
-      this.active.delete(messages);
+      if (waitForDependency && this.running) {
+        dependencyFailures += 1;
+        await this.waitForDependencies(consumer, dependencyFailures);
+      }
     }
+  }
+
+  /** Pauses pulling: sleeps the back-off, then until the database answers again (ledger consumers use it). */
+  private async waitForDependencies(consumer: EventConsumer, failures: number): Promise<void> {
+    let attempt = failures;
+    while (this.running) {
+      await this.sleep(backoffMs(attempt, this.options));
+      if (consumer.idempotency === 'handler') return;
+      const answers = await this.dataSource.query('SELECT 1').then(
+        () => true,
+        () => false,
+      );
+      if (answers) return;
+      attempt += 1;
+    }
+  }
+
+  /** Creates the durable consumer, or brings an existing one's settings up to date (never its position). */
+  private async declare(consumer: EventConsumer, stream: string): Promise<void> {
+    const jsm = await this.nats.jsm();
+    const filter = filterSubjectOf(consumer.subjects.map((subject) => this.nats.namespace.subject(subject)));
+    const settings: Partial<ConsumerConfig> = {
+      ack_wait: nanos(this.options.ackWaitMs),
+      // Unlimited: the client decides when to give up (only handler errors count), so an event whose handler
+      // crashes the process, or whose database is down for an hour, is never dropped by the server.
+      max_deliver: -1,
+      ...(filter ? { filter_subject: filter } : {}),
+    };
+    const existing = await jsm.consumers.info(stream, consumer.durableName).catch((error: { code?: string; api_error?: { err_code?: number } }) => {
+      if (error.api_error?.err_code === 10014 || /consumer not found/i.test(String(error))) return null;
+      throw error;
+    });
+    if (!existing) {
+      await jsm.consumers.add(stream, {
+        ...settings,
+        durable_name: consumer.durableName,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: consumer.startFrom === 'all' ? DeliverPolicy.All : DeliverPolicy.New,
+      });
+      this.logger.log(`${consumer.durableName}: created, starting from ${consumer.startFrom === 'all' ? 'the first event' : 'new events'}`);
+      return;
+    }
+    const drift =
+      existing.config.ack_wait !== settings.ack_wait ||
+      existing.config.max_deliver !== settings.max_deliver ||
+      (existing.config.filter_subject ?? '') !== (settings.filter_subject ?? '');
+    // The start position only applies to a new consumer; an existing one keeps its place in the stream.
+    if (drift) await jsm.consumers.update(stream, consumer.durableName, settings);
   }
 
   private streamOf(consumer: EventConsumer): string {
-    const keys = new Set(consumer.subjects.map(streamOfEvent));
+    const keys = new Set(consumer.subjects.map((subject) => streamOfEvent(subject as EventSubject)));
     if (keys.size !== 1) throw new Error(`${consumer.durableName}: subjects must share one stream`);
     const [key] = keys;
-    return this.nats.namespace.stream(STREAMS[key].name);
+    return this.streams.streamName(key);
   }
 
-  private async process(consumer: EventConsumer, msg: JsMsg): Promise<void> {
-    let event: DomainEvent;
-    try {
-      event = this.decode(msg);
-    } catch (error) {
-      await this.deadLetter(consumer, msg, (error as Error).message);
-      return;
-    }
-    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': event.subject, 'messaging.message.id': event.id };
-    await context.with(extractTraceContext(msg.headers), () =>
-      requestContext.run({ correlationId: event.correlationId, causationId: event.id }, () =>
-        withSpan(`${consumer.durableName} ${event.subject}`, SpanKind.CONSUMER, attributes, () => this.handle(consumer, event, msg)),
-      ),
-    );
-  }
-
-  private async handle(consumer: EventConsumer, event: DomainEvent, msg: JsMsg): Promise<void> {
-    try {
-      const applied = await this.applyOnce(consumer, event);
-      msg.ack();
-      consumerMetrics.handled.inc({ consumer: consumer.durableName, outcome: applied ? 'applied' : 'duplicate' });
-    } catch (error) {
-      const deliveries = msg.info.deliveryCount;
-      if (deliveries >= MAX_DELIVER) {
-        await this.deadLetter(consumer, msg, `failed ${deliveries} times: ${(error as Error).message}`);
-        return;
-      }
-      this.logger.warn(`${consumer.durableName}: ${event.subject} ${event.id} failed (delivery ${deliveries}): ${(error as Error).message}`);
-      msg.nak(redeliveryDelayMs(deliveries));
-      consumerMetrics.handled.inc({ consumer: consumer.durableName, outcome: 'retried' });
-    }
-  }
-
-  /** Applies the event unless this consumer already has; true if it applied it now. */
-  private applyOnce(consumer: EventConsumer, event: DomainEvent): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const inserted: unknown[] = await manager.query(
-        'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id',
-        [consumer.durableName, event.id],
-      );
-      if (inserted.length === 0) return false;
-      await consumer.handle(event, manager);
-      return true;
+  private sleep(ms: number): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.sleepers.add(wake);
     });
   }
+}
 
-  private decode(msg: JsMsg): DomainEvent {
-    let raw: unknown;
-    try {
-      raw = msg.json();
-    } catch {
-      throw new PoisonEventError('not JSON');
-    }
-    const envelope = eventEnvelopeSchema.safeParse(raw);
-    if (!envelope.success) throw new PoisonEventError(`bad envelope: ${envelope.error.issues[0]?.message}`);
-    const subject = envelope.data.subject;
-    if (!isEventSubject(subject)) throw new PoisonEventError(`unknown subject ${subject}`);
-    const data = EventMap[subject as EventSubject].data.safeParse(envelope.data.data);
-    if (!data.success) throw new PoisonEventError(`bad ${subject} payload: ${data.error.issues[0]?.message}`);
-    return { ...envelope.data, subject, data: data.data } as DomainEvent;
+/**
+ * The one filter subject of a consumer: its subject, or the common prefix of its subjects followed by `>`
+ * (`items.item.created.v1` + `items.item.renamed.v1` → `items.item.>`); undefined (the whole stream) if none.
+ */
+export function filterSubjectOf(subjects: readonly string[]): string | undefined {
+  if (subjects.length === 1) return subjects[0];
+  const tokens = subjects.map((subject) => subject.split('.'));
+  const common: string[] = [];
+  for (let index = 0; tokens.every((subject) => index < subject.length - 1 && subject[index] === tokens[0][index]); index += 1) {
+    common.push(tokens[0][index]);
   }
+  return common.length > 0 ? `${common.join('.')}.>` : undefined;
+}
 
-  private async deadLetter(consumer: EventConsumer, msg: JsMsg, reason: string): Promise<void> {
-    const headers = msg.headers;
-    const subject = this.streams.deadLetterSubject(consumer.durableName);
-    try {
-      await this.streams.ensure();
-      await this.nats.js.publish(subject, msg.data, {
-        headers,
-        msgID: `${consumer.durableName}:${msg.info.stream}:${msg.seq}`,
-      });
-      this.logger.error(`${consumer.durableName}: event ${msg.subject} #${msg.seq} dead-lettered: ${reason}`);
-      msg.term(reason.slice(0, 200));
-      consumerMetrics.handled.inc({ consumer: consumer.durableName, outcome: 'dead-lettered' });
-    } catch (error) {
-      // Not copied yet: leave it for redelivery rather than lose it.
-      this.logger.warn(`${consumer.durableName}: dead-lettering #${msg.seq} failed: ${(error as Error).message}`);
-      msg.nak(redeliveryDelayMs(msg.info.deliveryCount));
-    }
+function validateConsumer(consumer: EventConsumer): void {
+  if (consumer.subjects.length === 0) throw new Error(`${consumer.durableName}: no subjects`);
+  if (consumer.startFrom === 'new' && !(typeof consumer.staleAfterMs === 'number' && consumer.staleAfterMs > 0)) {
+    throw new Error(`${consumer.durableName}: a consumer that starts from new events must say after how long an event is stale (staleAfterMs)`);
   }
 }

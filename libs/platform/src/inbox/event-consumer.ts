@@ -3,17 +3,42 @@ import type { DomainEvent, EventSubject } from '@homing/contracts';
 
 export const EVENT_CONSUMERS = Symbol('EVENT_CONSUMERS');
 
-/**
- * One durable JetStream consumer of a service. WARNING: `durableName` is persisted in NATS as the consumer's
- * position in the stream; renaming it replays every retained event into the new name.
- */
-export interface EventConsumer<S extends EventSubject = EventSubject> {
-  /** `<service>__<purpose>`, e.g. `messaging__item-owners`. */
+interface ConsumerBase<S extends EventSubject> {
+  /**
+   * `<service>__<purpose>`, e.g. `messaging__item-owners`. WARNING: persisted in NATS as the consumer's position in
+   * the stream; renaming it makes a new consumer (see `startFrom`).
+   */
   readonly durableName: string;
+  /** The subjects it handles; they must share one stream. */
   readonly subjects: readonly S[];
   /**
-   * Applies one event. Runs inside the transaction that records the event as processed, so writing through
-   * `manager` makes the side effect and the record commit together, and a redelivered event is skipped.
+   * Where a new durable consumer starts (no default: every consumer decides).
+   * - `all`: from the first event the stream holds. For projections, which must see every event.
+   * - `new`: from events published after the consumer was created. For side effects (e-mail, push), with
+   *   `staleAfterMs`: a new or renamed consumer, or one that was down for a week, must not mail week-old messages.
    */
+  readonly startFrom: 'all' | 'new';
+  /** Events that occurred longer ago than this are acknowledged without being handled. Required with `new`. */
+  readonly staleAfterMs?: number;
+}
+
+/**
+ * Idempotency by ledger: `handle` runs inside the transaction that records the event in `processed_events`, so
+ * writing through `manager` makes the side effect and the record commit together, and a redelivered event is skipped.
+ */
+export interface LedgerConsumer<S extends EventSubject = EventSubject> extends ConsumerBase<S> {
+  readonly idempotency: 'ledger';
   handle(event: DomainEvent<S>, manager: EntityManager): Promise<void>;
 }
+
+/**
+ * Idempotency by the handler itself, for side effects outside PostgreSQL (a BullMQ enqueue with a deterministic job
+ * id): no database transaction is held across the side effect, and a redelivered event must change nothing.
+ */
+export interface HandlerConsumer<S extends EventSubject = EventSubject> extends ConsumerBase<S> {
+  readonly idempotency: 'handler';
+  handle(event: DomainEvent<S>): Promise<void>;
+}
+
+/** One durable JetStream consumer of a service. */
+export type EventConsumer<S extends EventSubject = EventSubject> = LedgerConsumer<S> | HandlerConsumer<S>;

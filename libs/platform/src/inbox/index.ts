@@ -1,2 +1,5 @@
 export * from './event-consumer';
 export * from './event-consumer.runner';
+export * from './apply-if-newer';
+export * from './event-processor';
+export * from './dead-letters';

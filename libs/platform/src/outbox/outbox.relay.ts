@@ -70,7 +70,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       );
       if (rows.length === 0) return 0;
       const js = this.nats.js;
-      // One at a time, in commit order: consumers see an entity's events in the order they happened.
+      // Arrival order is not a promise: rows are ordered by their transaction's start, replicas split batches and
+      // naks reorder redeliveries. Consumers order an aggregate's events by its version (EventEnvelope.version).
       for (const row of rows) {
         const headers = natsHeaders();
         for (const [key, value] of Object.entries(row.headers ?? {})) headers.set(key, value);

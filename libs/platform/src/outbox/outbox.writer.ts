@@ -6,6 +6,12 @@ import { requestContext } from '../context';
 import { currentTraceHeaders } from '../tracing/propagation';
 import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
 
+/** Which entity an event is about, and that entity's version after the change (bumped in the same transaction). */
+export interface EventAggregate {
+  aggregateId: string;
+  version: number;
+}
+
 /**
  * Records events in the producer's `outbox` table inside the caller's transaction, so an event exists if and
  * only if the state change committed. The relay publishes it afterwards.
@@ -14,18 +20,20 @@ import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.opti
 export class OutboxWriter {
   constructor(@Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions) {}
 
-  async record<S extends EventSubject>(manager: EntityManager, subject: S, data: EventData<S>): Promise<DomainEvent<S>> {
+  async record<S extends EventSubject>(manager: EntityManager, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
     const context = requestContext.current();
-    const event: DomainEvent<S> = {
+    const event = {
       id: uuidv7(),
       subject,
       occurredAt: new Date().toISOString(),
       correlationId: context?.correlationId ?? uuidv7(),
       causationId: context?.causationId ?? null,
       producer: this.options.producer,
+      aggregateId: aggregate.aggregateId,
+      version: aggregate.version,
       // Parse, so a payload that drifted from its contract fails here, in the producer's transaction.
       data: EventMap[subject].data.parse(data) as EventData<S>,
-    };
+    } as DomainEvent<S>;
     await manager.query('INSERT INTO outbox (id, subject, envelope, headers) VALUES ($1, $2, $3, $4)', [
       event.id,
       subject,

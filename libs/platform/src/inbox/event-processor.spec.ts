@@ -1,0 +1,231 @@
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { JsMsg } from '@nats-io/jetstream';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import type { EntityManager } from 'typeorm';
+import type { DomainEvent } from '@homing/contracts';
+import type { HandlerConsumer, LedgerConsumer } from './event-consumer';
+import { backoffMs, EventProcessor, REPLAY_FOR_HEADER, type DeadLetterSink, type EventLedger } from './event-processor';
+
+type Created = 'items.item.created.v1';
+
+/** A processed_events ledger with transaction semantics: what `work` wrote counts only if it did not throw. */
+class FakeLedger implements EventLedger {
+  readonly processed = new Set<string>();
+  readonly rows: string[] = [];
+
+  async applyOnce(consumer: string, eventId: string, work: (manager: EntityManager) => Promise<void>): Promise<boolean> {
+    const key = `${consumer}/${eventId}`;
+    if (this.processed.has(key)) return false;
+    const written: string[] = [];
+    await work({ query: async (sql: string) => void written.push(sql) } as unknown as EntityManager);
+    this.processed.add(key);
+    this.rows.push(...written);
+    return true;
+  }
+}
+
+class FakeDeadLetters implements DeadLetterSink {
+  readonly sent: Array<{ consumer: string; seq: number; reason: string }> = [];
+  async send(consumer: string, msg: JsMsg, reason: string): Promise<void> {
+    this.sent.push({ consumer, seq: msg.info.streamSequence, reason });
+  }
+}
+
+interface FakeMsg extends JsMsg {
+  settled: Array<{ how: 'ack' | 'nak' | 'term'; delay?: number }>;
+}
+
+function eventOf(overrides: Partial<DomainEvent<Created>> = {}): DomainEvent<Created> {
+  const code = 'ABCDEFGHJKMNPQRS';
+  return {
+    id: randomUUID(),
+    subject: 'items.item.created.v1',
+    occurredAt: new Date().toISOString(),
+    correlationId: 'test',
+    causationId: null,
+    producer: 'items',
+    aggregateId: code,
+    version: 1,
+    data: { code, ownerUserId: randomUUID(), claimedAt: new Date().toISOString() },
+    ...overrides,
+  };
+}
+
+let sequence = 0;
+/** One delivery of a stream message; `redeliver` makes the next delivery of the same message. */
+function deliveryOf(body: unknown, options: { subject?: string; seq?: number; delivery?: number; replayFor?: string } = {}): FakeMsg {
+  const seq = options.seq ?? (sequence += 1);
+  const headers = natsHeaders();
+  if (options.replayFor) headers.set(REPLAY_FOR_HEADER, options.replayFor);
+  const data = new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body));
+  const settled: FakeMsg['settled'] = [];
+  return {
+    subject: options.subject ?? 'items.item.created.v1',
+    headers,
+    data,
+    seq,
+    info: { stream: 'HOMING_EVENTS', streamSequence: seq, deliveryCount: options.delivery ?? 1 },
+    json: () => JSON.parse(new TextDecoder().decode(data)),
+    ack: () => void settled.push({ how: 'ack' }),
+    nak: (delay?: number) => void settled.push({ how: 'nak', delay }),
+    term: () => void settled.push({ how: 'term' }),
+    settled,
+  } as unknown as FakeMsg;
+}
+
+function ledgerConsumer(handle: LedgerConsumer<Created>['handle']): LedgerConsumer<Created> {
+  return { durableName: 'test__projection', subjects: ['items.item.created.v1'], startFrom: 'all', idempotency: 'ledger', handle };
+}
+
+const options = { deadLetterAfter: 3, baseBackoffMs: 1000, maxBackoffMs: 60_000 };
+
+describe('EventProcessor', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  let ledger: FakeLedger;
+  let deadLetters: FakeDeadLetters;
+  let processor: EventProcessor;
+
+  beforeEach(() => {
+    ledger = new FakeLedger();
+    deadLetters = new FakeDeadLetters();
+    processor = new EventProcessor(ledger, deadLetters, options);
+  });
+
+  it('applies an event once, however often it is delivered', async () => {
+    const consumer = ledgerConsumer(async (_event, manager) => void (await manager.query('UPDATE projection')));
+    const event = eventOf();
+    expect(await processor.process(consumer, deliveryOf(event, { seq: 1 }))).toBe('applied');
+    const again = deliveryOf(event, { seq: 1, delivery: 2 });
+    expect(await processor.process(consumer, again)).toBe('duplicate');
+    expect(again.settled).toEqual([{ how: 'ack' }]);
+    expect(ledger.rows).toEqual(['UPDATE projection']);
+  });
+
+  it('rolls back a failing handler, with no ledger row, and applies the event when it is delivered again', async () => {
+    let calls = 0;
+    const consumer = ledgerConsumer(async (_event, manager) => {
+      calls += 1;
+      await manager.query(`UPDATE projection ${calls}`);
+      if (calls === 1) throw new Error('a bug on the first try');
+    });
+    const event = eventOf();
+    const first = deliveryOf(event, { seq: 7 });
+    expect(await processor.process(consumer, first)).toBe('retry');
+    expect(first.settled).toEqual([{ how: 'nak', delay: 1000 }]);
+    expect(ledger.processed.size).toBe(0);
+    expect(ledger.rows).toEqual([]);
+
+    expect(await processor.process(consumer, deliveryOf(event, { seq: 7, delivery: 2 }))).toBe('applied');
+    expect(ledger.rows).toEqual(['UPDATE projection 2']);
+    expect(deadLetters.sent).toEqual([]);
+  });
+
+  it('never dead-letters an event whose database is away, however many deliveries it takes', async () => {
+    const consumer = ledgerConsumer(async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    });
+    const event = eventOf();
+    const delays: Array<number | undefined> = [];
+    for (let delivery = 1; delivery <= 20; delivery += 1) {
+      const msg = deliveryOf(event, { seq: 9, delivery });
+      expect(await processor.process(consumer, msg, delivery - 1)).toBe('dependency');
+      delays.push(msg.settled[0]?.delay);
+    }
+    expect(deadLetters.sent).toEqual([]);
+    // Back-off doubles from a second and is capped at a minute.
+    expect(delays.slice(0, 4)).toEqual([1000, 2000, 4000, 8000]);
+    expect(delays.at(-1)).toBe(60_000);
+  });
+
+  it('counts a statement timeout (a locked table) as a dependency failure, not a handler error', async () => {
+    const consumer = ledgerConsumer(async () => {
+      throw Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    });
+    for (let delivery = 1; delivery <= 5; delivery += 1) {
+      expect(await processor.process(consumer, deliveryOf(eventOf(), { seq: 11, delivery }))).toBe('dependency');
+    }
+    expect(deadLetters.sent).toEqual([]);
+  });
+
+  it('dead-letters an event whose handler keeps failing, once, after the configured number of handler errors', async () => {
+    const consumer = ledgerConsumer(async () => {
+      throw new Error('cannot apply this event');
+    });
+    const event = eventOf();
+    const outcomes = [];
+    // Dependency failures in between do not count towards the threshold.
+    const flaky = ledgerConsumer(async () => {
+      throw Object.assign(new Error('Connection terminated unexpectedly'), {});
+    });
+    outcomes.push(await processor.process(flaky, deliveryOf(event, { seq: 12, delivery: 1 })));
+    for (let delivery = 2; delivery <= 4; delivery += 1) outcomes.push(await processor.process(consumer, deliveryOf(event, { seq: 12, delivery })));
+    expect(outcomes).toEqual(['dependency', 'retry', 'retry', 'dead-lettered']);
+    expect(deadLetters.sent).toEqual([{ consumer: 'test__projection', seq: 12, reason: 'failed 3 times: cannot apply this event' }]);
+  });
+
+  it('dead-letters a malformed event at once and terminates it', async () => {
+    const consumer = ledgerConsumer(async () => undefined);
+    const notJson = deliveryOf('not json');
+    const badPayload = deliveryOf({ ...eventOf(), data: { code: 'X' } });
+    const noVersion = deliveryOf({ ...eventOf(), version: undefined });
+    expect(await processor.process(consumer, notJson)).toBe('dead-lettered');
+    expect(await processor.process(consumer, badPayload)).toBe('dead-lettered');
+    expect(await processor.process(consumer, noVersion)).toBe('dead-lettered');
+    expect(notJson.settled).toEqual([{ how: 'term' }]);
+    expect(deadLetters.sent.map(({ reason }) => reason)).toEqual([
+      'not JSON',
+      expect.stringContaining('bad items.item.created.v1 payload'),
+      expect.stringContaining('bad envelope: version'),
+    ]);
+    expect(ledger.processed.size).toBe(0);
+  });
+
+  it('keeps an event it could not dead-letter, for another try', async () => {
+    const failingSink: DeadLetterSink = { send: () => Promise.reject(new Error('NATS is away')) };
+    const msg = deliveryOf('not json', { delivery: 2 });
+    expect(await new EventProcessor(ledger, failingSink, options).process(ledgerConsumer(async () => undefined), msg)).toBe('dependency');
+    expect(msg.settled).toEqual([{ how: 'nak', delay: 2000 }]);
+  });
+
+  it('skips events of other subjects under a wide filter, and replays meant for another consumer', async () => {
+    const handled: string[] = [];
+    const consumer = ledgerConsumer(async (event) => void handled.push(event.id));
+    const other = deliveryOf(eventOf(), { subject: 'items.item.renamed.v1' });
+    const replayForOther = deliveryOf(eventOf(), { replayFor: 'notifications__owner-mail' });
+    expect(await processor.process(consumer, other)).toBe('skipped');
+    expect(await processor.process(consumer, replayForOther)).toBe('skipped');
+    expect(other.settled).toEqual([{ how: 'ack' }]);
+    expect(handled).toEqual([]);
+  });
+
+  it('lets a side-effect consumer skip stale events, except a replay meant for it', async () => {
+    const sent: string[] = [];
+    const consumer: HandlerConsumer<Created> = {
+      durableName: 'test__mail',
+      subjects: ['items.item.created.v1'],
+      startFrom: 'new',
+      staleAfterMs: 60 * 60 * 1000,
+      idempotency: 'handler',
+      handle: async (event) => void sent.push(event.id),
+    };
+    const weekOld = eventOf({ occurredAt: new Date(Date.now() - 7 * 24 * 60 * 60 * 1000).toISOString() });
+    const fresh = eventOf();
+    expect(await processor.process(consumer, deliveryOf(weekOld))).toBe('stale');
+    expect(await processor.process(consumer, deliveryOf(fresh))).toBe('applied');
+    expect(await processor.process(consumer, deliveryOf(weekOld, { replayFor: 'test__mail' }))).toBe('applied');
+    expect(sent).toEqual([fresh.id, weekOld.id]);
+    // No ledger for a handler-idempotent consumer: it de-duplicates itself (deterministic job ids).
+    expect(ledger.processed.size).toBe(0);
+  });
+});
+
+describe('backoffMs', () => {
+  it('doubles from the base and caps', () => {
+    const settings = { baseBackoffMs: 1000, maxBackoffMs: 60_000 };
+    expect([1, 2, 3, 4].map((failures) => backoffMs(failures, settings))).toEqual([1000, 2000, 4000, 8000]);
+    expect(backoffMs(10, settings)).toBe(60_000);
+    expect(backoffMs(1000, settings)).toBe(60_000);
+  });
+});

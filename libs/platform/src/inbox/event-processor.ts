@@ -1,0 +1,194 @@
+import { Logger } from '@nestjs/common';
+import type { JsMsg } from '@nats-io/jetstream';
+import { context } from '@opentelemetry/api';
+import type { EntityManager } from 'typeorm';
+import { eventEnvelopeSchema, EventMap, isEventSubject, type DomainEvent, type EventSubject } from '@homing/contracts';
+import { requestContext } from '../context';
+import { consumerMetrics } from '../metrics/metrics';
+import { isDependencyUnavailable, RpcError, RpcTimeoutError, RpcUnavailableError } from '../nats/rpc-error';
+import { extractTraceContext } from '../tracing/propagation';
+import { SpanKind, withSpan } from '../tracing/spans';
+import type { EventConsumer } from './event-consumer';
+
+/** Set on a dead letter republished by `replay-dead-letters`: only the named consumer handles it again. */
+export const REPLAY_FOR_HEADER = 'Homing-Replay-For';
+
+export interface EventProcessingOptions {
+  /** Handler errors on a well-formed event (not dependency failures) before it is dead-lettered. */
+  deadLetterAfter: number;
+  /** First delay before a failed event is delivered again; doubles per failure. */
+  baseBackoffMs: number;
+  /** Cap of that delay, and of the pause while a dependency is down. */
+  maxBackoffMs: number;
+}
+
+// RELIABILITY.md: a handler error is retried with back-off, at most 10 times, then the event is dead-lettered.
+export const DEFAULT_EVENT_PROCESSING: EventProcessingOptions = { deadLetterAfter: 10, baseBackoffMs: 1000, maxBackoffMs: 60_000 };
+
+/** Delay after the n-th consecutive failure (1-based): base, 2×base, 4×base … capped. */
+export function backoffMs(failures: number, options: Pick<EventProcessingOptions, 'baseBackoffMs' | 'maxBackoffMs'>): number {
+  return Math.min(options.maxBackoffMs, options.baseBackoffMs * 2 ** Math.min(30, Math.max(0, failures - 1)));
+}
+
+/** Records processed events so a redelivered one changes state once (the `processed_events` table). */
+export interface EventLedger {
+  /** Runs `work` in one transaction with the record of (consumer, eventId); false, without running it, if recorded. */
+  applyOnce(consumer: string, eventId: string, work: (manager: EntityManager) => Promise<void>): Promise<boolean>;
+}
+
+/** Copies an event that will not be handled to the dead-letter stream; throws if it could not. */
+export interface DeadLetterSink {
+  send(consumer: string, msg: JsMsg, reason: string, eventId?: string): Promise<void>;
+}
+
+/**
+ * What became of one delivery:
+ * - `applied`, `duplicate` (already applied), `skipped` (not this consumer's subject, or a replay for another
+ *   consumer), `stale` (older than the consumer's cutoff): acknowledged;
+ * - `retry`: the handler failed on a well-formed event; delivered again after a back-off, counted;
+ * - `dependency`: a dependency (database, RPC, Redis) is away; delivered again after a back-off, never counted, and
+ *   the runner stops pulling until it is back;
+ * - `dead-lettered`: malformed, or failed `deadLetterAfter` times; copied to the dead-letter stream, terminated.
+ */
+export type DeliveryOutcome = 'applied' | 'duplicate' | 'skipped' | 'stale' | 'retry' | 'dependency' | 'dead-lettered';
+
+class PoisonEventError extends Error {}
+
+/**
+ * Decides what to do with each delivered event. Kept apart from pulling (EventConsumerRunner) so every decision
+ * is tested with fake messages. Handler failures are counted here, per stream sequence, because JetStream's
+ * delivery count also counts deliveries that failed for a dependency, which must never lead to dead-lettering.
+ */
+export class EventProcessor {
+  private readonly logger = new Logger('EventConsumer');
+  private readonly handlerFailures = new Map<string, number>();
+
+  constructor(
+    private readonly ledger: EventLedger,
+    private readonly deadLetters: DeadLetterSink,
+    private readonly options: EventProcessingOptions,
+    private readonly unprefix: (wireSubject: string) => string = (subject) => subject,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Handles one delivery and settles it (ack, nak with delay, or term); never throws. */
+  async process(consumer: EventConsumer, msg: JsMsg, dependencyFailures = 0): Promise<DeliveryOutcome> {
+    const outcome = await this.settle(consumer, msg, dependencyFailures);
+    consumerMetrics.handled.inc({ consumer: consumer.durableName, outcome });
+    return outcome;
+  }
+
+  private async settle(consumer: EventConsumer, msg: JsMsg, dependencyFailures: number): Promise<DeliveryOutcome> {
+    const replayFor = msg.headers?.get(REPLAY_FOR_HEADER);
+    const subject = this.unprefix(msg.subject);
+    // A filter wider than the consumer's subjects (NATS 2.9 has one filter per consumer), or another consumer's replay.
+    if (!(consumer.subjects as readonly string[]).includes(subject) || (replayFor && replayFor !== consumer.durableName)) {
+      msg.ack();
+      return 'skipped';
+    }
+    let event: DomainEvent;
+    try {
+      event = decodeEvent(msg);
+    } catch (error) {
+      return this.deadLetter(consumer, msg, (error as Error).message);
+    }
+    // A replay was asked for by an operator after a fix: handle it however old it is.
+    if (consumer.startFrom === 'new' && !replayFor && this.now() - Date.parse(event.occurredAt) > (consumer.staleAfterMs ?? Infinity)) {
+      msg.ack();
+      return 'stale';
+    }
+    const key = `${msg.info.stream}:${msg.info.streamSequence}`;
+    try {
+      const applied = await this.inContext(consumer, event, msg, () => this.apply(consumer, event));
+      msg.ack();
+      this.handlerFailures.delete(key);
+      return applied ? 'applied' : 'duplicate';
+    } catch (error) {
+      const message = (error as Error).message;
+      if (isTransientFailure(error)) {
+        const delay = backoffMs(dependencyFailures + 1, this.options);
+        this.logger.warn(`${consumer.durableName}: ${event.subject} ${event.id} waits for a dependency (next try in ${delay} ms): ${message}`);
+        msg.nak(delay);
+        return 'dependency';
+      }
+      const failures = (this.handlerFailures.get(key) ?? 0) + 1;
+      if (failures >= this.options.deadLetterAfter) {
+        this.handlerFailures.delete(key);
+        return this.deadLetter(consumer, msg, `failed ${failures} times: ${message}`, event.id);
+      }
+      this.handlerFailures.set(key, failures);
+      this.trimFailures();
+      const delay = backoffMs(failures, this.options);
+      this.logger.warn(`${consumer.durableName}: ${event.subject} ${event.id} failed (${failures} of ${this.options.deadLetterAfter}; next try in ${delay} ms): ${message}`);
+      msg.nak(delay);
+      return 'retry';
+    }
+  }
+
+  private apply(consumer: EventConsumer, event: DomainEvent): Promise<boolean> {
+    if (consumer.idempotency === 'handler') return consumer.handle(event).then(() => true);
+    return this.ledger.applyOnce(consumer.durableName, event.id, (manager) => consumer.handle(event, manager));
+  }
+
+  private inContext<T>(consumer: EventConsumer, event: DomainEvent, msg: JsMsg, work: () => Promise<T>): Promise<T> {
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': event.subject, 'messaging.message.id': event.id };
+    return context.with(extractTraceContext(msg.headers), () =>
+      requestContext.run({ correlationId: event.correlationId, causationId: event.id }, () =>
+        withSpan(`${consumer.durableName} ${event.subject}`, SpanKind.CONSUMER, attributes, work),
+      ),
+    );
+  }
+
+  private async deadLetter(consumer: EventConsumer, msg: JsMsg, reason: string, eventId?: string): Promise<DeliveryOutcome> {
+    try {
+      await this.deadLetters.send(consumer.durableName, msg, reason, eventId);
+      this.logger.error(`${consumer.durableName}: event #${msg.info.streamSequence} on ${this.unprefix(msg.subject)} dead-lettered: ${reason}`);
+      msg.term(reason.slice(0, 200));
+      return 'dead-lettered';
+    } catch (error) {
+      // Not copied: keep it in the stream for another try rather than lose it.
+      this.logger.warn(`${consumer.durableName}: dead-lettering #${msg.info.streamSequence} failed: ${(error as Error).message}`);
+      msg.nak(backoffMs(msg.info.deliveryCount, this.options));
+      return 'dependency';
+    }
+  }
+
+  // Failures of events that were then handled elsewhere (another replica) would otherwise stay forever.
+  private trimFailures(): void {
+    if (this.handlerFailures.size <= 10_000) return;
+    const oldest = this.handlerFailures.keys().next().value;
+    if (oldest !== undefined) this.handlerFailures.delete(oldest);
+  }
+}
+
+// Contention, not a bad event: a lock wait that timed out, a deadlock victim, a serialization conflict.
+const TRANSIENT_SQLSTATES = new Set(['55P03', '40P01', '40001']);
+
+/**
+ * A failure of something the handler depends on, not of the handler: the database or Redis is away or overloaded,
+ * or a service it calls did not answer or answered 503/504. Retried without end; never a reason to dead-letter.
+ */
+export function isTransientFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code ?? (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
+  if (typeof code === 'string' && TRANSIENT_SQLSTATES.has(code)) return true;
+  if (error instanceof RpcTimeoutError || error instanceof RpcUnavailableError) return true;
+  if (error instanceof RpcError) return error.body.status === 503 || error.body.status === 504;
+  return isDependencyUnavailable(error);
+}
+
+/** Parses and checks an event against the envelope and its subject's contract; throws PoisonEventError if it is not one. */
+export function decodeEvent(msg: Pick<JsMsg, 'json'>): DomainEvent {
+  let raw: unknown;
+  try {
+    raw = msg.json();
+  } catch {
+    throw new PoisonEventError('not JSON');
+  }
+  const envelope = eventEnvelopeSchema.safeParse(raw);
+  if (!envelope.success) throw new PoisonEventError(`bad envelope: ${envelope.error.issues[0]?.path.join('.')} ${envelope.error.issues[0]?.message}`);
+  const subject = envelope.data.subject;
+  if (!isEventSubject(subject)) throw new PoisonEventError(`unknown subject ${subject}`);
+  const data = EventMap[subject as EventSubject].data.safeParse(envelope.data.data);
+  if (!data.success) throw new PoisonEventError(`bad ${subject} payload: ${data.error.issues[0]?.message}`);
+  return { ...envelope.data, subject, data: data.data } as DomainEvent;
+}

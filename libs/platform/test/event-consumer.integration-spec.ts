@@ -1,0 +1,283 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, type Type } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { Client } from 'pg';
+import type { EntityManager } from 'typeorm';
+import { STREAMS, type DomainEvent } from '@homing/contracts';
+import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, isolatedName, testInfra } from '@homing/testing';
+import {
+  applyIfNewer,
+  dataSourceOptions,
+  EVENT_CONSUMER_OPTIONS,
+  eventConsumerProviders,
+  JetStreamStreams,
+  migrateSchema,
+  NatsClient,
+  PlatformModule,
+  replayDeadLetters,
+  type DatabaseOptions,
+  type EventConsumerOptions,
+  type HandlerConsumer,
+  type LedgerConsumer,
+} from '../src';
+import { testConfig } from './test-config';
+
+type ItemEvents = 'items.item.created.v1' | 'items.item.deleted.v1';
+
+// The consumer runner against real PostgreSQL and JetStream: outages longer than the dead-letter threshold, shutdown
+// with events pulled, several subjects on one filter (NATS 2.9), start positions and dead-letter replay.
+describe('event consumers', () => {
+  const infra = testInfra();
+  const namespace = isolatedName();
+  const database: DatabaseOptions = { url: infra.databaseUrl, schema: `consumers_${namespace}`, applicationName: 'consumer-test', migrations: [] };
+  const eventsStream = `${namespace.toUpperCase()}_${STREAMS.events.name}`;
+  const deadLetterStream = `${namespace.toUpperCase()}_${STREAMS.deadLetters.name}`;
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+  let jsm: JetStreamManager;
+  let db: Client;
+  const modules: TestingModule[] = [];
+
+  // Scaled down so a test outlives the dead-letter threshold in seconds, not minutes.
+  const fast: Partial<EventConsumerOptions> = { deadLetterAfter: 2, baseBackoffMs: 300, maxBackoffMs: 600, pullExpiresMs: 1000 };
+
+  async function start(consumers: Array<Type<LedgerConsumer | HandlerConsumer>>, options: Partial<EventConsumerOptions> = fast): Promise<TestingModule> {
+    const moduleRef = await Test.createTestingModule({
+      imports: [PlatformModule.forService({ service: 'consumer-test', config: testConfig(infra.natsUrl, namespace), database })],
+      providers: [...eventConsumerProviders(...consumers), { provide: EVENT_CONSUMER_OPTIONS, useValue: options }],
+    }).compile();
+    moduleRef.useLogger(false);
+    await moduleRef.get(NatsClient).connect();
+    await moduleRef.get(JetStreamStreams).ensure();
+    await moduleRef.init();
+    modules.push(moduleRef);
+    return moduleRef;
+  }
+
+  let version = 0;
+  function eventOf<S extends ItemEvents | 'items.item.claimed.v1'>(subject: S, data: DomainEvent<S>['data'], overrides: { version?: number; occurredAt?: string } = {}): DomainEvent<S> {
+    return {
+      id: randomUUID(),
+      subject,
+      occurredAt: overrides.occurredAt ?? new Date().toISOString(),
+      correlationId: 'consumer-test',
+      causationId: null,
+      producer: 'items',
+      aggregateId: data.code,
+      version: overrides.version ?? (version += 1),
+      data,
+    } as DomainEvent<S>;
+  }
+  const publish = (event: DomainEvent) => js.publish(`${namespace}.${event.subject}`, JSON.stringify(event), { msgID: event.id });
+  const created = (code: string = randomUUID(), overrides?: { version?: number; occurredAt?: string }) =>
+    eventOf('items.item.created.v1', { code, ownerUserId: randomUUID(), claimedAt: new Date().toISOString() }, overrides);
+  const rows = async (table: string) => (await db.query(`SELECT * FROM "${database.schema}"."${table}" ORDER BY item_code`)).rows;
+  const deadLettersOf = async (consumer: string) => {
+    const info = await jsm.streams.info(deadLetterStream, { subjects_filter: `${namespace}.deadletter.${consumer}` });
+    return info.state.subjects?.[`${namespace}.deadletter.${consumer}`] ?? 0;
+  };
+  const consumerInfo = (name: string) => jsm.consumers.info(eventsStream, name);
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    await ensureDatabase(infra.databaseUrl);
+    await migrateSchema(dataSourceOptions(database) as Parameters<typeof migrateSchema>[0]);
+    db = new Client({ connectionString: infra.databaseUrl });
+    await db.connect();
+    for (const table of ['outage', 'shutdown', 'several', 'replayed']) {
+      await db.query(`CREATE TABLE "${database.schema}"."${table}" (item_code text PRIMARY KEY, owner text, deleted boolean NOT NULL DEFAULT false, version integer NOT NULL)`);
+    }
+    nc = await connect({ servers: infra.natsUrl });
+    js = jetstream(nc);
+    jsm = await jetstreamManager(nc);
+  });
+
+  afterEach(async () => {
+    await Promise.all(modules.splice(0).map((moduleRef) => moduleRef.close()));
+  });
+
+  afterAll(async () => {
+    await deleteNamespaceStreams(nc, namespace);
+    await nc.drain();
+    await db.end();
+    await dropSchemas(infra.databaseUrl, [database.schema]);
+  });
+
+  it('keeps retrying through a database outage longer than the dead-letter threshold, pausing, and applies every event', async () => {
+    const attempts: number[] = [];
+    @Injectable()
+    class OutageConsumer implements LedgerConsumer<'items.item.created.v1'> {
+      readonly durableName = 'test__outage';
+      readonly subjects = ['items.item.created.v1'] as const;
+      readonly startFrom = 'all';
+      readonly idempotency = 'ledger';
+      async handle(event: DomainEvent<'items.item.created.v1'>, manager: EntityManager) {
+        attempts.push(Date.now());
+        // While the table is locked, each try fails after 50 ms, like a statement timeout.
+        await manager.query("SET LOCAL lock_timeout = '50ms'");
+        await applyIfNewer(manager, { table: 'outage', key: { item_code: event.data.code }, version: event.version, values: { owner: event.data.ownerUserId } });
+      }
+    }
+    const lock = new Client({ connectionString: infra.databaseUrl });
+    await lock.connect();
+    await lock.query('BEGIN');
+    await lock.query(`LOCK TABLE "${database.schema}".outage IN ACCESS EXCLUSIVE MODE`);
+
+    await start([OutageConsumer]);
+    const events = Array.from({ length: 5 }, () => created());
+    for (const event of events) await publish(event);
+    // Far more failed tries than the dead-letter threshold (2).
+    await expectEventually(() => expect(attempts.length).toBeGreaterThanOrEqual(8), { timeoutMs: 20_000 });
+    const gaps = attempts.slice(1).map((at, index) => at - attempts[index]);
+    await lock.query('COMMIT');
+    await lock.end();
+
+    await expectEventually(async () => expect((await rows('outage')).map((row) => row.item_code)).toEqual(events.map((e) => e.data.code).sort()), { timeoutMs: 20_000 });
+    expect(await deadLettersOf('test__outage')).toBe(0);
+    // Paused after each failure: the buffered events are not tried one after another against a locked table.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(250);
+    await expectEventually(async () => expect((await consumerInfo('test__outage')).num_ack_pending).toBe(0));
+    // The server never gives up on its own: the client decides.
+    expect((await consumerInfo('test__outage')).config.max_deliver).toBe(-1);
+  });
+
+  it('leaves the loop at once on shutdown and hands back the events it had pulled', async () => {
+    const handled: string[] = [];
+    @Injectable()
+    class SlowConsumer implements LedgerConsumer<'items.item.created.v1'> {
+      readonly durableName = 'test__shutdown';
+      readonly subjects = ['items.item.created.v1'] as const;
+      readonly startFrom = 'new';
+      readonly staleAfterMs = 60_000;
+      readonly idempotency = 'ledger';
+      async handle(event: DomainEvent<'items.item.created.v1'>, manager: EntityManager) {
+        handled.push(event.id);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await applyIfNewer(manager, { table: 'shutdown', key: { item_code: event.data.code }, version: event.version, values: { owner: event.data.ownerUserId } });
+      }
+    }
+    const moduleRef = await start([SlowConsumer], { ...fast, batchSize: 5 });
+    await expectEventually(async () => expect((await consumerInfo('test__shutdown')).name).toBe('test__shutdown'));
+    for (let i = 0; i < 10; i += 1) await publish(created());
+    await expectEventually(() => expect(handled.length).toBeGreaterThanOrEqual(1));
+
+    const began = Date.now();
+    await moduleRef.close();
+    modules.splice(modules.indexOf(moduleRef), 1);
+    expect(Date.now() - began).toBeLessThan(1500);
+    // The event being handled finished; the others pulled with it were not handled after close.
+    expect(handled.length).toBeLessThanOrEqual(2);
+    expect((await rows('shutdown')).length).toBe(handled.length);
+    // Handed back (nak), not left to the 30 s ack wait: the next replica gets every other event at once.
+    const next = await (await js.consumers.get(eventsStream, 'test__shutdown')).fetch({ max_messages: 10, expires: 2000 });
+    let redelivered = 0;
+    for await (const msg of next) {
+      redelivered += 1;
+      msg.ack();
+    }
+    expect(redelivered).toBe(10 - handled.length);
+  });
+
+  it('consumes several subjects through one filter subject (NATS 2.9), applying only newer versions', async () => {
+    @Injectable()
+    class ItemsConsumer implements LedgerConsumer<ItemEvents> {
+      readonly durableName = 'test__several';
+      readonly subjects = ['items.item.created.v1', 'items.item.deleted.v1'] as const;
+      readonly startFrom = 'all';
+      readonly idempotency = 'ledger';
+      async handle(event: DomainEvent<ItemEvents>, manager: EntityManager) {
+        const values = event.subject === 'items.item.deleted.v1' ? { deleted: true } : { owner: event.data.ownerUserId, deleted: false };
+        await applyIfNewer(manager, { table: 'several', key: { item_code: event.data.code }, version: event.version, values });
+      }
+    }
+    const kept = created('kept', { version: 1 });
+    const deleted = eventOf('items.item.deleted.v1', { code: 'gone' }, { version: 3 });
+    // Arrives after the deletion, though it happened before it: must not bring the item back.
+    const late = created('gone', { version: 2 });
+    // In the same stream and under the filter, but not this consumer's subject: skipped.
+    const claimed = eventOf('items.item.claimed.v1', { code: 'claimed', ownerUserId: randomUUID(), claimedAt: new Date().toISOString() });
+    for (const event of [kept, deleted, late, claimed]) await publish(event);
+
+    await start([ItemsConsumer]);
+    await expectEventually(async () => expect((await consumerInfo('test__several')).num_pending).toBe(0));
+    await expectEventually(async () => expect((await consumerInfo('test__several')).num_ack_pending).toBe(0));
+    expect((await consumerInfo('test__several')).config.filter_subject).toBe(`${namespace}.items.item.>`);
+    expect((await rows('several')).filter((row) => ['gone', 'kept'].includes(row.item_code))).toEqual([
+      { item_code: 'gone', owner: null, deleted: true, version: 3 },
+      { item_code: 'kept', owner: kept.data.ownerUserId, deleted: false, version: 1 },
+    ]);
+  });
+
+  it('starts a side-effect consumer at new events, and replays its dead letters to it alone after a fix', async () => {
+    let fixed = false;
+    const sent: string[] = [];
+    const projected: string[] = [];
+    @Injectable()
+    class MailConsumer implements HandlerConsumer<'items.item.created.v1'> {
+      readonly durableName = 'test__mail';
+      readonly subjects = ['items.item.created.v1'] as const;
+      readonly startFrom = 'new';
+      readonly staleAfterMs = 60 * 60 * 1000;
+      readonly idempotency = 'handler';
+      async handle(event: DomainEvent<'items.item.created.v1'>) {
+        if (!fixed && event.data.code === 'broken') throw new Error('template missing');
+        sent.push(event.data.code);
+      }
+    }
+    @Injectable()
+    class ProjectionConsumer implements LedgerConsumer<'items.item.created.v1'> {
+      readonly durableName = 'test__projection';
+      readonly subjects = ['items.item.created.v1'] as const;
+      readonly startFrom = 'new';
+      readonly staleAfterMs = 60 * 60 * 1000;
+      readonly idempotency = 'ledger';
+      async handle(event: DomainEvent<'items.item.created.v1'>) {
+        projected.push(event.data.code);
+      }
+    }
+    // Published before the consumers exist: a side-effect consumer must not act on it.
+    await publish(created('before'));
+    const moduleRef = await start([MailConsumer, ProjectionConsumer]);
+    await expectEventually(async () => expect((await consumerInfo('test__mail')).name).toBe('test__mail'));
+    await publish(created('broken'));
+    await publish(created('fine'));
+    await expectEventually(async () => expect(await deadLettersOf('test__mail')).toBe(1), { timeoutMs: 15_000 });
+    await expectEventually(() => expect(sent).toEqual(['fine']));
+    expect(projected.sort()).toEqual(['broken', 'fine']);
+
+    fixed = true;
+    const streams = moduleRef.get(JetStreamStreams);
+    const report = await replayDeadLetters(moduleRef.get(NatsClient), streams, { service: 'test', consumer: 'test__mail' });
+    expect(report).toEqual({ replayed: 1, notReplayable: 0 });
+    await expectEventually(() => expect(sent).toEqual(['fine', 'broken']));
+    expect(await deadLettersOf('test__mail')).toBe(0);
+    // The other consumer of the subject had handled it already and skips the replay.
+    await expectEventually(async () => expect((await consumerInfo('test__projection')).num_ack_pending).toBe(0));
+    expect(projected.sort()).toEqual(['broken', 'fine']);
+    expect(sent).not.toContain('before');
+  });
+
+  it('reconciles a stream whose settings drifted, and refuses a drift it cannot change in place', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [PlatformModule.forService({ service: 'streams-test', config: testConfig(infra.natsUrl, `${namespace}_s`) })],
+    }).compile();
+    moduleRef.useLogger(false);
+    modules.push(moduleRef);
+    const nats = moduleRef.get(NatsClient);
+    await nats.connect();
+    const streams = moduleRef.get(JetStreamStreams);
+    const name = streams.streamName('events');
+    await streams.ensure();
+    await jsm.streams.update(name, { ...(await jsm.streams.info(name)).config, max_age: 3600 * 1e9 });
+    // A restarted service (a fresh instance) brings max_age back to its configuration.
+    await new JetStreamStreams(nats).ensure();
+    expect((await jsm.streams.info(name)).config.max_age).toBe(7 * 24 * 60 * 60 * 1e9);
+
+    await jsm.streams.delete(name);
+    await jsm.streams.add({ name, subjects: [`${namespace}_s.items.item.created.v1`], storage: 'memory' as never });
+    await expect(new JetStreamStreams(nats).ensure()).rejects.toThrow(/storage is memory, configured file/);
+    await deleteNamespaceStreams(nc, `${namespace}_s`);
+  });
+});
