@@ -5,6 +5,12 @@ import { OutboxAndProcessedEvents1763856000000 } from './platform-tables.migrati
 // RELIABILITY.md: a query that runs longer than this is cancelled, so a slow database fails requests fast.
 export const STATEMENT_TIMEOUT_MS = 5000;
 
+// Well below the RPC timeout (2 s): when PostgreSQL cannot be reached, or every connection of the pool is busy
+// (pg bounds that wait with the same setting), a handler fails with "unavailable" (503, retry) while its caller
+// still waits, instead of the caller timing out (504) on work that goes on after it gave up, holding a slot of
+// the RPC server's in-flight cap.
+export const DATABASE_CONNECT_TIMEOUT_MS = 1000;
+
 export interface DatabaseOptions {
   url: string;
   /** The schema this service owns; every table and the migrations table live in it. */
@@ -36,7 +42,7 @@ export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
     migrationsRun: false,
     synchronize: false,
     poolSize: options.poolSize ?? 10,
-    connectTimeoutMS: 3000,
+    connectTimeoutMS: DATABASE_CONNECT_TIMEOUT_MS,
     extra: {
       options: `-c search_path=${options.schema} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
       idleTimeoutMillis: 30_000,
