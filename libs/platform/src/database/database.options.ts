@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { IdempotencyKeys1763856000001 } from './idempotency-keys.migration';
 import { OutboxAndProcessedEvents1763856000000 } from './platform-tables.migration';
 
 // RELIABILITY.md: a query that runs longer than this is cancelled, so a slow database fails requests fast.
@@ -27,8 +28,8 @@ export interface DatabaseOptions {
 
 /**
  * TypeORM options for a service: its own schema (also the search path, so raw SQL needs no prefix), the shared
- * outbox and processed_events tables first, a statement timeout, and error handlers on the pool so a database
- * restart is an error to log, not a crashed process.
+ * outbox, processed_events and idempotency_keys tables first, a statement timeout, and error handlers on the pool
+ * so a database restart is an error to log, not a crashed process.
  */
 export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
   return {
@@ -37,7 +38,7 @@ export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
     schema: options.schema,
     applicationName: options.applicationName,
     entities: options.entities ?? [],
-    migrations: [OutboxAndProcessedEvents1763856000000, ...options.migrations],
+    migrations: [OutboxAndProcessedEvents1763856000000, IdempotencyKeys1763856000001, ...options.migrations],
     migrationsTableName: 'migrations',
     migrationsRun: false,
     synchronize: false,
