@@ -145,6 +145,39 @@ describe('items API through the gateway', () => {
     expect(validation).toEqual({ response_code: 'VALIDATION_ERROR', message: 'Input data contains errors.', validation: { name: 'max=100' } });
   });
 
+  it('creates one item for requests sent twice with the same Idempotency-Key, answering both alike', async () => {
+    const owner = randomUUID();
+    const send = (name: string) => postItem(JSON.stringify({ name }), { 'x-user-id': owner, 'idempotency-key': 'e2e-create-once-1' });
+    const first = await send('Blue umbrella');
+    const retry = await send('Blue umbrella');
+    expect([first.status, retry.status]).toEqual([201, 201]);
+    const [created, replayed] = (await Promise.all([first.json(), retry.json()])) as PublicItem[];
+    expect(replayed).toEqual(created);
+    // Another owner's request with the same key is their own.
+    const other = await postItem(JSON.stringify({ name: 'Blue umbrella' }), { 'idempotency-key': 'e2e-create-once-1' });
+    expect(((await other.json()) as PublicItem).code).not.toBe(created.code);
+    // The same key with another body is a client bug, refused.
+    const reused = await send('Green umbrella');
+    expect(reused.status).toBe(422);
+    expect(((await reused.json()) as HttpErrorBody).response_code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const { rows } = await db.query(`SELECT code FROM "${schemaOf('items')}".items WHERE owner_user_id = $1`, [owner]);
+    expect(rows.map((row: { code: string }) => row.code)).toEqual([created.code.replace(/-/g, '')]);
+  });
+
+  it('refuses a malformed Idempotency-Key with the contract error, creating nothing', async () => {
+    const owner = randomUUID();
+    for (const key of ['', 'has spaces', 'k'.repeat(129)]) {
+      const response = await postItem(JSON.stringify({ name: 'Keys' }), { 'x-user-id': owner, 'idempotency-key': key });
+      expect({ key, status: response.status, body: await response.json() }).toEqual({
+        key,
+        status: 400,
+        body: { response_code: 'MALFORMED_REQUEST', message: expect.stringContaining('Idempotency-Key') },
+      });
+    }
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM "${schemaOf('items')}".items WHERE owner_user_id = $1`, [owner]);
+    expect(rows[0].n).toBe(0);
+  });
+
   it('answers unusable URLs in the contract format', async () => {
     for (const path of [`/items/${'A'.repeat(2000)}`, '/items/%E0%A4%A']) {
       const response = await fetch(`${api}${path}`);

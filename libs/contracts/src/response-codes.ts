@@ -22,6 +22,8 @@ export const ResponseCode = {
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   SERVICE_BUSY: 'SERVICE_BUSY',
   SERVICE_TIMEOUT: 'SERVICE_TIMEOUT',
+  /** The Idempotency-Key was already used for a request with other content. */
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const;
 

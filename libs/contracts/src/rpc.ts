@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { createItemBodySchema, publicItemSchema } from './items';
 
 /**
+ * An `Idempotency-Key` a client sends with a state-changing request: 1–128 letters, digits, `.`, `_`, `:` or `-`
+ * (a UUID fits). A retry with the same key within 24 h gets the first answer instead of doing the work again.
+ */
+export const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/);
+
+/**
  * Request/reply subjects `<service>.rpc.<verb>`, each with its request and response schema.
  * The server validates requests against these before a handler runs.
  */
@@ -11,7 +17,7 @@ export const RpcMap = {
     response: publicItemSchema,
   },
   'items.rpc.create': {
-    request: createItemBodySchema.extend({ ownerUserId: z.uuid() }),
+    request: createItemBodySchema.extend({ ownerUserId: z.uuid(), idempotencyKey: idempotencyKeySchema.optional() }),
     response: publicItemSchema,
   },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;

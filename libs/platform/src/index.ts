@@ -3,6 +3,7 @@ export * from './config';
 export * from './context';
 export * from './database';
 export * from './health';
+export * from './idempotency';
 export * from './inbox';
 export * from './logging';
 export * from './metrics';

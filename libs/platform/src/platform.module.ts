@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { BaseConfig } from './config';
 import { dataSourceOptions, type DatabaseOptions } from './database';
 import { HEALTH_DEPENDENCIES, HealthController, ShutdownState, type HealthDependency } from './health';
+import { IdempotencyKeys } from './idempotency';
 import { EVENT_CONSUMERS, EventConsumerRunner, type EventConsumer } from './inbox';
 import { loggingModule } from './logging';
 import { MetricsController } from './metrics';
@@ -53,6 +54,8 @@ export class PlatformModule {
 
     if (options.database) {
       imports.push(TypeOrmModule.forRoot(dataSourceOptions(options.database)));
+      providers.push(IdempotencyKeys);
+      exports.push(IdempotencyKeys);
       dependencies.push('database');
       if (options.outbox) {
         providers.push(

@@ -14,6 +14,21 @@ describe('toHttpError', () => {
     expect(toHttpError(new RpcTimeoutError('items.rpc.get-by-code'))).toMatchObject({ status: 504, body: { response_code: 'SERVICE_TIMEOUT' }, headers: { 'Retry-After': '5' } });
   });
 
+  it('answers a service shedding load with 503 SERVICE_BUSY and Retry-After', () => {
+    const busy = new RpcError({ status: 503, response_code: ResponseCode.SERVICE_BUSY, message: 'The service is busy. Try again shortly.' });
+    expect(toHttpError(busy)).toEqual({
+      status: 503,
+      body: { response_code: 'SERVICE_BUSY', message: 'The service is busy. Try again shortly.' },
+      headers: { 'Retry-After': '5' },
+    });
+    expect(toHttpError(new ApiError(503, ResponseCode.SERVICE_BUSY))?.body.message).toBe('The service is busy. Try again shortly.');
+  });
+
+  it('adds Retry-After to a 504 a service answers itself (a call it made ran out of time)', () => {
+    const late = new RpcError({ status: 504, response_code: ResponseCode.SERVICE_TIMEOUT, message: 'A service took too long to answer. Try again shortly.' });
+    expect(toHttpError(late)).toMatchObject({ status: 504, body: { response_code: 'SERVICE_TIMEOUT' }, headers: { 'Retry-After': '5' } });
+  });
+
   it("maps Fastify's own refusals (size, content type, broken JSON)", () => {
     expect(toHttpError(Object.assign(new Error('too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }))?.status).toBe(413);
     expect(toHttpError(Object.assign(new Error('media'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }))?.body.response_code).toBe('UNSUPPORTED_MEDIA_TYPE');

@@ -35,6 +35,7 @@ const MESSAGE_BY_CODE: Partial<Record<ResponseCode, string>> = {
   VALIDATION_ERROR: 'Input data contains errors.',
   RATE_LIMITED: 'Too many requests. Try again later.',
   SERVICE_UNAVAILABLE: 'A service is temporarily unavailable. Try again shortly.',
+  SERVICE_BUSY: 'The service is busy. Try again shortly.',
   SERVICE_TIMEOUT: 'A service took too long to answer. Try again shortly.',
   INTERNAL_ERROR: 'Our server seems to be having some troubles.',
 };
@@ -75,7 +76,8 @@ const STATUS_OVERRIDES: Record<string, number> = { FST_ERR_MAX_PARAM_LENGTH: 400
 export function toHttpError(error: unknown): HttpErrorAnswer | null {
   if (error instanceof RpcError) {
     const { status, ...body } = error.body;
-    return { status, body, ...(status === 503 ? { headers: { 'Retry-After': RETRY_AFTER_SECONDS } } : {}) };
+    // 503 covers a service that is down and one that sheds load (SERVICE_BUSY); either way, retry later.
+    return { status, body, ...(status === 503 || status === 504 ? { headers: { 'Retry-After': RETRY_AFTER_SECONDS } } : {}) };
   }
   if (error instanceof RpcUnavailableError) {
     return { ...answer(503, ResponseCode.SERVICE_UNAVAILABLE), headers: { 'Retry-After': RETRY_AFTER_SECONDS } };

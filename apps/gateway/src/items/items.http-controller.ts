@@ -4,6 +4,7 @@ import { createItemBodySchema, parseTagCode, publicItemSchema, ResponseCode, typ
 import { RpcClient } from '@homing/platform';
 import { OptionalUserId, RequiredUserId, USER_ID_HEADER } from '../auth/current-user';
 import { ApiError } from '../http/http-error';
+import { IDEMPOTENCY_KEY_API_HEADER, IdempotencyKey } from '../http/idempotency-key';
 import { errorResponses, jsonSchemaOf } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 
@@ -31,9 +32,14 @@ export class ItemsHttpController {
   @ApiResponse({ status: 201, schema: jsonSchemaOf(publicItemSchema) })
   @ApiResponse(errorResponses[400])
   @ApiResponse(errorResponses[401])
-  @ApiResponse(errorResponses[422])
+  @ApiResponse({ ...errorResponses[422], description: 'Validation error; or IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request' })
   @ApiHeader({ name: USER_ID_HEADER, required: true, description: 'Temporary: the owner, until bearer tokens land.' })
-  create(@Body(new ZodBodyPipe(createItemBodySchema)) body: CreateItemBody, @RequiredUserId() ownerUserId: string): Promise<PublicItem> {
-    return this.rpc.request('items.rpc.create', { ...body, ownerUserId });
+  @ApiHeader(IDEMPOTENCY_KEY_API_HEADER)
+  create(
+    @Body(new ZodBodyPipe(createItemBodySchema)) body: CreateItemBody,
+    @RequiredUserId() ownerUserId: string,
+    @IdempotencyKey() idempotencyKey: string | undefined,
+  ): Promise<PublicItem> {
+    return this.rpc.request('items.rpc.create', { ...body, ownerUserId, idempotencyKey });
   }
 }

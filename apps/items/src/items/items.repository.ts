@@ -55,8 +55,4 @@ export class ItemsRepository {
     );
     return rows.map((row) => row.code);
   }
-
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
-  }
 }

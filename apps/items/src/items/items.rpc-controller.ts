@@ -14,6 +14,6 @@ export class ItemsRpcController {
 
   @MessagePattern('items.rpc.create')
   create(@Payload() request: RpcRequest<'items.rpc.create'>): Promise<PublicItem> {
-    return this.items.create(request.name, request.ownerUserId);
+    return this.items.create(request.name, request.ownerUserId, request.idempotencyKey);
   }
 }

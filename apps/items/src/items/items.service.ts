@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { formatTagCode, parseTagCode, ResponseCode, type PublicItem } from '@homing/contracts';
-import { OutboxWriter, RpcError } from '@homing/platform';
+import { IdempotencyKeys, OutboxWriter, RpcError } from '@homing/platform';
 import { ITEMS_CONFIG, type ItemsConfig } from '../config/items.config';
 import { mintTagCode } from '../tags/mint-tag-code';
 import { ItemsRepository, type ItemRow } from './items.repository';
@@ -13,6 +13,7 @@ export class ItemsService {
   constructor(
     private readonly items: ItemsRepository,
     private readonly outbox: OutboxWriter,
+    private readonly idempotencyKeys: IdempotencyKeys,
     @Inject(ITEMS_CONFIG) private readonly config: ItemsConfig,
   ) {}
 
@@ -24,23 +25,27 @@ export class ItemsService {
     return this.toPublic(row, viewerUserId);
   }
 
-  /** Creates an already-claimed item for its owner and records `items.item.created.v1` in the same transaction. */
-  async create(name: string, ownerUserId: string): Promise<PublicItem> {
-    for (let attempt = 1; attempt <= MINT_ATTEMPTS; attempt += 1) {
-      const created = await this.items.transaction(async (manager) => {
+  /**
+   * Creates an already-claimed item for its owner and records `items.item.created.v1` in the same transaction.
+   * With an idempotency key, a retry (within 24 h) gets the item the first request created, not a second one.
+   */
+  async create(name: string, ownerUserId: string, idempotencyKey?: string): Promise<PublicItem> {
+    const idempotent = idempotencyKey ? { operation: 'items.create', caller: ownerUserId, key: idempotencyKey, request: { name } } : null;
+    return this.idempotencyKeys.run(idempotent, async (manager) => {
+      for (let attempt = 1; attempt <= MINT_ATTEMPTS; attempt += 1) {
+        // A taken code leaves the transaction usable (ON CONFLICT DO NOTHING): mint another in it.
         const row = await this.items.insertClaimed(manager, { code: mintTagCode(), name, ownerUserId });
-        if (!row) return null;
+        if (!row) continue;
         await this.outbox.record(
           manager,
           'items.item.created.v1',
           { code: row.code, ownerUserId, claimedAt: (row.claimed_at as Date).toISOString() },
           { aggregateId: row.code, version: row.version },
         );
-        return row;
-      });
-      if (created) return this.toPublic(created, ownerUserId);
-    }
-    throw new Error(`no free tag code after ${MINT_ATTEMPTS} attempts`);
+        return this.toPublic(row, ownerUserId);
+      }
+      throw new Error(`no free tag code after ${MINT_ATTEMPTS} attempts`);
+    });
   }
 
   private toPublic(row: ItemRow, viewerUserId: string | null): PublicItem {

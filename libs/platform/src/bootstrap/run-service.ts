@@ -144,7 +144,7 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
   });
   await definition.configureApp?.(app, config);
   if (definition.rpc) {
-    const rpc = app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsClient), definition.name) }, { deferInitialization: true });
+    const rpc = app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsClient), definition.name, { maxInFlight: (config as { RPC_MAX_IN_FLIGHT?: number }).RPC_MAX_IN_FLIGHT }) }, { deferInitialization: true });
     rpc.useGlobalFilters(new RpcErrorPassThroughFilter());
   }
 

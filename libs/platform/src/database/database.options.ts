@@ -1,9 +1,16 @@
 import type { Logger } from '@nestjs/common';
 import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { IdempotencyKeys1763856000001 } from './idempotency-keys.migration';
 import { OutboxAndProcessedEvents1763856000000 } from './platform-tables.migration';
 
 // RELIABILITY.md: a query that runs longer than this is cancelled, so a slow database fails requests fast.
 export const STATEMENT_TIMEOUT_MS = 5000;
+
+// Well below the RPC timeout (2 s): when PostgreSQL cannot be reached, or every connection of the pool is busy
+// (pg bounds that wait with the same setting), a handler fails with "unavailable" (503, retry) while its caller
+// still waits, instead of the caller timing out (504) on work that goes on after it gave up, holding a slot of
+// the RPC server's in-flight cap.
+export const DATABASE_CONNECT_TIMEOUT_MS = 1000;
 
 export interface DatabaseOptions {
   url: string;
@@ -21,8 +28,8 @@ export interface DatabaseOptions {
 
 /**
  * TypeORM options for a service: its own schema (also the search path, so raw SQL needs no prefix), the shared
- * outbox and processed_events tables first, a statement timeout, and error handlers on the pool so a database
- * restart is an error to log, not a crashed process.
+ * outbox, processed_events and idempotency_keys tables first, a statement timeout, and error handlers on the pool
+ * so a database restart is an error to log, not a crashed process.
  */
 export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
   return {
@@ -31,12 +38,12 @@ export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
     schema: options.schema,
     applicationName: options.applicationName,
     entities: options.entities ?? [],
-    migrations: [OutboxAndProcessedEvents1763856000000, ...options.migrations],
+    migrations: [OutboxAndProcessedEvents1763856000000, IdempotencyKeys1763856000001, ...options.migrations],
     migrationsTableName: 'migrations',
     migrationsRun: false,
     synchronize: false,
     poolSize: options.poolSize ?? 10,
-    connectTimeoutMS: 3000,
+    connectTimeoutMS: DATABASE_CONNECT_TIMEOUT_MS,
     extra: {
       options: `-c search_path=${options.schema} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
       idleTimeoutMillis: 30_000,

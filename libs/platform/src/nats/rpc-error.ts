@@ -48,6 +48,8 @@ const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying
 /** True when an error means a dependency is down (answer 503 and let the caller retry) rather than a bug. */
 export function isDependencyUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  // Another service that is away or too slow (or a request whose deadline passed) is a dependency, like the database.
+  if (error instanceof RpcUnavailableError || error instanceof RpcTimeoutError) return true;
   const code = (error as { code?: unknown }).code ?? (error as { driverError?: { code?: unknown } }).driverError?.code;
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
   if (UNAVAILABLE_MESSAGES.test(error.message)) return true;

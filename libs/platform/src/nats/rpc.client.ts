@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { errors, headers as natsHeaders } from '@nats-io/transport-node';
 import { RpcMap, type RpcRequest, type RpcResponse, type RpcSubject } from '@homing/contracts';
-import { CORRELATION_HEADER, requestContext } from '../context';
+import { CORRELATION_HEADER, DEADLINE_HEADER, requestContext } from '../context';
 import { injectTraceContext } from '../tracing/propagation';
 import { SpanKind, withSpan } from '../tracing/spans';
 import { rpcMetrics } from '../metrics/metrics';
@@ -13,8 +13,17 @@ import { RpcError, RpcTimeoutError, RpcUnavailableError } from './rpc-error';
 export const RPC_TIMEOUT_MS = 2000;
 
 /**
+ * How long a call may wait: its own timeout, or, inside the handling of an RPC, what is left of that request's
+ * deadline if less, so a nested call never outlives the caller who is waiting for it.
+ */
+export function callBudgetMs(timeoutMs: number, deadline: number | undefined, now: number): number {
+  return deadline === undefined ? timeoutMs : Math.min(timeoutMs, deadline - now);
+}
+
+/**
  * The client half of our NATS transport: a typed request/reply call. Subjects, requests and responses are
- * checked against the contracts' RpcMap at compile time; the correlation id and trace context travel in headers.
+ * checked against the contracts' RpcMap at compile time; the correlation id, the deadline and the trace context
+ * travel in headers.
  */
 @Injectable()
 export class RpcClient {
@@ -25,15 +34,20 @@ export class RpcClient {
   }
 
   private async send<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options: { timeoutMs?: number }): Promise<RpcResponse<S>> {
+    const now = Date.now();
+    const budgetMs = callBudgetMs(options.timeoutMs ?? RPC_TIMEOUT_MS, requestContext.deadline(), now);
     const headers = natsHeaders();
     headers.set(CORRELATION_HEADER, requestContext.correlationId());
+    headers.set(DEADLINE_HEADER, String(now + budgetMs));
     injectTraceContext(headers);
     const stopTimer = rpcMetrics.clientDuration.startTimer({ subject });
     let outcome = 'ok';
     try {
+      // The request being handled is already past its deadline: its caller has given up, so ask nobody.
+      if (budgetMs <= 0) throw new RpcTimeoutError(subject);
       if (!this.nats.isConnected()) throw new RpcUnavailableError(subject);
       const reply = await this.nats.nc
-        .request(this.nats.namespace.subject(subject), encodeJson(payload), { timeout: options.timeoutMs ?? RPC_TIMEOUT_MS, headers })
+        .request(this.nats.namespace.subject(subject), encodeJson(payload), { timeout: budgetMs, headers })
         .catch((error: unknown) => {
           throw translateRequestError(subject, error);
         });

@@ -4,30 +4,58 @@ import { context, type Span } from '@opentelemetry/api';
 import type { Msg, Subscription } from '@nats-io/transport-node';
 import { lastValueFrom } from 'rxjs';
 import { ResponseCode, RpcMap, toValidationMap, type RpcErrorBody, type RpcSubject } from '@homing/contracts';
-import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
+import { acceptCorrelationId, acceptDeadline, CORRELATION_HEADER, DEADLINE_HEADER, requestContext } from '../context';
 import { extractTraceContext } from '../tracing/propagation';
 import { SpanKind, withSpan } from '../tracing/spans';
 import { rpcMetrics } from '../metrics/metrics';
 import type { NatsClient } from './nats.connection';
 import { decodeJson, encodeJson, errorReplyHeaders } from './rpc.codec';
-import { isDependencyUnavailable, RpcError } from './rpc-error';
+import { isDependencyUnavailable, RpcError, RpcTimeoutError } from './rpc-error';
+
+/** The same default as `RPC_MAX_IN_FLIGHT` (config), for servers built without configuration. */
+export const DEFAULT_RPC_MAX_IN_FLIGHT = 256;
+
+export interface NatsRpcServerOptions {
+  /** Handlers running at once; beyond it, requests are answered 503 SERVICE_BUSY at once (`RPC_MAX_IN_FLIGHT`). */
+  maxInFlight?: number;
+}
+
+// Answers that need no handler, encoded once: they are sent when the service can least afford work.
+const BUSY_REPLY = encodeJson({
+  status: 503,
+  response_code: ResponseCode.SERVICE_BUSY,
+  message: 'The service is busy. Try again shortly.',
+} satisfies RpcErrorBody);
+const EXPIRED_REPLY = encodeJson({
+  status: 504,
+  response_code: ResponseCode.SERVICE_TIMEOUT,
+  message: 'The request reached the service after its deadline.',
+} satisfies RpcErrorBody);
 
 /**
  * Our Nest transport for request/reply on core NATS. `@MessagePattern('items.rpc.get-by-code')` handlers are
  * subscribed in a queue group named after the service, so replicas share the load. Requests are validated
  * against the contracts' RpcMap before a handler runs; errors go back as `{status, response_code, message}`
  * with an error header, never as a stack trace.
+ *
+ * Load is shed before it reaches a handler: a request whose deadline (header) has passed is answered 504 without
+ * running, since its caller has given up; beyond `maxInFlight` handlers at once, requests are answered 503
+ * SERVICE_BUSY at once rather than queueing past their callers' timeouts. Both count in
+ * `homing_rpc_server_duration_seconds` with outcome `expired` or `busy`.
  */
 export class NatsRpcServer extends Server implements CustomTransportStrategy {
   protected override readonly logger = new Logger(NatsRpcServer.name);
   private readonly subscriptions: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly maxInFlight: number;
 
   constructor(
     private readonly nats: NatsClient,
     private readonly queueGroup: string,
+    options: NatsRpcServerOptions = {},
   ) {
     super();
+    this.maxInFlight = options.maxInFlight ?? DEFAULT_RPC_MAX_IN_FLIGHT;
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
@@ -45,8 +73,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
               this.logger.error(`subscription to ${subject} failed: ${error.message}`);
               return;
             }
-            const work = this.handle(pattern, msg).finally(() => this.inFlight.delete(work));
-            this.inFlight.add(work);
+            this.receive(pattern, msg);
           },
         });
         this.subscriptions.push(subscription);
@@ -72,11 +99,26 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     return this.nats.nc as T;
   }
 
-  private async handle(pattern: string, msg: Msg): Promise<void> {
+  private receive(pattern: string, msg: Msg): void {
+    // Checked on arrival, the moment the process gets to the request: if it was too busy to read it in time (CPU,
+    // a GC pause), nothing is left to do for a caller who gave up, least of all touch the database.
+    const deadline = acceptDeadline(msg.headers?.get(DEADLINE_HEADER));
+    if (deadline !== undefined && deadline <= Date.now()) return this.shed(pattern, msg, 'expired', EXPIRED_REPLY);
+    if (this.inFlight.size >= this.maxInFlight) return this.shed(pattern, msg, 'busy', BUSY_REPLY);
+    const work = this.handle(pattern, msg, deadline).finally(() => this.inFlight.delete(work));
+    this.inFlight.add(work);
+  }
+
+  private shed(pattern: string, msg: Msg, outcome: 'expired' | 'busy', reply: Uint8Array): void {
+    rpcMetrics.serverDuration.observe({ subject: pattern, outcome }, 0);
+    msg.respond(reply, { headers: errorReplyHeaders() });
+  }
+
+  private async handle(pattern: string, msg: Msg, deadline: number | undefined): Promise<void> {
     const correlationId = acceptCorrelationId(msg.headers?.get(CORRELATION_HEADER));
     const attributes = { 'messaging.system': 'nats', 'rpc.method': pattern };
     await context.with(extractTraceContext(msg.headers), () =>
-      requestContext.run({ correlationId, causationId: null }, () =>
+      requestContext.run({ correlationId, causationId: null, deadline }, () =>
         withSpan(pattern, SpanKind.SERVER, attributes, (span) => this.answer(pattern, msg, span)),
       ),
     );
@@ -115,6 +157,10 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
 
   private toErrorBody(pattern: string, error: unknown): RpcErrorBody {
     if (error instanceof RpcError) return error.body;
+    // A call this handler made ran out of time (or of the request's deadline): the answer is late, not a bug.
+    if (error instanceof RpcTimeoutError) {
+      return { status: 504, response_code: ResponseCode.SERVICE_TIMEOUT, message: 'A service took too long to answer. Try again shortly.' };
+    }
     if (isDependencyUnavailable(error)) {
       this.logger.warn(`${pattern}: a dependency is unavailable: ${(error as Error).message}`);
       return { status: 503, response_code: ResponseCode.SERVICE_UNAVAILABLE, message: 'A service is temporarily unavailable. Try again shortly.' };

@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ResponseCode } from '@homing/contracts';
+import { RpcError } from '../nats/rpc-error';
+
+/** How long a key keeps its first result: the retry window promised to clients. */
+export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+
+// Keys past their window are deleted this often (by every replica; the delete is cheap and idempotent).
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/** A state-changing request sent with an `Idempotency-Key`. */
+export interface IdempotentRequest {
+  /** What the request does, e.g. `items.create`. */
+  operation: string;
+  /** Who asks, e.g. the owner's user id: keys are per caller, so two callers' keys never collide. */
+  caller: string;
+  /** The client's `Idempotency-Key`. */
+  key: string;
+  /** The request's content: the same key sent with other content is refused. */
+  request: unknown;
+}
+
+/**
+ * Runs state changes at most once per idempotency key. The key is claimed by a row in `idempotency_keys`, in
+ * the same transaction as the work and its result, so the result exists if and only if the work committed:
+ * a retry within 24 h gets the first result, a request racing the first waits for it and gets the same result,
+ * and a failed first attempt (rolled back) leaves the key free for the retry.
+ */
+@Injectable()
+export class IdempotencyKeys implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(IdempotencyKeys.name);
+  private purgeTimer?: NodeJS.Timeout;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    const purge = () => void this.purgeExpired().catch((error: Error) => this.logger.warn(`purging idempotency keys failed: ${error.message}`));
+    purge();
+    this.purgeTimer = setInterval(purge, PURGE_INTERVAL_MS).unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.purgeTimer);
+  }
+
+  /**
+   * Runs `work` in a transaction; with a key, at most once: a repeat returns the first result (as JSON, so the
+   * result must be what an RPC answers anyway). Without a key, `work` just runs in a transaction.
+   */
+  async run<T>(idempotent: IdempotentRequest | null, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (!idempotent) return this.dataSource.transaction(work);
+    const scope = `${idempotent.operation}:${idempotent.caller}`;
+    const requestHash = hashOf(idempotent.request);
+    return this.dataSource.transaction(async (manager) => {
+      // Claims the key, or takes over one past its window. If another transaction holds the key, PostgreSQL makes
+      // this wait until it ends: committed, its row stands (and is locked for us, not updated); rolled back, we claim.
+      const claimed: unknown[] = await manager.query(
+        `INSERT INTO idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3)
+         ON CONFLICT (scope, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, response = NULL, created_at = now()
+           WHERE idempotency_keys.created_at < now() - make_interval(hours => $4)
+         RETURNING 1`,
+        [scope, idempotent.key, requestHash, IDEMPOTENCY_KEY_TTL_HOURS],
+      );
+      if (claimed.length === 0) return this.firstResult<T>(manager, scope, idempotent.key, requestHash);
+      const result = await work(manager);
+      await manager.query('UPDATE idempotency_keys SET response = $3 WHERE scope = $1 AND key = $2', [scope, idempotent.key, JSON.stringify(result ?? null)]);
+      return result;
+    });
+  }
+
+  /** Deletes keys past their window; returns how many. */
+  async purgeExpired(): Promise<number> {
+    const [, deleted]: [unknown[], number] = await this.dataSource.query(
+      'DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)',
+      [IDEMPOTENCY_KEY_TTL_HOURS],
+    );
+    return deleted;
+  }
+
+  private async firstResult<T>(manager: EntityManager, scope: string, key: string, requestHash: string): Promise<T> {
+    const [first]: Array<{ request_hash: string; response: T }> = await manager.query(
+      'SELECT request_hash, response FROM idempotency_keys WHERE scope = $1 AND key = $2',
+      [scope, key],
+    );
+    if (first.request_hash !== requestHash) {
+      // A client bug (one key reused for another request): answering with the first result would hide it.
+      throw new RpcError({
+        status: 422,
+        response_code: ResponseCode.IDEMPOTENCY_KEY_REUSED,
+        message: 'This Idempotency-Key was already used for a different request.',
+      });
+    }
+    return first.response;
+  }
+}
+
+// The same content hashes the same whatever the order of its fields; taken as JSON, as it travelled.
+function hashOf(request: unknown): string {
+  return createHash('sha256').update(canonicalJson(JSON.parse(JSON.stringify(request ?? null)))).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([name, field]) => `${JSON.stringify(name)}:${canonicalJson(field)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
