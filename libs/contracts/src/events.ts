@@ -40,6 +40,24 @@ export const EventMap = {
       claimedAt: z.iso.datetime({ offset: true }),
     }),
   },
+  /**
+   * A user created at activation (or self-registration). Carries the set-password token the welcome e-mail links
+   * to, so it lives on the short-retention secrets stream.
+   */
+  'identity.user.registered.v1': {
+    stream: 'secrets',
+    data: z.object({ userId: z.uuid(), passwordToken: z.string().optional() }),
+  },
+  /** A login code was asked for a known address: e-mail the code and its link. Secret: on the secrets stream. */
+  'identity.login-code.requested.v1': {
+    stream: 'secrets',
+    data: z.object({ userId: z.uuid(), code: z.string() }),
+  },
+  /** A password reset was asked for a known address: e-mail the single-use link. Secret: on the secrets stream. */
+  'identity.password-reset.requested.v1': {
+    stream: 'secrets',
+    data: z.object({ userId: z.uuid(), token: z.string() }),
+  },
   /** An item deleted by its owner: its conversations go with it. */
   'items.item.deleted.v1': {
     stream: 'events',

@@ -1,6 +1,7 @@
 export * from './envelope';
 export * from './events';
 export * from './http-error';
+export * from './identity';
 export * from './items';
 export * from './response-codes';
 export * from './rpc';

@@ -1,5 +1,18 @@
 import { z } from 'zod';
+import {
+  accessTokenSchema,
+  emailSchema,
+  loginCodeInputSchema,
+  PASSWORD_MAX_LENGTH,
+  passwordSchema,
+  passwordTokenInputSchema,
+  tokenResponseSchema,
+  userLanguageSchema,
+  userSchema,
+} from './identity';
 import { createItemBodySchema, publicItemSchema } from './items';
+
+const nothing = z.object({});
 
 /**
  * An `Idempotency-Key` a client sends with a state-changing request: 1–128 letters, digits, `.`, `_`, `:` or `-`
@@ -19,6 +32,67 @@ export const RpcMap = {
   'items.rpc.create': {
     request: createItemBodySchema.extend({ ownerUserId: z.uuid(), idempotencyKey: idempotencyKeySchema.optional() }),
     response: publicItemSchema,
+  },
+
+  // identity: the gateway's auth routes, and lookups by other services.
+  'identity.rpc.login': {
+    request: z.object({ email: emailSchema, password: z.string().min(1).max(PASSWORD_MAX_LENGTH) }),
+    response: tokenResponseSchema,
+  },
+  /** Self-registration; refused with 403 REGISTRATION_DISABLED unless REGISTRATION_ENABLED. */
+  'identity.rpc.register': {
+    request: z.object({ email: emailSchema, password: passwordSchema, inputName: z.string().max(100).optional(), language: userLanguageSchema }),
+    response: tokenResponseSchema,
+  },
+  /** Mails a login code to a known address; answers the same for an unknown one. */
+  'identity.rpc.request-login-code': {
+    request: z.object({ email: emailSchema }),
+    response: nothing,
+  },
+  'identity.rpc.redeem-login-code': {
+    request: z.object({ code: loginCodeInputSchema }),
+    response: tokenResponseSchema,
+  },
+  /** Mails a single-use reset link to a known address; answers the same for an unknown one. */
+  'identity.rpc.request-password-reset': {
+    request: z.object({ email: emailSchema }),
+    response: nothing,
+  },
+  /** Sets the password with a reset or set-password token, logs in, revokes the user's other sessions. */
+  'identity.rpc.set-password': {
+    request: z.object({ token: passwordTokenInputSchema, password: passwordSchema }),
+    response: tokenResponseSchema,
+  },
+  /** A logged-in user changes their password; their other sessions are revoked. */
+  'identity.rpc.update-password': {
+    request: z.object({ userId: z.uuid(), sessionId: z.uuid(), password: passwordSchema }),
+    response: nothing,
+  },
+  /** Rotates an access token (even an expired one) while its session lives; reuse of a rotated token revokes it. */
+  'identity.rpc.refresh-token': {
+    request: z.object({ token: accessTokenSchema }),
+    response: tokenResponseSchema,
+  },
+  'identity.rpc.logout': {
+    request: z.object({ userId: z.uuid(), sessionId: z.uuid() }),
+    response: nothing,
+  },
+  /** A user's address and language, for themselves (`GET /user/me`) and for notifications at send time. */
+  'identity.rpc.get-user': {
+    request: z.object({ userId: z.uuid() }),
+    response: userSchema,
+  },
+  'identity.rpc.set-language': {
+    request: z.object({ userId: z.uuid(), language: userLanguageSchema }),
+    response: userSchema,
+  },
+  /**
+   * The user with this address, created if new (activation of a tag): a new user gets a set-password token and a
+   * login token (an access token), and a welcome e-mail.
+   */
+  'identity.rpc.ensure-user': {
+    request: z.object({ email: emailSchema, language: userLanguageSchema }),
+    response: z.object({ userId: z.uuid(), created: z.boolean(), passwordToken: z.string().optional(), loginToken: z.string().optional() }),
   },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
 
