@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from '@nats-io/transport-node';
+import { connect, headers as natsHeaders } from '@nats-io/transport-node';
+import { RPC_ERROR_HEADER } from '@homing/contracts';
 import {
   deleteNamespaceStreams,
   dropSchemas,
@@ -107,6 +108,29 @@ describe('service shutdown', () => {
     expect(code).toBe(0);
     expect(ms).toBeLessThan(10_000);
     await closed;
+  });
+
+  it('answers a request in flight at SIGTERM before the gateway closes its connections', async () => {
+    const gateway = await startService('gateway', { NATS_URL: infra.natsUrl, REDIS_URL: infra.redisUrl });
+    // Stands in for items, answering the scan a second late.
+    const nc = await connect({ servers: infra.natsUrl });
+    const slowItems = nc.subscribe(`${namespace}.items.rpc.get-by-code`, {
+      callback: (_error, msg) => {
+        const headers = natsHeaders();
+        headers.set(RPC_ERROR_HEADER, '1');
+        setTimeout(() => msg.respond(JSON.stringify({ status: 404, response_code: 'ITEM_NOT_FOUND', message: 'Item not found.' }), { headers }), 1000);
+      },
+    });
+    await nc.flush();
+    try {
+      const answer = fetch(`http://127.0.0.1:${gateway.port}/api/v1/items/ABCD-EFGH-JKMN-PQRS`).then(async (response) => `${response.status} ${await response.text()}`);
+      await expectEventually(() => expect(slowItems.getReceived()).toBe(1));
+      const stopped = timedStop(gateway);
+      expect(await answer).toMatch(/^404 .*ITEM_NOT_FOUND/);
+      expect((await stopped).code).toBe(0);
+    } finally {
+      await nc.drain();
+    }
   });
 });
 
