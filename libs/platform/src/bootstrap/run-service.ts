@@ -141,6 +141,8 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
       process.stderr.write(`${definition.name}: shutdown took over ${SHUTDOWN_DEADLINE_MS} ms; exiting\n`);
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
+    // Whatever still waits for a first NATS connection (RPC server, relay, consumers) gives up now.
+    app.get(NatsClient, { strict: false }).stopWaiting();
     void app
       .close()
       .then(() => stopTracing())

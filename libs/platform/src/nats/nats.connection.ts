@@ -57,7 +57,8 @@ export class NatsClient implements OnModuleInit, OnModuleDestroy, OnApplicationS
     this.stopping.abort(new Error('NATS: not connected, and shutting down'));
   }
 
-  // The first of the shutdown hooks (the platform module's run before the feature modules').
+  // runService calls stopWaiting as shutdown begins, before any module's hook: a feature module's consumers are
+  // destroyed before this (global) module's providers and may be waiting here.
   onModuleDestroy(): void {
     this.stopWaiting();
   }
