@@ -91,10 +91,15 @@ export class NatsClient implements OnModuleInit, OnModuleDestroy, OnApplicationS
           void dialing.then((late) => late.close(), () => undefined);
           throw signal.reason;
         }
-        if (attempt === 1) this.logger.warn(`NATS at ${this.options.url} unreachable (${(error as Error).message}); retrying every ${RETRY_MS} ms`);
+        if (attempt === 1) this.logger.warn(`NATS at ${this.shownUrl} unreachable (${(error as Error).message}); retrying every ${RETRY_MS} ms`);
         await abortable(delay(RETRY_MS), signal);
       }
     }
+  }
+
+  // Logs never show credentials in the URL.
+  private get shownUrl(): string {
+    return this.options.url.replace(/\/\/[^@/]*@/, '//***@');
   }
 
   get nc(): NatsConnection {
@@ -122,7 +127,7 @@ export class NatsClient implements OnModuleInit, OnModuleDestroy, OnApplicationS
     for await (const status of connection.status()) {
       if (status.type === 'disconnect') {
         this.reconnecting = true;
-        this.logger.warn(`NATS disconnected from ${this.options.url}; reconnecting`);
+        this.logger.warn(`NATS disconnected from ${this.shownUrl}; reconnecting`);
       } else if (status.type === 'reconnect') {
         this.reconnecting = false;
         this.logger.log('NATS reconnected');
