@@ -1,34 +1,62 @@
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 const root = resolve(__dirname, '../..');
 const eslintBin = resolve(root, 'node_modules/eslint/bin/eslint.js');
+const nxPackage = resolve(root, 'node_modules/nx');
+const nxBin = resolve(nxPackage, (JSON.parse(readFileSync(resolve(nxPackage, 'package.json'), 'utf8')) as { bin: { nx: string } }).bin.nx);
+const RULE = '@nx/enforce-module-boundaries';
 
 interface LintResult {
-  messages: Array<{ ruleId: string | null; message: string }>;
+  fatalErrorCount: number;
+  messages: Array<{ ruleId: string | null; message: string; fatal?: boolean }>;
 }
 
-// Runs the real ESLint CLI with the workspace config, as `npm run lint` does, on code given for a path.
-function boundaryErrors(filePath: string, code: string): Promise<string[]> {
-  return new Promise((resolveErrors, reject) => {
-    const child = execFile(process.execPath, [eslintBin, '--stdin', '--stdin-filename', filePath, '--format', 'json'], { cwd: root }, (error, stdout) => {
-      try {
-        const [result] = JSON.parse(stdout) as LintResult[];
-        resolveErrors(result.messages.filter((message) => message.ruleId === '@nx/enforce-module-boundaries').map((message) => message.message));
-      } catch {
-        reject(error ?? new Error(`eslint printed no JSON: ${stdout}`));
-      }
-    });
-    child.stdin?.end(code);
+function run(args: string[], input?: string, env: NodeJS.ProcessEnv = process.env): Promise<{ stdout: string; stderr: string; error: Error | null }> {
+  return new Promise((resolveRun) => {
+    const child = execFile(process.execPath, args, { cwd: root, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => resolveRun({ stdout, stderr, error }));
+    child.stdin?.end(input ?? '');
   });
 }
+
+// Runs the real ESLint CLI with the workspace config, as `npm run lint` does, on code given for a path. Fails
+// loudly unless ESLint parsed the code and the boundary rule actually ran: the rule skips itself, with a mere
+// warning, when no Nx project graph has been computed.
+async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
+  const { stdout, stderr, error } = await run([eslintBin, '--stdin', '--stdin-filename', filePath, '--format', 'json'], code);
+  if (/ProjectGraph|will be skipped/.test(stdout + stderr)) throw new Error(`${RULE} did not run:\n${stdout}\n${stderr}`);
+  let results: LintResult[];
+  try {
+    results = JSON.parse(stdout) as LintResult[];
+  } catch {
+    throw new Error(`eslint printed no JSON (${error?.message ?? 'exit 0'}):\n${stdout}\n${stderr}`);
+  }
+  expect(results).toHaveLength(1);
+  const [result] = results;
+  const fatal = result.messages.filter((message) => message.fatal);
+  if (result.fatalErrorCount > 0 || fatal.length > 0) throw new Error(`eslint could not parse ${filePath}: ${fatal.map((message) => message.message).join('; ')}`);
+  return result.messages.filter((message) => message.ruleId === RULE).map((message) => message.message);
+}
+
+const appImportsApp = ['apps/gateway/src/bad-import.ts', "import { ItemsService } from '../../items/src/items/items.service';\nexport const x = ItemsService;\n"] as const;
 
 // ARCHITECTURE §2: apps import contracts and platform libs, never another app; contracts import nothing else.
 describe('module boundaries', () => {
   jest.setTimeout(60_000);
 
+  beforeAll(async () => {
+    // The rule reads the project graph Nx caches; compute it, so this suite does not depend on the lint tier having
+    // run first (a fresh clone has no cache).
+    const graphFile = join(tmpdir(), `homing-graph-${process.pid}.json`);
+    const { error, stdout, stderr } = await run([nxBin, 'graph', `--file=${graphFile}`], undefined, { ...process.env, NX_DAEMON: 'false' });
+    rmSync(graphFile, { force: true });
+    if (error) throw new Error(`nx graph failed: ${error.message}\n${stdout}\n${stderr}`);
+  }, 120_000);
+
   it('fails lint when an app imports another app', async () => {
-    const errors = await boundaryErrors('apps/gateway/src/bad-import.ts', "import { ItemsService } from '../../items/src/items/items.service';\nexport const x = ItemsService;\n");
+    const errors = await boundaryErrors(...appImportsApp);
     expect(errors.length).toBeGreaterThan(0);
   });
 
@@ -45,5 +73,7 @@ describe('module boundaries', () => {
   it('lets an app import contracts and platform', async () => {
     const errors = await boundaryErrors('apps/gateway/src/good-import.ts', "import { ResponseCode } from '@homing/contracts';\nimport { RpcClient } from '@homing/platform';\nexport const x = [ResponseCode, RpcClient];\n");
     expect(errors).toEqual([]);
+    // The same run, with a violation: an empty answer above means allowed, not unchecked.
+    expect(await boundaryErrors(...appImportsApp)).not.toEqual([]);
   });
 });

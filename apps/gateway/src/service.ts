@@ -19,6 +19,8 @@ export function main(): Promise<void> {
       maxParamLength: MAX_PARAM_LENGTH,
       // Errors of Fastify's router (bad URL encoding, over-long parameters) never reach Nest: answer them here.
       frameworkErrors: (error, _request, reply) => sendHttpError(reply, toHttpError(error) ?? INTERNAL_ERROR_ANSWER),
+      // Long-lived responses (server-sent events) must not hold a shutdown past its deadline.
+      forceCloseConnections: true,
     },
     async configureApp(app, config) {
       const webApp = config.WEB_DIST ? await WebAppFallback.register(app, config.WEB_DIST) : undefined;

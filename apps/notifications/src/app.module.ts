@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { PlatformModule } from '@homing/platform';
+import { PlatformModule, READINESS_CHECKS } from '@homing/platform';
 import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from './config/notifications.config';
 import { notificationsDatabase } from './database/notifications.database';
 import { RedisDurabilityCheck } from './redis/redis-durability.check';
@@ -18,7 +18,11 @@ export class AppModule {
           redisUrl: config.REDIS_URL,
         }),
       ],
-      providers: [{ provide: NOTIFICATIONS_CONFIG, useValue: config }, RedisDurabilityCheck],
+      providers: [
+        { provide: NOTIFICATIONS_CONFIG, useValue: config },
+        RedisDurabilityCheck,
+        { provide: READINESS_CHECKS, useFactory: (durability: RedisDurabilityCheck) => [durability], inject: [RedisDurabilityCheck] },
+      ],
     };
   }
 }

@@ -2,4 +2,5 @@ export * from './eventually';
 export * from './infra';
 export * from './isolation';
 export * from './service-process';
+export * from './sweep';
 export * from './wait-for-event';

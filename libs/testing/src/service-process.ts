@@ -45,8 +45,8 @@ export class ServiceProcess {
     return this.output;
   }
 
-  /** Starts the process and waits until /health/ready answers 200. */
-  async start(timeoutMs = 20_000): Promise<void> {
+  /** Starts the process and waits until /health/ready (or, with `until: 'live'`, /health/live) answers 200. */
+  async start(timeoutMs = 20_000, { until = 'ready' }: { until?: 'ready' | 'live' } = {}): Promise<void> {
     const child = spawn(process.execPath, [resolve(ROOT, 'dist/apps', this.app, 'main.js')], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...this.env, PORT: String(this.port) },
       cwd: ROOT,
@@ -58,8 +58,8 @@ export class ServiceProcess {
     await expectEventually(
       async () => {
         if (child.exitCode !== null) throw new Error(`${this.app} exited with ${child.exitCode}:\n${this.output}`);
-        const response = await fetch(`http://127.0.0.1:${this.port}/health/ready`);
-        if (response.status !== 200) throw new Error(`${this.app} not ready: ${response.status} ${await response.text()}`);
+        const response = await fetch(`http://127.0.0.1:${this.port}/health/${until}`);
+        if (response.status !== 200) throw new Error(`${this.app} not ${until}: ${response.status} ${await response.text()}`);
       },
       { timeoutMs, intervalMs: 200 },
     );

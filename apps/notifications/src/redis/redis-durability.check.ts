@@ -1,36 +1,58 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { RedisClient } from '@homing/platform';
+import { RedisClient, type ReadinessCheck } from '@homing/platform';
 import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../config/notifications.config';
+import { durabilityProblems, readRedisDurability } from './redis-durability';
 
 /**
  * BullMQ keeps queued notifications only in Redis: without AOF a Redis restart loses them, and an evicting
- * memory policy drops them silently (ARCHITECTURE §9). Warn in development; refuse to start in production.
+ * memory policy drops them silently (ARCHITECTURE §9). In production such a Redis keeps the service not ready
+ * (/health/ready names the setting) and start-up logs an error; in development start-up warns once.
+ * Never blocks start-up: Redis may be down then, and /health/live must answer regardless.
  */
 @Injectable()
-export class RedisDurabilityCheck implements OnApplicationBootstrap {
+export class RedisDurabilityCheck implements OnApplicationBootstrap, ReadinessCheck {
+  readonly name = 'redis_durability';
   private readonly logger = new Logger(RedisDurabilityCheck.name);
+  private reportScheduled = false;
 
   constructor(
     private readonly redis: RedisClient,
     @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    const problems = await this.problems().catch((error: Error) => [`could not read the Redis configuration: ${error.message}`]);
+  onApplicationBootstrap(): void {
+    if (this.reportScheduled) return;
+    this.reportScheduled = true;
+    // Reported once Redis answers, without holding up start-up.
+    const redis = this.redis.redis;
+    if (redis.status === 'ready') void this.report();
+    else redis.once('ready', () => void this.report());
+  }
+
+  async check(): Promise<void> {
+    if (this.config.NODE_ENV !== 'production') return;
+    const problems = await this.problems();
+    if (problems.length > 0) throw new Error(this.describe(problems));
+  }
+
+  private async report(): Promise<void> {
+    let problems: string[];
+    try {
+      problems = await this.problems();
+    } catch (error) {
+      this.logger.warn(`could not read the Redis configuration: ${(error as Error).message}`);
+      return;
+    }
     if (problems.length === 0) return;
-    const message = `Redis at ${this.config.REDIS_URL.replace(/\/\/[^@]*@/, '//***@')} can lose queued notifications: ${problems.join('; ')}`;
-    if (this.config.NODE_ENV === 'production') throw new Error(message);
-    this.logger.warn(message);
+    if (this.config.NODE_ENV === 'production') this.logger.error(`${this.describe(problems)}; not ready until it is fixed`);
+    else this.logger.warn(this.describe(problems));
   }
 
   private async problems(): Promise<string[]> {
-    const redis = this.redis.redis;
-    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
-    const [, appendonly] = (await redis.config('GET', 'appendonly')) as string[];
-    const [, policy] = (await redis.config('GET', 'maxmemory-policy')) as string[];
-    const problems: string[] = [];
-    if (appendonly !== 'yes') problems.push('appendonly is off (set appendonly yes)');
-    if (policy !== 'noeviction') problems.push(`maxmemory-policy is ${policy} (set noeviction)`);
-    return problems;
+    return durabilityProblems(await readRedisDurability(this.redis.redis));
+  }
+
+  private describe(problems: string[]): string {
+    return `Redis at ${this.config.REDIS_URL.replace(/\/\/[^@]*@/, '//***@')} can lose queued notifications: ${problems.join('; ')}`;
   }
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { type DynamicModule, Logger as NestLogger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, type BaseConfig } from '../config';
 import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
@@ -17,6 +17,8 @@ import { stopTracing } from '../tracing';
 
 // Kubernetes sends SIGKILL 30 s after SIGTERM by default: finish well before, or give up loudly.
 const SHUTDOWN_DEADLINE_MS = 25_000;
+// Requests in flight at shutdown get this long to be answered before connections are closed by force.
+const HTTP_GRACE_MS = 5000;
 
 export interface ServiceCommand<C> {
   describe: string;
@@ -35,8 +37,11 @@ export interface ServiceDefinition<C> {
   database?(config: C): DatabaseOptions;
   /** Extra CLI commands, e.g. `seed-tags`. */
   commands?: Record<string, ServiceCommand<C>>;
-  /** Fastify settings of an HTTP edge: body limit, parameter length, how router errors are answered. */
-  fastify?: Pick<FastifyServerOptions, 'bodyLimit' | 'maxParamLength' | 'frameworkErrors'>;
+  /**
+   * Fastify settings of an HTTP edge: body limit, parameter length, how router errors are answered, and whether
+   * shutdown closes connections still open once the requests in flight had their grace period.
+   */
+  fastify?: Pick<FastifyServerOptions, 'bodyLimit' | 'maxParamLength' | 'frameworkErrors' | 'forceCloseConnections'>;
   configureApp?(app: NestFastifyApplication, config: C): void | Promise<void>;
 }
 
@@ -142,6 +147,7 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
     httpMetrics.duration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     done();
   });
+  if (definition.fastify?.forceCloseConnections === true) answerInFlightBeforeForcedClose(fastify);
   await definition.configureApp?.(app, config);
   if (definition.rpc) {
     const rpc = app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsClient), definition.name, { maxInFlight: (config as { RPC_MAX_IN_FLIGHT?: number }).RPC_MAX_IN_FLIGHT }) }, { deferInitialization: true });
@@ -160,6 +166,8 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
       process.stderr.write(`${definition.name}: shutdown took over ${SHUTDOWN_DEADLINE_MS} ms; exiting\n`);
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
+    // Whatever still waits for a first NATS connection (RPC server, relay, consumers) gives up now.
+    app.get(NatsClient, { strict: false }).stopWaiting();
     void app
       .close()
       .then(() => stopTracing())
@@ -177,6 +185,30 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
   const port = definition.port(config);
   await app.listen({ port, host: '0.0.0.0' });
   // After listen, so /health/live answers while the RPC server waits for NATS.
-  await app.startAllMicroservices();
+  try {
+    await app.startAllMicroservices();
+  } catch (error) {
+    // SIGTERM while waiting for NATS: the wait was given up on purpose and shutdown is under way.
+    if (stopping) return;
+    throw error;
+  }
   new NestLogger(definition.name).log(`listening on :${port}`);
+}
+
+/**
+ * With `forceCloseConnections`, Fastify destroys every connection as it closes, long-lived responses (server-sent
+ * events) included. Before that, give ordinary requests in flight a bounded time to be answered.
+ */
+function answerInFlightBeforeForcedClose(fastify: FastifyInstance): void {
+  let inFlight = 0;
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    inFlight += 1;
+    // 'close' comes once per response, answered or abandoned by the client.
+    reply.raw.once('close', () => (inFlight -= 1));
+    done();
+  });
+  fastify.addHook('preClose', async () => {
+    const deadline = Date.now() + HTTP_GRACE_MS;
+    while (inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  });
 }

@@ -11,6 +11,17 @@ export const HEALTH_DEPENDENCIES = Symbol('HEALTH_DEPENDENCIES');
 
 export type HealthDependency = 'database' | 'nats' | 'jetstream' | 'redis';
 
+/** A condition of a service's own that /health/ready checks besides its dependencies answering. */
+export interface ReadinessCheck {
+  /** The key /health/ready reports it under, e.g. `redis_durability`. */
+  readonly name: string;
+  /** Resolves when ready; rejects with the reason (shown in /health/ready) when not. */
+  check(): Promise<void>;
+}
+
+/** Provide a `ReadinessCheck[]` under this token, in any module of the service, to add it to /health/ready. */
+export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
+
 const CHECK_TIMEOUT_MS = 1500;
 
 function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
@@ -44,14 +55,32 @@ export class HealthController {
   @HealthCheck()
   ready() {
     if (this.shutdown.shuttingDown) throw new ServiceUnavailableException({ status: 'shutting_down' });
-    return this.health.check(this.dependencies.map((dependency) => this.checkOf(dependency)));
+    const checks = [
+      ...this.dependencies.map((dependency) => this.checkOf(dependency, () => this.probe(dependency))),
+      ...this.readinessChecks().map((readiness) => this.checkOf(readiness.name, () => readiness.check())),
+    ];
+    return this.health.check(checks);
   }
 
-  private checkOf(dependency: HealthDependency): HealthIndicatorFunction {
-    return async () => {
-      const indicator = this.indicators.check(dependency);
+  private extraChecks?: ReadinessCheck[];
+
+  private readinessChecks(): ReadinessCheck[] {
+    if (!this.extraChecks) {
       try {
-        await withTimeout(this.probe(dependency), dependency);
+        this.extraChecks = this.moduleRef.get<ReadinessCheck[]>(READINESS_CHECKS, { strict: false });
+      } catch {
+        // Most services have none.
+        this.extraChecks = [];
+      }
+    }
+    return this.extraChecks;
+  }
+
+  private checkOf(name: string, probe: () => Promise<void>): HealthIndicatorFunction {
+    return async () => {
+      const indicator = this.indicators.check(name);
+      try {
+        await withTimeout(probe(), name);
         return indicator.up();
       } catch (error) {
         return indicator.down({ message: (error as Error).message });
