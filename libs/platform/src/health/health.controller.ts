@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
+import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { RedisClient } from '../redis/redis.client';
 import { ShutdownState } from './shutdown-state';
@@ -103,6 +104,9 @@ export class HealthController {
         const nats = this.moduleRef.get(NatsClient, { strict: false });
         if (!nats.isConnected()) throw new Error('not connected');
         await (await nats.jsm()).getAccountInfo();
+        // Streams declared and matching their configuration; a drift that cannot be fixed in place keeps the
+        // service unready, naming it, rather than running on a stream it does not expect.
+        await this.moduleRef.get(JetStreamStreams, { strict: false }).ensure();
         return;
       }
       case 'redis':
