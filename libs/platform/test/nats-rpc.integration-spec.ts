@@ -208,7 +208,7 @@ describe('NATS RPC transport', () => {
     await expect(rpc.request('items.rpc.get-by-code', { code: 'nested', viewerUserId: null }, { timeoutMs: 200 })).rejects.toBeInstanceOf(RpcTimeoutError);
     await expectEventually(() => expect(nestedOutcome).toBeDefined());
     expect(nestedOutcome?.error).toBeInstanceOf(RpcTimeoutError);
-    expect(nestedOutcome?.elapsedMs).toBeLessThan(50);
+    expect(nestedOutcome?.elapsedMs).toBeLessThan(150);
     expect(invoked('deadline')).toBe(0);
     // The handler's own answer: late (504), not a bug (500).
     await expectEventually(async () => expect(await serverOutcomes('504')).toBe(timeoutsBefore + 1));
@@ -224,7 +224,7 @@ describe('NATS RPC transport', () => {
       await expectEventually(() => expect(invoked('ABCD')).toBe(2), { intervalMs: 10 });
       const started = Date.now();
       const refused = await caller.request('items.rpc.get-by-code', { code: 'ABCD', viewerUserId: null }).catch((caught: unknown) => caught);
-      expect(Date.now() - started).toBeLessThan(250);
+      expect(Date.now() - started).toBeLessThan(400);
       expect(refused).toBeInstanceOf(RpcError);
       expect((refused as RpcError).body).toEqual({ status: 503, response_code: 'SERVICE_BUSY', message: 'The service is busy. Try again shortly.' });
       expect(await serverOutcomes('busy')).toBe(busyBefore + 1);
