@@ -1,3 +1,4 @@
+export * from './auth';
 export * from './bootstrap';
 export * from './config';
 export * from './context';

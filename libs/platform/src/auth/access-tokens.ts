@@ -1,0 +1,69 @@
+import jwt from 'jsonwebtoken';
+import { z } from 'zod';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokenClaims } from '@homing/contracts';
+
+// Clocks of identity and the gateways may differ a little; more than this and a token is refused.
+export const CLOCK_TOLERANCE_SECONDS = 30;
+
+const claimsSchema = z.object({
+  id: z.uuid(),
+  email: z.string().min(1),
+  is_admin: z.boolean(),
+  sid: z.uuid(),
+  jti: z.string().min(1).max(64),
+  iat: z.number().int(),
+  exp: z.number().int(),
+  iss: z.literal(ACCESS_TOKEN_ISSUER),
+  aud: z.literal(ACCESS_TOKEN_AUDIENCE),
+});
+
+/** The token is not one of ours, was tampered with, has expired, or lacks a claim. */
+export class InvalidAccessTokenError extends Error {
+  constructor(reason: string) {
+    super(`invalid access token: ${reason}`);
+    this.name = 'InvalidAccessTokenError';
+  }
+}
+
+export type AccessTokenSubject = Pick<AccessTokenClaims, 'id' | 'email' | 'is_admin' | 'sid' | 'jti'>;
+
+/** Signs an access token (ES256, ARCHITECTURE §6) with identity's private key (PEM). */
+export function signAccessToken(subject: AccessTokenSubject, privateKeyPem: string, nowMs = Date.now()): string {
+  const iat = Math.floor(nowMs / 1000);
+  const claims: AccessTokenClaims = {
+    id: subject.id,
+    email: subject.email,
+    is_admin: subject.is_admin,
+    sid: subject.sid,
+    jti: subject.jti,
+    iat,
+    exp: iat + ACCESS_TOKEN_LIFETIME_SECONDS,
+    iss: ACCESS_TOKEN_ISSUER,
+    aud: ACCESS_TOKEN_AUDIENCE,
+  };
+  return jwt.sign(claims, privateKeyPem, { algorithm: 'ES256' });
+}
+
+/**
+ * Verifies an access token with the public key: ES256 only (so `alg: none` and an HS256 token "signed" with the
+ * public key are refused), our issuer and audience, expiry with a bounded clock skew (unless ignored, as refresh
+ * does), and every claim present. Throws InvalidAccessTokenError.
+ */
+export function verifyAccessToken(token: string, publicKeyPem: string, options: { ignoreExpiration?: boolean; nowMs?: number } = {}): AccessTokenClaims {
+  let decoded: unknown;
+  try {
+    decoded = jwt.verify(token, publicKeyPem, {
+      algorithms: ['ES256'],
+      issuer: ACCESS_TOKEN_ISSUER,
+      audience: ACCESS_TOKEN_AUDIENCE,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      ignoreExpiration: options.ignoreExpiration ?? false,
+      ...(options.nowMs !== undefined ? { clockTimestamp: Math.floor(options.nowMs / 1000) } : {}),
+    });
+  } catch (error) {
+    throw new InvalidAccessTokenError((error as Error).message);
+  }
+  const claims = claimsSchema.safeParse(decoded);
+  if (!claims.success) throw new InvalidAccessTokenError(`bad claims (${claims.error.issues[0]?.path.join('.')})`);
+  return claims.data;
+}
