@@ -14,6 +14,7 @@ import {
   testInfra,
   waitForEvent,
 } from '@homing/testing';
+import { testAccessToken } from '../support/access-tokens';
 
 interface OpenApiDocument {
   paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { maxLength?: number }> } }> } }>>;
@@ -64,8 +65,10 @@ describe('items API through the gateway', () => {
     await dropSchemas(infra.databaseUrl, services.map(schemaOf));
   });
 
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  // A logged-in caller (a fresh user unless the headers name one).
   const postItem = (body: string, headers: Record<string, string> = {}) =>
-    fetch(`${api}/items`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-user-id': randomUUID(), ...headers } });
+    fetch(`${api}/items`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...bearer(testAccessToken().token), ...headers } });
 
   it('reports every service ready', async () => {
     for (const [name, service] of running) {
@@ -100,9 +103,9 @@ describe('items API through the gateway', () => {
   });
 
   it('creates an item for its owner and messaging learns who owns it', async () => {
-    const owner = randomUUID();
+    const { token, userId: owner } = testAccessToken();
     const published = waitForEvent(nc, namespace, 'items.item.created.v1', (event) => event.data.ownerUserId === owner);
-    const response = await postItem(JSON.stringify({ name: 'Red backpack' }), { 'x-user-id': owner, 'x-correlation-id': 'e2e-create-1' });
+    const response = await postItem(JSON.stringify({ name: 'Red backpack' }), { ...bearer(token), 'x-correlation-id': 'e2e-create-1' });
     expect(response.status).toBe(201);
     const item = (await response.json()) as PublicItem;
     expect(item).toMatchObject({ name: 'Red backpack', activated: true, is_owner: true, user_id: owner });
@@ -112,6 +115,9 @@ describe('items API through the gateway', () => {
     const anonymous = (await (await fetch(`${api}/items/${item.code}`)).json()) as PublicItem;
     expect(anonymous).not.toHaveProperty('user_id');
     expect(anonymous.is_owner).toBe(false);
+    // The owner scanning their own tag is recognised by their token; the item's public route needs none.
+    const own = (await (await fetch(`${api}/items/${item.code}`, { headers: bearer(token) })).json()) as PublicItem;
+    expect(own).toMatchObject({ is_owner: true, user_id: owner });
 
     const code = item.code.replace(/-/g, '');
     await expectEventually(async () => {
@@ -130,7 +136,10 @@ describe('items API through the gateway', () => {
       ['1 MB body', await postItem(JSON.stringify({ name: 'x'.repeat(1024 * 1024) })), 413, 'PAYLOAD_TOO_LARGE'],
       ['text/plain', await postItem('{"name":"x"}', { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
       ['a form', await postItem('name=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
-      ['no user', await postItem(JSON.stringify({ name: 'x' }), { 'x-user-id': 'nobody' }), 401, 'UNAUTHORIZED'],
+      ['no token', await postItem(JSON.stringify({ name: 'x' }), { authorization: '' }), 401, 'UNAUTHORIZED'],
+      // The header that named the caller before tokens existed proves nothing and is ignored.
+      ['only X-User-Id', await postItem(JSON.stringify({ name: 'x' }), { authorization: '', 'x-user-id': randomUUID() }), 401, 'UNAUTHORIZED'],
+      ['a forged token', await postItem(JSON.stringify({ name: 'x' }), { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJpZCI6IngifQ.' }), 401, 'UNAUTHORIZED'],
       ['a NUL byte in the name', await postItem(JSON.stringify({ name: 'x\u0000y' })), 422, 'VALIDATION_ERROR'],
       ['a line break in the name', await postItem(JSON.stringify({ name: 'x\r\nBcc: victim@example.com' })), 422, 'VALIDATION_ERROR'],
       ['deeply nested JSON', await postItem('['.repeat(5000) + ']'.repeat(5000)), 400, 'MALFORMED_REQUEST'],
@@ -146,8 +155,8 @@ describe('items API through the gateway', () => {
   });
 
   it('creates one item for requests sent twice with the same Idempotency-Key, answering both alike', async () => {
-    const owner = randomUUID();
-    const send = (name: string) => postItem(JSON.stringify({ name }), { 'x-user-id': owner, 'idempotency-key': 'e2e-create-once-1' });
+    const { token, userId: owner } = testAccessToken();
+    const send = (name: string) => postItem(JSON.stringify({ name }), { ...bearer(token), 'idempotency-key': 'e2e-create-once-1' });
     const first = await send('Blue umbrella');
     const retry = await send('Blue umbrella');
     expect([first.status, retry.status]).toEqual([201, 201]);
@@ -165,9 +174,9 @@ describe('items API through the gateway', () => {
   });
 
   it('refuses a malformed Idempotency-Key with the contract error, creating nothing', async () => {
-    const owner = randomUUID();
+    const { token, userId: owner } = testAccessToken();
     for (const key of ['', 'has spaces', 'k'.repeat(129)]) {
-      const response = await postItem(JSON.stringify({ name: 'Keys' }), { 'x-user-id': owner, 'idempotency-key': key });
+      const response = await postItem(JSON.stringify({ name: 'Keys' }), { ...bearer(token), 'idempotency-key': key });
       expect({ key, status: response.status, body: await response.json() }).toEqual({
         key,
         status: 400,
@@ -214,6 +223,36 @@ describe('items API through the gateway', () => {
     const document = (await (await fetch(`${base}/api/docs/openapi.json`)).json()) as OpenApiDocument;
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/v1/items/{code}', '/api/v1/items']));
     expect(document.paths['/api/v1/items'].post.requestBody.content['application/json'].schema.properties.name.maxLength).toBe(100);
+  });
+
+  it('requires a token on every route of the API except the ones meant for anonymous callers', async () => {
+    // Deliberately a list: a route made public must be added here, by someone who meant it.
+    const anonymousRoutes = [
+      'GET /api/v1/items/{code}',
+      'POST /api/v1/user/login',
+      'POST /api/v1/user',
+      'GET /api/v1/magic-link',
+      'POST /api/v1/magic-link/login',
+      'POST /api/v1/user/password-forgot',
+      'POST /api/v1/user/password',
+      'POST /api/v1/auth/refresh-token',
+    ];
+    const document = (await (await fetch(`${base}/api/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const walked: string[] = [];
+    const guardRefusal = ((await (await fetch(`${api}/user/me`)).json()) as HttpErrorBody).message;
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const method of Object.keys(operations)) {
+        const route = `${method.toUpperCase()} ${path}`;
+        const url = `${base}${path.replace(/\{[^}]+\}/g, 'ABCD-EFGH-JKMN-PQRS')}`;
+        const response = await fetch(url, { method: method.toUpperCase(), ...(method === 'get' ? {} : { body: '{}', headers: { 'content-type': 'application/json' } }) });
+        walked.push(route);
+        // The guard's refusal; a public route may still answer 401 itself (refresh without a token says why).
+        const refusedByGuard = response.status === 401 && ((await response.json()) as HttpErrorBody).message === guardRefusal;
+        expect({ route, anonymous: !refusedByGuard }).toEqual({ route, anonymous: anonymousRoutes.includes(route) });
+      }
+    }
+    expect(walked).toEqual(expect.arrayContaining(anonymousRoutes));
+    expect(walked.length).toBeGreaterThan(anonymousRoutes.length);
   });
 
   it('exposes Prometheus metrics by route pattern, never by tag code', async () => {

@@ -1,6 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { PlatformModule } from '@homing/platform';
-import type { GatewayConfig } from './config/gateway.config';
+import { AuthGuard } from './auth/auth.guard';
+import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
+import { rateLimitsModule, ClientAddressThrottlerGuard } from './http/rate-limits';
+import { AuthHttpController } from './identity/auth.http-controller';
+import { UsersHttpController } from './identity/users.http-controller';
 import { ItemsHttpController } from './items/items.http-controller';
 
 @Module({})
@@ -12,9 +17,18 @@ export class AppModule {
         PlatformModule.forService({
           service: 'gateway',
           config,
+          // Rate limits and revoked sessions, shared by every gateway replica.
+          redisUrl: config.REDIS_URL,
         }),
+        rateLimitsModule(config),
       ],
-      controllers: [ItemsHttpController],
+      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        // In this order: a flood is refused before any token is verified.
+        { provide: APP_GUARD, useClass: ClientAddressThrottlerGuard },
+        { provide: APP_GUARD, useClass: AuthGuard },
+      ],
     };
   }
 }

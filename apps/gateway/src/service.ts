@@ -22,6 +22,8 @@ export function main(): Promise<void> {
       // Long-lived responses (server-sent events) must not hold a shutdown past its deadline.
       forceCloseConnections: true,
     },
+    // The client address (rate limits) comes from X-Forwarded-For only when the connection is from a trusted proxy.
+    fastifyFromConfig: (config) => ({ trustProxy: config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false }),
     async configureApp(app, config) {
       const webApp = config.WEB_DIST ? await WebAppFallback.register(app, config.WEB_DIST) : undefined;
       await applyHttpContract(app, webApp);

@@ -4,3 +4,4 @@ export * from './isolation';
 export * from './service-process';
 export * from './sweep';
 export * from './wait-for-event';
+export * from './keys';

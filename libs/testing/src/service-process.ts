@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { expectEventually } from './eventually';
+import { testKeys } from './keys';
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -20,7 +21,7 @@ export function freePort(): Promise<number> {
 /** Runs a built service's command (`migrate`, `seed-tags`) and resolves with its stdout; rejects on a non-zero exit. */
 export function runServiceCommand(app: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolveOutput, reject) => {
-    const child = spawn(process.execPath, [resolve(ROOT, 'dist/apps', app, 'main.js'), ...args], { env: { ...process.env, ...env }, cwd: ROOT });
+    const child = spawn(process.execPath, [resolve(ROOT, 'dist/apps', app, 'main.js'), ...args], { env: { ...process.env, ...testKeys(), ...env }, cwd: ROOT });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -48,7 +49,7 @@ export class ServiceProcess {
   /** Starts the process and waits until /health/ready (or, with `until: 'live'`, /health/live) answers 200. */
   async start(timeoutMs = 20_000, { until = 'ready' }: { until?: 'ready' | 'live' } = {}): Promise<void> {
     const child = spawn(process.execPath, [resolve(ROOT, 'dist/apps', this.app, 'main.js')], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...this.env, PORT: String(this.port) },
+      env: { ...process.env, LOG_LEVEL: 'warn', ...testKeys(), ...this.env, PORT: String(this.port) },
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,11 +1,26 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
-import { baseEnvSchema, envSchemas, loadConfig } from '@homing/platform';
+import { baseEnvSchema, envSchemas, loadConfig, redisEnvSchema } from '@homing/platform';
 
-const gatewayEnvSchema = baseEnvSchema.extend({
+// One address or CIDR block per entry; anything else would silently trust nobody (or everybody).
+const trustedProxies = z
+  .string()
+  .default('')
+  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .refine((entries) => entries.every((entry) => isIP(entry.split('/')[0]) !== 0), 'a comma-separated list of IP addresses or CIDR blocks');
+
+const gatewayEnvSchema = baseEnvSchema.extend(redisEnvSchema.shape).extend({
   PORT: envSchemas.port.default(8080),
   PUBLIC_URL: envSchemas.urlWithProtocol(['http:', 'https:']).default('http://localhost:8080'),
   /** The built web app (dist/apps/web); when set, the gateway serves it with an SPA fallback. */
   WEB_DIST: z.string().min(1).optional(),
+  /** Identity's public key (PEM) that access tokens are verified with. */
+  JWT_PUBLIC_KEY: z.string().refine((value) => value.includes('-----BEGIN PUBLIC KEY-----'), 'must be a PEM public key'),
+  /**
+   * Proxies (load balancers, ingress) whose `X-Forwarded-For` is believed. Rate limits key on the client address;
+   * from anyone else the header is ignored, so a client cannot forge its way past them.
+   */
+  TRUSTED_PROXIES: trustedProxies,
 });
 
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;
@@ -13,3 +28,5 @@ export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   return loadConfig(gatewayEnvSchema, env);
 }
+
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

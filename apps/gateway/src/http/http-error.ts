@@ -77,7 +77,8 @@ export function toHttpError(error: unknown): HttpErrorAnswer | null {
   if (error instanceof RpcError) {
     const { status, ...body } = error.body;
     // 503 covers a service that is down and one that sheds load (SERVICE_BUSY); either way, retry later.
-    return { status, body, ...(status === 503 || status === 504 ? { headers: { 'Retry-After': RETRY_AFTER_SECONDS } } : {}) };
+    // 429: a service past what it can serve now (identity's password hashing), so also "retry later".
+    return { status, body, ...(status === 429 || status === 503 || status === 504 ? { headers: { 'Retry-After': RETRY_AFTER_SECONDS } } : {}) };
   }
   if (error instanceof RpcUnavailableError) {
     return { ...answer(503, ResponseCode.SERVICE_UNAVAILABLE), headers: { 'Retry-After': RETRY_AFTER_SECONDS } };

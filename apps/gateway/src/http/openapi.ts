@@ -35,6 +35,8 @@ export function setUpOpenApi(app: NestFastifyApplication, publicUrl: string): vo
     .setDescription('Lost-and-found with QR tags. Errors are `{response_code, message, validation?}`.')
     .setVersion('1')
     .addServer(publicUrl)
+    // An access token from a log-in (`{token}`), sent as `Authorization: Bearer <token>`.
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .addGlobalResponse(describe(503, 'A service is down; retry after Retry-After seconds'))
     .addGlobalResponse(describe(504, 'A service did not answer in time'))
     .build();

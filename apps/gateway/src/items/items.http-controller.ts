@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { createItemBodySchema, parseTagCode, publicItemSchema, ResponseCode, type CreateItemBody, type PublicItem } from '@homing/contracts';
-import { RpcClient } from '@homing/platform';
-import { OptionalUserId, RequiredUserId, USER_ID_HEADER } from '../auth/current-user';
+import { Public, RpcClient } from '@homing/platform';
+import { CurrentUser, OptionalCurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
 import { ApiError } from '../http/http-error';
 import { IDEMPOTENCY_KEY_API_HEADER, IdempotencyKey } from '../http/idempotency-key';
 import { errorResponses, jsonSchemaOf } from '../http/openapi';
@@ -13,16 +13,17 @@ import { ZodBodyPipe } from '../http/zod-body.pipe';
 export class ItemsHttpController {
   constructor(private readonly rpc: RpcClient) {}
 
+  @Public()
   @Get(':code')
   @ApiOperation({ summary: 'What a finder sees after scanning a tag', description: 'Unknown and malformed codes are the same 404.' })
   @ApiOkResponse({ schema: jsonSchemaOf(publicItemSchema) })
   @ApiResponse(errorResponses[404])
-  @ApiHeader({ name: USER_ID_HEADER, required: false, description: 'Temporary: the viewing user, until bearer tokens land.' })
-  getByCode(@Param('code') input: string, @OptionalUserId() viewerUserId: string | null): Promise<PublicItem> {
+  @ApiBearerAuth()
+  getByCode(@Param('code') input: string, @OptionalCurrentUser() viewer: AuthenticatedUser | null): Promise<PublicItem> {
     const code = parseTagCode(input);
     // Malformed codes never reach items: same answer as an unknown code, one hop saved.
     if (!code) throw new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
-    return this.rpc.request('items.rpc.get-by-code', { code, viewerUserId });
+    return this.rpc.request('items.rpc.get-by-code', { code, viewerUserId: viewer?.id ?? null });
   }
 
   @Post()
@@ -33,13 +34,13 @@ export class ItemsHttpController {
   @ApiResponse(errorResponses[400])
   @ApiResponse(errorResponses[401])
   @ApiResponse({ ...errorResponses[422], description: 'Validation error; or IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request' })
-  @ApiHeader({ name: USER_ID_HEADER, required: true, description: 'Temporary: the owner, until bearer tokens land.' })
+  @ApiBearerAuth()
   @ApiHeader(IDEMPOTENCY_KEY_API_HEADER)
   create(
     @Body(new ZodBodyPipe(createItemBodySchema)) body: CreateItemBody,
-    @RequiredUserId() ownerUserId: string,
+    @CurrentUser() owner: AuthenticatedUser,
     @IdempotencyKey() idempotencyKey: string | undefined,
   ): Promise<PublicItem> {
-    return this.rpc.request('items.rpc.create', { ...body, ownerUserId, idempotencyKey });
+    return this.rpc.request('items.rpc.create', { ...body, ownerUserId: owner.id, idempotencyKey });
   }
 }

@@ -1,1 +1,2 @@
 export * from './access-tokens';
+export * from './public.decorator';

@@ -41,7 +41,9 @@ export interface ServiceDefinition<C> {
    * Fastify settings of an HTTP edge: body limit, parameter length, how router errors are answered, and whether
    * shutdown closes connections still open once the requests in flight had their grace period.
    */
-  fastify?: Pick<FastifyServerOptions, 'bodyLimit' | 'maxParamLength' | 'frameworkErrors' | 'forceCloseConnections'>;
+  fastify?: Pick<FastifyServerOptions, 'bodyLimit' | 'maxParamLength' | 'frameworkErrors' | 'forceCloseConnections' | 'trustProxy'>;
+  /** Fastify settings that depend on the configuration (trusted proxies). */
+  fastifyFromConfig?(config: C): Pick<FastifyServerOptions, 'trustProxy'>;
   configureApp?(app: NestFastifyApplication, config: C): void | Promise<void>;
 }
 
@@ -125,6 +127,7 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
     definition.module(config),
     new FastifyAdapter({
       ...definition.fastify,
+      ...definition.fastifyFromConfig?.(config),
       // The request id is the correlation id: the caller's if it sent a sane one, else a new one.
       genReqId: (request: { headers: IncomingMessage['headers'] }) => acceptCorrelationId(request.headers[CORRELATION_HEADER]),
     }),

@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '../auth/public.decorator';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
@@ -37,6 +38,7 @@ function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
  * dependency it uses answers and it is not shutting down (take it out of rotation if not).
  */
 @ApiExcludeController()
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(

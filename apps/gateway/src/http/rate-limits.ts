@@ -1,0 +1,47 @@
+import { type DynamicModule, type ExecutionContext, Injectable } from '@nestjs/common';
+import { ThrottlerGuard, ThrottlerModule, type ThrottlerModuleOptions } from '@nestjs/throttler';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { FastifyRequest } from 'fastify';
+import { RedisClient } from '@homing/platform';
+import type { GatewayConfig } from '../config/gateway.config';
+
+/**
+ * Per client address, in Redis so every gateway replica counts together. The default covers ordinary use of the
+ * API (a page polls every 3 s); routes that cost a password hash or send an e-mail set tighter limits with
+ * `@Throttle({ default: RATE_LIMITS.… })`.
+ */
+export const RATE_LIMITS = {
+  default: { limit: 300, ttl: 60_000 },
+  /** Password logins and token redemptions: argon2 work, and guessing. */
+  login: { limit: 20, ttl: 60_000 },
+  /** Requests that send an e-mail: per address limits are identity's; this stops one client spraying addresses. */
+  email: { limit: 10, ttl: 60 * 60_000 },
+} as const;
+
+// Health checks and metrics are scraped, not used: never limited.
+const UNLIMITED = /^\/(health\/|metrics)/;
+
+/** Keys counters on the client address as Fastify resolved it (X-Forwarded-For only from trusted proxies). */
+@Injectable()
+export class ClientAddressThrottlerGuard extends ThrottlerGuard {
+  protected override async getTracker(request: Record<string, unknown>): Promise<string> {
+    return (request as unknown as FastifyRequest).ip;
+  }
+
+  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return UNLIMITED.test(context.switchToHttp().getRequest<FastifyRequest>().url);
+  }
+}
+
+/** The rate limiter's storage and settings; its guard is registered (first) by the app module. */
+export function rateLimitsModule(config: GatewayConfig): DynamicModule {
+  return ThrottlerModule.forRootAsync({
+    inject: [RedisClient],
+    useFactory: (redis: RedisClient): ThrottlerModuleOptions => ({
+      throttlers: [{ name: 'default', ...RATE_LIMITS.default }],
+      storage: new ThrottlerStorageRedisService(redis.redis),
+      // Environments (and test workers) sharing one Redis count apart.
+      generateKey: (context, tracker, name) => `${config.NATS_NAMESPACE}:rate:${name}:${context.getClass().name}.${context.getHandler().name}:${tracker}`,
+    }),
+  });
+}
