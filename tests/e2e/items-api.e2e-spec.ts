@@ -1,20 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { Client } from 'pg';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Client } from 'pg';
 import type { HttpErrorBody, PublicItem } from '@homing/contracts';
-import {
-  deleteNamespaceStreams,
-  dropSchemas,
-  ensureDatabase,
-  expectEventually,
-  freePort,
-  isolatedName,
-  runServiceCommand,
-  ServiceProcess,
-  testInfra,
-  waitForEvent,
-} from '@homing/testing';
+import { expectEventually, runServiceCommand, type ServiceProcess, waitForEvent } from '@homing/testing';
 import { testAccessToken } from '../support/access-tokens';
+import { startStack, type BackendService, type Stack } from '../support/stack';
 
 interface OpenApiDocument {
   paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { maxLength?: number }> } }> } }>>;
@@ -22,48 +12,26 @@ interface OpenApiDocument {
 
 // The whole stack as `npm start` runs it: every built service as its own process, driven over HTTP.
 describe('items API through the gateway', () => {
-  const infra = testInfra();
-  const namespace = isolatedName();
-  const services = ['identity', 'items', 'messaging', 'notifications'] as const;
-  const schemaOf = (service: string) => `${service}_${namespace}`;
-  const shared = { DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl, REDIS_URL: infra.redisUrl, NATS_NAMESPACE: namespace, NODE_ENV: 'test' };
-
-  const running = new Map<string, ServiceProcess>();
+  let stack: Stack;
   let api: string;
   let base: string;
   let seeded: string[];
   let nc: NatsConnection;
   let db: Client;
+  let running: Map<string, ServiceProcess>;
+  let namespace: string;
+  const schemaOf = (service: BackendService) => stack.schemaOf(service);
 
   beforeAll(async () => {
-    await ensureDatabase(infra.databaseUrl);
-    for (const service of services) {
-      await runServiceCommand(service, ['migrate'], { ...shared, DATABASE_SCHEMA: schemaOf(service) });
-    }
-    seeded = (await runServiceCommand('items', ['seed-tags', '--count', '2'], { ...shared, DATABASE_SCHEMA: schemaOf('items') })).trim().split('\n');
-    for (const service of services) {
-      const process = new ServiceProcess(service, await freePort(), { ...shared, DATABASE_SCHEMA: schemaOf(service) });
-      running.set(service, process);
-    }
-    const gatewayPort = await freePort();
-    running.set('gateway', new ServiceProcess('gateway', gatewayPort, { ...shared, WEB_DIST: 'dist/apps/web', PUBLIC_URL: `http://localhost:${gatewayPort}` }));
-    await Promise.all([...running.values()].map((service) => service.start()));
-    base = `http://127.0.0.1:${gatewayPort}`;
-    api = `${base}/api/v1`;
-    nc = await connect({ servers: infra.natsUrl });
-    db = new Client({ connectionString: infra.databaseUrl });
-    await db.connect();
+    stack = await startStack({
+      beforeStart: async ({ envOf }) => {
+        seeded = (await runServiceCommand('items', ['seed-tags', '--count', '2'], envOf('items'))).trim().split('\n');
+      },
+    });
+    ({ api, base, nc, db, namespace, services: running } = stack);
   });
 
-  afterAll(async () => {
-    await Promise.all([...running.values()].map((service) => service.stop()));
-    if (nc) {
-      await deleteNamespaceStreams(nc, namespace);
-      await nc.drain();
-    }
-    await db?.end();
-    await dropSchemas(infra.databaseUrl, services.map(schemaOf));
-  });
+  afterAll(() => stack?.stop());
 
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   // A logged-in caller (a fresh user unless the headers name one).
