@@ -15,6 +15,8 @@ export interface Stack {
   db: Client;
   services: Map<string, ServiceProcess>;
   schemaOf(service: BackendService): string;
+  /** Environment every process of the stack shares (NATS namespace, database, Redis). */
+  shared: NodeJS.ProcessEnv;
   /** Environment of a service as the stack started it (for its commands). */
   envOf(service: BackendService): NodeJS.ProcessEnv;
   stop(): Promise<void>;
@@ -57,6 +59,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     db,
     services,
     schemaOf,
+    shared,
     envOf,
     async stop() {
       await Promise.all([...services.values()].map((service) => service.stop()));
