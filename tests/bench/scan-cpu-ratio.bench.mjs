@@ -7,7 +7,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 
@@ -17,6 +17,9 @@ const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.index
 const rounds = Number(option('rounds', '3'));
 const requests = Number(option('requests', '10000'));
 const connections = Number(option('connections', '10'));
+// --cpu-prof DIR: gateway and items write V8 CPU profiles there when they stop (see profile-summary.mjs).
+const profileDir = option('cpu-prof', undefined);
+const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
 const GOAL = 2.0;
 const ROWS = 100_000;
 const SERVER_CORE = '0';
@@ -58,11 +61,11 @@ function runItems(command, env) {
   execFileSync(process.execPath, [resolve(root, 'dist/apps/items/main.js'), ...command], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-/** utime + stime of a process (all its threads), in microseconds, from its own accounting. */
+/** utime and stime of a process (all its threads), in microseconds, from its own accounting. */
 function cpuMicros(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_US;
+  return { user: Number(fields[11]) * CLOCK_TICK_US, system: Number(fields[12]) * CLOCK_TICK_US };
 }
 
 /** PostgreSQL backends serving a client process: its sockets to the server, matched by client port. */
@@ -92,8 +95,14 @@ async function measure(db, target, codesFile) {
   const result = load(target.port, codesFile, requests);
   if (result.errors || result.non2xx) throw new Error(`${target.name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
   const perProcess = {};
-  processes.forEach(({ name, pid }, index) => (perProcess[name] = (perProcess[name] ?? 0) + (cpuMicros(pid) - before[index]) / result.requests));
-  return { microsPerRequest: Object.values(perProcess).reduce((a, b) => a + b, 0), perProcess, rps: result.rps };
+  const kernel = {};
+  processes.forEach(({ name, pid }, index) => {
+    const after = cpuMicros(pid);
+    perProcess[name] = (perProcess[name] ?? 0) + (after.user + after.system - before[index].user - before[index].system) / result.requests;
+    kernel[name] = (kernel[name] ?? 0) + (after.system - before[index].system) / result.requests;
+  });
+  const microsPerRequest = Object.values(perProcess).reduce((a, b) => a + b, 0);
+  return { microsPerRequest, perProcess, kernel, rps: result.rps };
 }
 
 async function seed(db) {
@@ -124,7 +133,11 @@ async function ensureDatabase() {
   await admin.end();
 }
 
-const breakdown = ({ perProcess }) => Object.entries(perProcess).map(([name, micros]) => `${name} ${micros.toFixed(0)}`).join(', ');
+// Per process: µs of CPU per request, and how much of it the kernel spent (system time: sockets, scheduling).
+const breakdown = ({ perProcess, kernel }) =>
+  Object.entries(perProcess)
+    .map(([name, micros]) => `${name} ${micros.toFixed(0)} (kernel ${kernel[name].toFixed(0)})`)
+    .join(', ');
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -162,8 +175,8 @@ try {
   writeFileSync(codesFile, codes.join('\n'));
 
   const [itemsPort, gatewayPort, baselinePort] = [await freePort(), await freePort(), await freePort()];
-  const items = startPinned(process.execPath, [resolve(root, 'dist/apps/items/main.js')], { ...productEnv, PORT: String(itemsPort) });
-  const gateway = startPinned(process.execPath, [resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(gatewayPort) });
+  const items = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/items/main.js')], { ...productEnv, PORT: String(itemsPort) });
+  const gateway = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(gatewayPort) });
   const baseline = startPinned(process.execPath, [resolve(import.meta.dirname, 'baseline-server.mjs')], {
     DATABASE_URL: databaseUrl,
     DATABASE_SCHEMA: schema,
@@ -199,7 +212,7 @@ try {
     ({ round, base, product, ratio }) =>
       `| ${round} | ${base.microsPerRequest.toFixed(0)} | ${base.rps.toFixed(0)} | ${product.microsPerRequest.toFixed(0)} | ${product.rps.toFixed(0)} | ${ratio.toFixed(2)}× | ${breakdown(product)} |`,
   );
-  writeReport(
+  if (!profileDir) writeReport(
     [
       '## B1: CPU per tag scan, product against bare Fastify + pg (latest run)',
       '',
@@ -211,16 +224,19 @@ try {
       '',
       `- Command: \`npm run bench -- b1 --rounds ${rounds} --requests ${requests} --connections ${connections}\` (after \`npm run build\`)`,
       '- CPU: utime+stime from /proc/<pid>/stat of gateway, items, a private nats-server and the PostgreSQL backends of items (product), or of the bare server and its backends (baseline); servers pinned to core 0, autocannon to core 1.',
-      `- Machine: ${cpus().length} CPUs, ${cpus()[0].model.trim()}; Node ${process.version}; ${natsVersion}; PostgreSQL ${pgVersion[0].server_version}`,
+      // The machine is shared: a busy one makes the four product processes on one core cost more than the one baseline.
+      `- Machine: ${cpus().length} CPUs, ${cpus()[0].model.trim()}, load average ${loadavg()[0].toFixed(1)} at the end; Node ${process.version}; ${natsVersion}; PostgreSQL ${pgVersion[0].server_version}`,
       `- Date: ${new Date().toISOString()}`,
     ].join('\n'),
   );
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  // Waits for the servers to stop: a CPU profile is written as a process exits.
+  await Promise.all(
+    children.map((child) => (child.exitCode !== null ? undefined : new Promise((done) => (child.once('exit', done), setTimeout(done, 15_000).unref(), child.kill('SIGTERM'))))),
+  );
   if (db) {
     await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await db.end();
   }
-  await new Promise((r) => setTimeout(r, 500));
   rmSync(work, { recursive: true, force: true });
 }
