@@ -6,7 +6,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { type BaseConfig, ConfigError } from '../config';
 import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
 import { dataSourceOptions, migrateSchema, type DatabaseOptions } from '../database';
-import { NestPinoLogger, RequestLogController, serviceLoggerFor } from '../logging';
+import { fastifyLogging, NestPinoLogger, serviceLoggerFor } from '../logging';
 import { collectProcessMetrics, httpMetrics } from '../metrics';
 import { NatsClient } from '../nats/nats.connection';
 import { RpcErrorPassThroughFilter } from '../nats/rpc-exception.filter';
@@ -98,12 +98,8 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
     definition.module(config),
     new FastifyAdapter({
       ...definition.fastify,
-      // Fastify logs each request once, at completion; at debug unless it failed or was slow (RequestLogController).
-      // Its own lines (listening addresses) not at info, so a start shows one line there: "listening on".
-      loggerInstance: logger.child({}, { level: logger.level === 'info' ? 'warn' : logger.level }),
-      logController: new RequestLogController(logger),
-      // No child logger per request: the correlation id comes from the request context (mixin).
-      childLoggerFactory: (parent) => parent,
+      // Fastify logs each request once, at completion; at debug unless it failed or was slow.
+      ...fastifyLogging(logger),
       // The request id is the correlation id: the caller's if it sent a sane one, else a new one.
       genReqId: (request: { headers: IncomingMessage['headers'] }) => acceptCorrelationId(request.headers[CORRELATION_HEADER]),
     }),

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { requestContext } from '../context';
 import { createLogger } from './logger';
 import { NestPinoLogger } from './nest-logger';
-import { RequestLogController, SLOW_REQUEST_MS } from './request-log.controller';
+import { fastifyLogging, SLOW_REQUEST_MS } from './request-log.controller';
 
 function capture(level = 'info') {
   const lines: Array<Record<string, unknown>> = [];
@@ -21,7 +21,7 @@ const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 };
 describe('request logging by Fastify', () => {
   const appWith = (level: string) => {
     const { lines, logger } = capture(level);
-    const app = Fastify({ loggerInstance: logger, logController: new RequestLogController(logger), childLoggerFactory: (parent) => parent, genReqId: () => 'corr-1' });
+    const app = Fastify({ ...fastifyLogging(logger), genReqId: () => 'corr-1' });
     app.get<{ Params: { code: string } }>('/api/v1/items/:code', async (request, reply) => reply.code(request.params.code.startsWith('Z') ? 404 : 200).send({}));
     app.get('/boom', async () => {
       throw new Error('boom');
@@ -35,11 +35,13 @@ describe('request logging by Fastify', () => {
     return { app, lines };
   };
 
-  it('logs nothing at info for a quick success, for probes or for scrapes, even a failing probe', async () => {
+  it('logs nothing at info for a quick success, for probes or for scrapes, even a failing probe, nor for being ready', async () => {
     const { app, lines } = appWith('info');
+    await app.listen({ port: 0, host: '127.0.0.1' });
     await app.inject({ url: '/api/v1/items/ABCDEFGHJKMNPQRS' });
     await app.inject({ url: '/health/ready' });
     await app.inject({ url: '/metrics' });
+    await app.close();
     expect(lines).toEqual([]);
   });
 

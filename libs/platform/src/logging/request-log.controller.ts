@@ -1,4 +1,4 @@
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Level, Logger } from 'pino';
 import { maskCodes } from './redact';
 
@@ -45,4 +45,15 @@ export class RequestLogController extends LogController {
       reply.elapsedTime > SLOW_REQUEST_MS ? 'slow request' : 'request completed',
     );
   }
+}
+
+/** Fastify's logging settings for a service: its requests logged by RequestLogController through the service's logger. */
+export function fastifyLogging(logger: Logger): Pick<FastifyServerOptions, 'loggerInstance' | 'logController' | 'childLoggerFactory'> {
+  return {
+    // Fastify's own lines (listening addresses) not at info, so a start shows one line there: "listening on".
+    loggerInstance: logger.child({}, { level: logger.level === 'info' ? 'warn' : logger.level }),
+    logController: new RequestLogController(logger),
+    // No child logger per request: the correlation id comes from the request context (the logger's mixin).
+    childLoggerFactory: (parent) => parent,
+  };
 }
