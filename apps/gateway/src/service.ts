@@ -5,6 +5,7 @@ import { applyHttpContract, BODY_LIMIT_BYTES, MAX_PARAM_LENGTH } from './http/ht
 import { INTERNAL_ERROR_ANSWER, toHttpError } from './http/http-error';
 import { sendHttpError } from './http/http-exception.filter';
 import { setUpOpenApi } from './http/openapi';
+import { SECURITY_HEADERS } from './http/security-headers';
 import { WebAppFallback } from './web/web-app';
 
 export function main(): Promise<void> {
@@ -17,8 +18,9 @@ export function main(): Promise<void> {
       bodyLimit: BODY_LIMIT_BYTES,
       // Long enough that any typed code reaches the route (and gets the one 404 of unknown codes).
       maxParamLength: MAX_PARAM_LENGTH,
-      // Errors of Fastify's router (bad URL encoding, over-long parameters) never reach Nest: answer them here.
-      frameworkErrors: (error, _request, reply) => sendHttpError(reply, toHttpError(error) ?? INTERNAL_ERROR_ANSWER),
+      // Errors of Fastify's router (bad URL encoding, over-long parameters) never reach Nest or the onSend hooks:
+      // answer them here, security headers included.
+      frameworkErrors: (error, _request, reply) => sendHttpError(reply.headers(SECURITY_HEADERS), toHttpError(error) ?? INTERNAL_ERROR_ANSWER),
       // Long-lived responses (server-sent events) must not hold a shutdown past its deadline.
       forceCloseConnections: true,
     },
@@ -26,7 +28,7 @@ export function main(): Promise<void> {
     fastifyFromConfig: (config) => ({ trustProxy: config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false }),
     async configureApp(app, config) {
       const webApp = config.WEB_DIST ? await WebAppFallback.register(app, config.WEB_DIST) : undefined;
-      await applyHttpContract(app, webApp);
+      applyHttpContract(app, webApp);
       setUpOpenApi(app, config.PUBLIC_URL);
     },
   });

@@ -1,7 +1,7 @@
-import helmet from '@fastify/helmet';
 import { RequestMethod } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { HttpExceptionFilter } from './http-exception.filter';
+import { registerSecurityHeaders } from './security-headers';
 import type { WebAppFallback } from '../web/web-app';
 
 export const API_PREFIX = 'api/v1';
@@ -16,39 +16,13 @@ export const MAX_PARAM_LENGTH = 1024;
  * The HTTP contract in one place: the `/api/v1` prefix, security headers, JSON only, and every error, whether
  * Fastify raises it before a route runs or a route throws it, as `{response_code, message, validation?}`.
  */
-export async function applyHttpContract(app: NestFastifyApplication, webApp?: WebAppFallback): Promise<void> {
+export function applyHttpContract(app: NestFastifyApplication, webApp?: WebAppFallback): void {
   const fastify = app.getHttpAdapter().getInstance();
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Swagger UI and React set inline style attributes.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'"],
-        manifestSrc: ["'self'"],
-        workerSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-      },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
-  });
+  registerSecurityHeaders(fastify, `/${API_PREFIX}/`);
 
   // JSON only: a text/plain body (what a cross-site form can send without a preflight) is refused with 415.
   fastify.removeContentTypeParser(['text/plain']);
-
-  // API answers are personal or change at any moment: never stored by a browser or proxy.
-  fastify.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith(`/${API_PREFIX}/`) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
 
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [

@@ -3,10 +3,10 @@ import { type DynamicModule, Logger as NestLogger, type Type } from '@nestjs/com
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { Logger } from 'nestjs-pino';
-import { ConfigError, type BaseConfig } from '../config';
+import { type BaseConfig, ConfigError } from '../config';
 import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
 import { dataSourceOptions, migrateSchema, type DatabaseOptions } from '../database';
+import { fastifyLogging, NestPinoLogger, serviceLoggerFor } from '../logging';
 import { collectProcessMetrics, httpMetrics } from '../metrics';
 import { replayDeadLetters } from '../inbox/dead-letters';
 import { JetStreamStreams } from '../nats/jetstream-streams';
@@ -123,19 +123,22 @@ async function replayDeadLettersCommand(service: string, config: BaseConfig, arg
 
 async function startServer<C>(definition: ServiceDefinition<C>, config: C): Promise<void> {
   collectProcessMetrics(definition.name);
+  // One pino logger for Fastify's request lines, Nest and the platform (the same one PlatformModule provides).
+  const { LOG_LEVEL, LOG_PRETTY } = config as C & Partial<BaseConfig>;
+  const logger = serviceLoggerFor({ service: definition.name, level: LOG_LEVEL ?? 'info', pretty: LOG_PRETTY ?? false });
   const app = await NestFactory.create<NestFastifyApplication>(
     definition.module(config),
     new FastifyAdapter({
       ...definition.fastify,
       ...definition.fastifyFromConfig?.(config),
+      // Fastify logs each request once, at completion; at debug unless it failed or was slow.
+      ...fastifyLogging(logger),
       // The request id is the correlation id: the caller's if it sent a sane one, else a new one.
       genReqId: (request: { headers: IncomingMessage['headers'] }) => acceptCorrelationId(request.headers[CORRELATION_HEADER]),
     }),
     // Fastify's own JSON parser only; Nest's would add a form (urlencoded) parser the contract refuses.
-    { bufferLogs: true, bodyParser: false },
+    { logger: new NestPinoLogger(logger), bodyParser: false },
   );
-  app.useLogger(app.get(Logger));
-  app.flushLogs();
   // Every request runs in its own context: the caller's correlation id (or a new one) follows it into logs, RPC
   // calls and the events it causes, and is echoed in the answer.
   const fastify = app.getHttpAdapter().getInstance();

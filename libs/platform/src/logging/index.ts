@@ -1,2 +1,5 @@
+export * from './logger';
 export * from './logger.module';
+export * from './nest-logger';
 export * from './redact';
+export * from './request-log.controller';
