@@ -69,7 +69,7 @@ describe('service shutdown', () => {
     const { code, ms } = await timedStop(service);
     expect(code).toBe(0);
     // It used to wait out the 25 s deadline and exit 1.
-    expect(ms).toBeLessThan(5000);
+    expect(ms).toBeLessThan(10_000);
     expect(service.logs).not.toContain('shutdown took over');
   });
 
@@ -90,11 +90,11 @@ describe('service shutdown', () => {
         await expectEventually(async () => expect((await fetch(`http://127.0.0.1:${service.port}/health/ready`)).status).toBe(503));
       }
 
-      // Exit 0 well inside the 25 s deadline (it used to drain a connection with no server behind it). The bound is
+      // Exit 0 well inside the 25 s deadline, never waiting for the missing server. The bound is
       // loose on purpose: a loaded 2-core CI machine stretches every stop.
       for (const { code, ms } of await Promise.all(services.map(timedStop))) {
         expect(code).toBe(0);
-        expect(ms).toBeLessThan(5000);
+        expect(ms).toBeLessThan(10_000);
       }
     } finally {
       server?.kill('SIGKILL');
