@@ -37,15 +37,17 @@ export class IdentityHarness {
     };
   }
 
-  async start(): Promise<void> {
+  /** Migrates and starts the service; `until: 'live'` when a dependency is meant to be away (not ready). */
+  async start({ until = 'ready' }: { until?: 'ready' | 'live' } = {}): Promise<void> {
     await ensureDatabase(this.infra.databaseUrl);
     await runServiceCommand('identity', ['migrate'], this.env);
     this.service = new ServiceProcess('identity', await freePort(), this.env);
-    await this.service.start();
+    await this.service.start(20_000, { until });
     this.nc = await connect({ servers: this.infra.natsUrl, noAsyncTraces: true });
     this.db = new Client({ connectionString: this.infra.databaseUrl, options: `-c search_path=${this.schema}` });
     await this.db.connect();
-    this.redis = new Redis(this.infra.redisUrl);
+    this.redis = new Redis(this.env.REDIS_URL as string, { lazyConnect: true, enableOfflineQueue: false });
+    await this.redis.connect().catch(() => undefined);
   }
 
   async stop(): Promise<void> {
@@ -55,7 +57,7 @@ export class IdentityHarness {
       await this.nc.drain();
     }
     await this.db?.end();
-    this.redis?.disconnect();
+    this.redis?.disconnect(false);
     await dropSchemas(this.infra.databaseUrl, [this.schema]);
   }
 
