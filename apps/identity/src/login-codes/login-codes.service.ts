@@ -5,6 +5,7 @@ import { UsersRepository } from '../accounts/users.repository';
 import { invalidCredentials } from '../accounts/credentials';
 import { TransactionsRepository } from '../database/transactions.repository';
 import { MailBudget } from '../mail-limits/mail-budget';
+import { E_MAIL_REQUEST_MIN_DURATION_MS, withMinimumDuration } from '../mail-limits/uniform-duration';
 import { SessionsService } from '../sessions/sessions.service';
 import { generateLoginCode, locatorOf, LOGIN_CODE_MAX_ATTEMPTS, LOGIN_CODE_TTL_MS, normaliseLoginCode, secretHash } from './login-code';
 import { LoginCodesRepository } from './login-codes.repository';
@@ -25,7 +26,11 @@ export class LoginCodesService {
    * For a known address within its e-mail limits, a new code (superseding the last) and an event for the
    * e-mail. Unknown addresses and spent limits change nothing; the caller cannot tell the cases apart.
    */
-  async request(email: string): Promise<void> {
+  request(email: string): Promise<void> {
+    return withMinimumDuration(E_MAIL_REQUEST_MIN_DURATION_MS, () => this.sendCode(email));
+  }
+
+  private async sendCode(email: string): Promise<void> {
     const user = await this.users.findByEmail(this.transactions.manager, email);
     if (!user) return;
     await this.transactions.run(async (tx) => {

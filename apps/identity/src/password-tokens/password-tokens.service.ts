@@ -6,6 +6,7 @@ import { UsersRepository } from '../accounts/users.repository';
 import { TransactionsRepository, type Transaction } from '../database/transactions.repository';
 import { secretHash } from '../login-codes/login-code';
 import { MailBudget } from '../mail-limits/mail-budget';
+import { E_MAIL_REQUEST_MIN_DURATION_MS, withMinimumDuration } from '../mail-limits/uniform-duration';
 import { PasswordHasher } from '../passwords/password-hasher';
 import { SessionsService } from '../sessions/sessions.service';
 import { PasswordTokensRepository, type PasswordTokenPurpose, type PasswordTokenRow } from './password-tokens.repository';
@@ -37,7 +38,11 @@ export class PasswordTokensService {
   }
 
   /** For a known address within its e-mail limits, a reset link; nothing changes until it is used. */
-  async requestReset(email: string): Promise<void> {
+  requestReset(email: string): Promise<void> {
+    return withMinimumDuration(E_MAIL_REQUEST_MIN_DURATION_MS, () => this.sendResetLink(email));
+  }
+
+  private async sendResetLink(email: string): Promise<void> {
     const user = await this.users.findByEmail(this.transactions.manager, email);
     if (!user) return;
     await this.transactions.run(async (tx) => {
