@@ -128,20 +128,25 @@ describe('identity: accounts and sessions', () => {
     it('takes as long for an unknown address as for a wrong password (a dummy hash is verified)', async () => {
       const address = email('timing');
       await register(address);
-      const median = async (request: { email: string; password: string }) => {
-        const times: number[] = [];
-        for (let i = 0; i < 9; i += 1) {
-          const started = performance.now();
-          await identity.call('identity.rpc.login', request);
-          times.push(performance.now() - started);
-        }
-        return times.sort((a, b) => a - b)[4];
+      const timed = async (request: { email: string; password: string }) => {
+        const started = performance.now();
+        await identity.call('identity.rpc.login', request);
+        return performance.now() - started;
       };
-      // Few enough tries to stay below the lock.
-      const known = await median({ email: address, password: 'not the password' });
-      const unknown = await median({ email: email('nobody'), password: 'not the password' });
-      console.log(`S2 login timing: known ${known.toFixed(1)} ms, unknown ${unknown.toFixed(1)} ms (median of 9)`);
-      expect(Math.abs(known - unknown)).toBeLessThan(known / 2);
+      // Interleaved, so a busy machine slows both alike; the failure count is reset so the lock stays out of it.
+      const knownTimes: number[] = [];
+      const unknownTimes: number[] = [];
+      for (let i = 0; i < 15; i += 1) {
+        await identity.query('UPDATE users SET failed_logins = 0 WHERE email = $1', [address]);
+        knownTimes.push(await timed({ email: address, password: 'not the password' }));
+        unknownTimes.push(await timed({ email: email('nobody'), password: 'not the password' }));
+      }
+      const median = (values: number[]) => values.sort((a, b) => a - b)[7];
+      const [known, unknown] = [median(knownTimes), median(unknownTimes)];
+      console.log(`S2 login timing: known ${known.toFixed(1)} ms, unknown ${unknown.toFixed(1)} ms (median of 15)`);
+      // Without the dummy hash an unknown address would answer in a few ms against argon2's tens of ms; the bound
+      // is loose because other suites share the machine's two cores.
+      expect(unknown).toBeGreaterThan(known / 2);
     });
 
     it('locks an account progressively from the 10th failure, with the wrong-password answer, and unlocks it later (S3)', async () => {

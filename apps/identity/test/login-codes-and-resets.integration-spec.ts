@@ -229,11 +229,12 @@ describe('identity: login codes and password links', () => {
   it('refuses log-ins beyond what password hashing can serve with 429 at once instead of queueing them (L3)', async () => {
     const user = await newUser('busy');
     const started = performance.now();
-    const answers = await Promise.all(Array.from({ length: 12 }, () => identity.call('identity.rpc.login', { email: user.address, password: 'not the password' })));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => identity.call('identity.rpc.login', { email: user.address, password: 'not the password' })));
     const elapsed = performance.now() - started;
     const codes = answers.map((answer) => (answer.ok ? 'ok' : answer.error.response_code));
-    console.log(`L3: 12 concurrent logins with 1 hash slot and 2 queued: ${codes.filter((code) => code === 'RATE_LIMITED').length} refused with 429 in ${elapsed.toFixed(0)} ms`);
-    expect(codes.filter((code) => code === 'RATE_LIMITED').length).toBeGreaterThanOrEqual(12 - 3 - 2);
+    console.log(`L3: 20 concurrent logins with 1 hash slot and 2 queued: ${codes.filter((code) => code === 'RATE_LIMITED').length} refused with 429 in ${elapsed.toFixed(0)} ms`);
+    // 3 can be taken at once (1 hashing, 2 waiting); a few more as slots free up while the burst arrives.
+    expect(codes.filter((code) => code === 'RATE_LIMITED').length).toBeGreaterThanOrEqual(10);
     expect(codes.filter((code) => code !== 'RATE_LIMITED').every((code) => code === 'INVALID_CREDENTIALS')).toBe(true);
     const refused = answers.find((answer) => !answer.ok && answer.error.response_code === 'RATE_LIMITED');
     expect(refused).toMatchObject({ ok: false, error: { status: 429 } });

@@ -1,9 +1,11 @@
-import { Controller } from '@nestjs/common';
+import { Controller, UseInterceptors } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { RpcRequest, RpcResponse } from '@homing/contracts';
+import { QueryErrorScrubber } from '../database/query-error-scrubber';
 import { AccountsService } from './accounts.service';
 
 @Controller()
+@UseInterceptors(QueryErrorScrubber)
 export class AccountsRpcController {
   constructor(private readonly accounts: AccountsService) {}
 

@@ -56,7 +56,11 @@ export class UsersRepository {
   }
 
   async lockFor(tx: Transaction, id: string, durationMs: number): Promise<void> {
-    await tx.query(`UPDATE users SET locked_until = now() + $2 * interval '1 millisecond' WHERE id = $1`, [id, durationMs]);
+    // Never shortens a lock: a concurrent failure counted earlier may arrive later with a shorter duration.
+    await tx.query(
+      `UPDATE users SET locked_until = greatest(locked_until, now() + $2 * interval '1 millisecond') WHERE id = $1`,
+      [id, durationMs],
+    );
   }
 
   async clearFailedLogins(tx: Transaction, id: string): Promise<void> {

@@ -1,9 +1,11 @@
-import { Controller } from '@nestjs/common';
+import { Controller, UseInterceptors } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { RpcRequest, RpcResponse } from '@homing/contracts';
+import { QueryErrorScrubber } from '../database/query-error-scrubber';
 import { LoginCodesService } from './login-codes.service';
 
 @Controller()
+@UseInterceptors(QueryErrorScrubber)
 export class LoginCodesRpcController {
   constructor(private readonly loginCodes: LoginCodesService) {}
 
