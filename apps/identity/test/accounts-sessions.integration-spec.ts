@@ -193,6 +193,21 @@ describe('identity: accounts and sessions', () => {
     });
   });
 
+  describe('failures', () => {
+    it('answers a failed query with 500 and logs it without the personal data the query carried', async () => {
+      const address = email('failing');
+      const { userId } = await identity.ok('identity.rpc.ensure-user', { email: address, language: 'en' });
+      // PostgreSQL's detail of a check violation shows the whole row, e-mail address included.
+      await identity.query(`ALTER TABLE users ADD CONSTRAINT test_no_spanish CHECK (language <> 'es' OR id <> '${userId}')`);
+      try {
+        expect(await identity.refused('identity.rpc.set-language', { userId, language: 'es' })).toMatchObject({ status: 500, response_code: 'INTERNAL_ERROR' });
+        await expectEventually(() => expect(identity.service.logs).toContain('test_no_spanish'));
+      } finally {
+        await identity.query('ALTER TABLE users DROP CONSTRAINT test_no_spanish');
+      }
+    });
+  });
+
   describe('sessions (S6, L5)', () => {
     const revokedKey = (sid: string) => revokedSessionKey(identity.namespace, sid);
     const refresh = (token: string) => identity.call('identity.rpc.refresh-token', { token });
