@@ -1,7 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@homing/platform';
-import type { IdentityConfig } from './config/identity.config';
+import { IDENTITY_CONFIG, type IdentityConfig } from './config/identity.config';
 import { identityDatabase } from './database/identity.database';
+import { IdentityModule } from './identity.module';
 
 @Module({})
 export class AppModule {
@@ -14,8 +15,14 @@ export class AppModule {
           config,
           database: identityDatabase(config),
           outbox: true,
+          redisUrl: config.REDIS_URL,
         }),
+        { module: IdentityConfigModule, global: true, providers: [{ provide: IDENTITY_CONFIG, useValue: config }], exports: [IDENTITY_CONFIG] },
+        IdentityModule,
       ],
     };
   }
 }
+
+@Module({})
+class IdentityConfigModule {}

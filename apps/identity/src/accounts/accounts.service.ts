@@ -1,0 +1,113 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
+import { ResponseCode, type RpcRequest, type RpcResponse, type User, type UserLanguage } from '@homing/contracts';
+import { OutboxWriter, RpcError } from '@homing/platform';
+import { IDENTITY_CONFIG, type IdentityConfig } from '../config/identity.config';
+import { TransactionsRepository } from '../database/transactions.repository';
+import { PasswordHasher } from '../passwords/password-hasher';
+import { PasswordTokensService } from '../password-tokens/password-tokens.service';
+import { SessionsService } from '../sessions/sessions.service';
+import { invalidCredentials } from './credentials';
+import { lockDurationMs } from './login-lock';
+import { UsersRepository, type UserRow } from './users.repository';
+
+const userNotFound = () => RpcError.notFound(ResponseCode.NOT_FOUND, 'User not found.');
+
+/** Users: log-in with a password, registration, creation at activation, profile, password changes. */
+@Injectable()
+export class AccountsService {
+  constructor(
+    private readonly transactions: TransactionsRepository,
+    private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly sessions: SessionsService,
+    private readonly passwordTokens: PasswordTokensService,
+    private readonly outbox: OutboxWriter,
+    @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
+  ) {}
+
+  /**
+   * A session for the right password. A wrong password, an unknown address (a dummy hash is verified, so the time
+   * is the same) and a locked account (the password is still verified, and ignored) all answer 401 alike.
+   */
+  async login(email: string, password: string): Promise<string> {
+    const user = await this.users.findByEmail(this.transactions.manager, email);
+    const locked = user?.lockedUntil != null && user.lockedUntil > user.now;
+    const matches = await this.hasher.verify(user?.passwordHash ?? null, password);
+    if (!user || locked || !matches) {
+      // Tries while locked do not count: the lock grows with failures after it ends, not with its own traffic.
+      if (user && !locked) await this.countFailure(user.id);
+      throw invalidCredentials();
+    }
+    return this.transactions.run(async (tx) => {
+      if (user.failedLogins > 0) await this.users.clearFailedLogins(tx, user.id);
+      return this.sessions.open(tx, user);
+    });
+  }
+
+  /** Self-registration, when enabled: the user with their password, logged in. */
+  async register(request: RpcRequest<'identity.rpc.register'>): Promise<string> {
+    if (!this.config.REGISTRATION_ENABLED) throw RpcError.forbidden(ResponseCode.REGISTRATION_DISABLED, 'Registration is disabled.');
+    this.hasher.assertAcceptable(request.password);
+    const passwordHash = await this.hasher.hash(request.password);
+    return this.transactions.run(async (tx) => {
+      const user = await this.users.insert(tx, { id: uuidv7(), email: request.email, passwordHash, language: request.language });
+      if (!user) throw RpcError.conflict(ResponseCode.EMAIL_ALREADY_REGISTERED, 'An account with this email address already exists.');
+      await this.outbox.record(tx, 'identity.user.registered.v1', { userId: user.id }, { aggregateId: user.id, version: 1 });
+      return this.sessions.open(tx, user);
+    });
+  }
+
+  /**
+   * The user with this address, created (without a password) if new: a new user gets a set-password link, a
+   * session to continue in, and a welcome e-mail (the event). Concurrent calls for one new address create one user.
+   */
+  async ensureUser(email: string, language: UserLanguage): Promise<RpcResponse<'identity.rpc.ensure-user'>> {
+    return this.transactions.run(async (tx) => {
+      const created = await this.users.insert(tx, { id: uuidv7(), email, passwordHash: null, language });
+      if (!created) {
+        const existing = await this.users.findByEmail(tx, email);
+        if (!existing) throw new Error('a user neither inserted nor found');
+        return { userId: existing.id, created: false };
+      }
+      const passwordToken = await this.passwordTokens.issue(tx, created.id, 'set');
+      const loginToken = await this.sessions.open(tx, created);
+      await this.outbox.record(tx, 'identity.user.registered.v1', { userId: created.id, passwordToken }, { aggregateId: created.id, version: 1 });
+      return { userId: created.id, created: true, passwordToken, loginToken };
+    });
+  }
+
+  async getUser(userId: string): Promise<User> {
+    const user = await this.users.findById(this.transactions.manager, userId);
+    if (!user) throw userNotFound();
+    return toUser(user);
+  }
+
+  async setLanguage(userId: string, language: UserLanguage): Promise<User> {
+    const user = await this.users.setLanguage(this.transactions.manager, userId, language);
+    if (!user) throw userNotFound();
+    return toUser(user);
+  }
+
+  /** A logged-in user's new password; every other session of theirs is revoked. */
+  async updatePassword(userId: string, sessionId: string, password: string): Promise<void> {
+    this.hasher.assertAcceptable(password);
+    const passwordHash = await this.hasher.hash(password);
+    await this.transactions.run(async (tx) => {
+      if (!(await this.users.setPasswordHash(tx, userId, passwordHash))) throw userNotFound();
+      await this.sessions.revokeAll(tx, userId, sessionId);
+    });
+  }
+
+  private async countFailure(userId: string): Promise<void> {
+    await this.transactions.run(async (tx) => {
+      const failures = await this.users.countFailedLogin(tx, userId);
+      const lockMs = lockDurationMs(failures);
+      if (lockMs > 0) await this.users.lockFor(tx, userId, lockMs);
+    });
+  }
+}
+
+function toUser(user: UserRow): User {
+  return { id: user.id, email: user.email, language: user.language };
+}

@@ -1,0 +1,39 @@
+import { Module } from '@nestjs/common';
+import { AccountsRpcController } from './accounts/accounts.rpc-controller';
+import { AccountsService } from './accounts/accounts.service';
+import { UsersRepository } from './accounts/users.repository';
+import { TransactionsRepository } from './database/transactions.repository';
+import { LoginCodesRepository } from './login-codes/login-codes.repository';
+import { LoginCodesRpcController } from './login-codes/login-codes.rpc-controller';
+import { LoginCodesService } from './login-codes/login-codes.service';
+import { MailBudget } from './mail-limits/mail-budget';
+import { MailSendsRepository } from './mail-limits/mail-sends.repository';
+import { PasswordHasher } from './passwords/password-hasher';
+import { PasswordTokensRepository } from './password-tokens/password-tokens.repository';
+import { PasswordTokensRpcController } from './password-tokens/password-tokens.rpc-controller';
+import { PasswordTokensService } from './password-tokens/password-tokens.service';
+import { SessionRevocations } from './sessions/session-revocations';
+import { SessionsRepository } from './sessions/sessions.repository';
+import { SessionsRpcController } from './sessions/sessions.rpc-controller';
+import { SessionsService } from './sessions/sessions.service';
+
+// One module: the features share users, sessions and the password hasher at every turn.
+@Module({
+  controllers: [AccountsRpcController, SessionsRpcController, LoginCodesRpcController, PasswordTokensRpcController],
+  providers: [
+    TransactionsRepository,
+    UsersRepository,
+    SessionsRepository,
+    LoginCodesRepository,
+    PasswordTokensRepository,
+    MailSendsRepository,
+    PasswordHasher,
+    SessionRevocations,
+    SessionsService,
+    MailBudget,
+    PasswordTokensService,
+    LoginCodesService,
+    AccountsService,
+  ],
+})
+export class IdentityModule {}

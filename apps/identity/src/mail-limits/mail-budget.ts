@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { UsersRepository } from '../accounts/users.repository';
+import type { Transaction } from '../database/transactions.repository';
+import { LONGEST_MAIL_WINDOW_MS, mayMail } from './mail-limits';
+import { MailSendsRepository } from './mail-sends.repository';
+
+export type MailKind = 'login-code' | 'password-reset';
+
+/** Per-address e-mail limits, kept in PostgreSQL beside the codes and links they guard. */
+@Injectable()
+export class MailBudget {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sends: MailSendsRepository,
+  ) {}
+
+  /**
+   * Takes one e-mail from the user's budget inside the caller's transaction, or answers false if it is spent.
+   * The user's row is locked first, so concurrent requests for one address cannot both take the last one.
+   */
+  async take(tx: Transaction, userId: string, kind: MailKind): Promise<boolean> {
+    await this.users.lock(tx, userId);
+    const { sentAt, now } = await this.sends.recent(tx, userId, LONGEST_MAIL_WINDOW_MS);
+    if (!mayMail(sentAt, now)) return false;
+    await this.sends.record(tx, userId, kind);
+    return true;
+  }
+}

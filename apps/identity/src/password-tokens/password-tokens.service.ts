@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ResponseCode } from '@homing/contracts';
+import { OutboxWriter, RpcError } from '@homing/platform';
+import { UsersRepository } from '../accounts/users.repository';
+import { TransactionsRepository, type Transaction } from '../database/transactions.repository';
+import { secretHash } from '../login-codes/login-code';
+import { MailBudget } from '../mail-limits/mail-budget';
+import { E_MAIL_REQUEST_MIN_DURATION_MS, withMinimumDuration } from '../mail-limits/uniform-duration';
+import { PasswordHasher } from '../passwords/password-hasher';
+import { SessionsService } from '../sessions/sessions.service';
+import { PasswordTokensRepository, type PasswordTokenPurpose, type PasswordTokenRow } from './password-tokens.repository';
+
+// ARCHITECTURE §6: a reset link works for 60 minutes; the set-password link of a new user for 7 days.
+export const PASSWORD_TOKEN_TTL_MS: Record<PasswordTokenPurpose, number> = { reset: 60 * 60_000, set: 7 * 24 * 60 * 60_000 };
+
+const invalidToken = () => new RpcError({ status: 422, response_code: ResponseCode.INVALID_PASSWORD_TOKEN, message: 'This link is not valid.' });
+const expiredToken = () => new RpcError({ status: 422, response_code: ResponseCode.EXPIRED_PASSWORD_TOKEN, message: 'This link has expired.' });
+
+/** Single-use links that set a password: forgot-password links and the welcome e-mail's set-password link. */
+@Injectable()
+export class PasswordTokensService {
+  constructor(
+    private readonly transactions: TransactionsRepository,
+    private readonly users: UsersRepository,
+    private readonly tokens: PasswordTokensRepository,
+    private readonly mailBudget: MailBudget,
+    private readonly hasher: PasswordHasher,
+    private readonly sessions: SessionsService,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  /** A new 128-bit token for the user, stored only as its hash; the token itself goes into the e-mail. */
+  async issue(tx: Transaction, userId: string, purpose: PasswordTokenPurpose): Promise<string> {
+    const token = randomBytes(16).toString('base64url');
+    await this.tokens.insert(tx, { tokenHash: secretHash(token), userId, purpose, ttlMs: PASSWORD_TOKEN_TTL_MS[purpose] });
+    return token;
+  }
+
+  /** For a known address within its e-mail limits, a reset link; nothing changes until it is used. */
+  requestReset(email: string): Promise<void> {
+    return withMinimumDuration(E_MAIL_REQUEST_MIN_DURATION_MS, () => this.sendResetLink(email));
+  }
+
+  private async sendResetLink(email: string): Promise<void> {
+    const user = await this.users.findByEmail(this.transactions.manager, email);
+    if (!user) return;
+    await this.transactions.run(async (tx) => {
+      if (!(await this.mailBudget.take(tx, user.id, 'password-reset'))) return;
+      const token = await this.issue(tx, user.id, 'reset');
+      await this.outbox.record(tx, 'identity.password-reset.requested.v1', { userId: user.id, token }, { aggregateId: user.id, version: Date.now() });
+    });
+  }
+
+  /**
+   * Sets the password with a reset or set-password token, uses the token up, revokes every session of the user
+   * (whoever reset the password may be locking someone out) and logs in with a new one.
+   */
+  async setPassword(token: string, password: string): Promise<string> {
+    const tokenHash = secretHash(token);
+    // Checked before hashing, so a wrong link costs no argon2 time; checked again under the row lock below.
+    assertUsable(await this.tokens.find(this.transactions.manager, tokenHash));
+    this.hasher.assertAcceptable(password);
+    const passwordHash = await this.hasher.hash(password);
+    return this.transactions.run(async (tx) => {
+      const row = assertUsable(await this.tokens.find(tx, tokenHash, { forUpdate: true }));
+      await this.tokens.useAllOfUser(tx, row.userId);
+      await this.users.setPasswordHash(tx, row.userId, passwordHash);
+      await this.sessions.revokeAll(tx, row.userId);
+      const user = await this.users.findById(tx, row.userId);
+      if (!user) throw invalidToken();
+      return this.sessions.open(tx, user);
+    });
+  }
+}
+
+function assertUsable(row: PasswordTokenRow | null): PasswordTokenRow {
+  if (!row || row.usedAt !== null) throw invalidToken();
+  if (row.expired) throw expiredToken();
+  return row;
+}

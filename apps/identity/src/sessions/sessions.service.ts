@@ -1,0 +1,95 @@
+import { createPublicKey, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
+import { ResponseCode } from '@homing/contracts';
+import { RpcError, signAccessToken, verifyAccessToken } from '@homing/platform';
+import type { UserRow } from '../accounts/users.repository';
+import { UsersRepository } from '../accounts/users.repository';
+import { IDENTITY_CONFIG, type IdentityConfig } from '../config/identity.config';
+import { TransactionsRepository, type Transaction } from '../database/transactions.repository';
+import { decideRefresh } from './session-lifetime';
+import { SessionRevocations } from './session-revocations';
+import { SessionsRepository } from './sessions.repository';
+
+export type TokenUser = Pick<UserRow, 'id' | 'email' | 'isAdmin'>;
+
+const sessionExpired = () => new RpcError({ status: 401, response_code: ResponseCode.SESSION_EXPIRED, message: 'Your session has expired. Log in again.' });
+
+/** Sessions and their access tokens: open at login, rotate on refresh (with reuse detection), revoke. */
+@Injectable()
+export class SessionsService {
+  private readonly publicKeyPem: string;
+
+  constructor(
+    private readonly transactions: TransactionsRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly users: UsersRepository,
+    private readonly revocations: SessionRevocations,
+    @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
+  ) {
+    this.publicKeyPem = createPublicKey(config.JWT_PRIVATE_KEY).export({ type: 'spki', format: 'pem' }).toString();
+  }
+
+  /** Opens a session for the user inside the caller's transaction and returns its first access token. */
+  async open(tx: Transaction, user: TokenUser): Promise<string> {
+    const session = { id: uuidv7(), userId: user.id, jti: newJti() };
+    await this.sessions.insert(tx, session);
+    return this.sign(user, session.id, session.jti);
+  }
+
+  /**
+   * A new token for a token of a live session, even an expired one (ARCHITECTURE §6). The session's row is
+   * locked while deciding, so concurrent refreshes of one token make one rotation and the others a token for it.
+   */
+  async refresh(token: string): Promise<string> {
+    let claims: { id: string; sid: string; jti: string };
+    try {
+      claims = verifyAccessToken(token, this.publicKeyPem, { ignoreExpiration: true });
+    } catch {
+      throw sessionExpired();
+    }
+    const refreshed = await this.transactions.run(async (tx) => {
+      const session = await this.sessions.findForUpdate(tx, claims.sid);
+      if (!session) return null;
+      const decision = decideRefresh(session, { userId: claims.id, jti: claims.jti }, session.now);
+      if (decision === 'expired') return null;
+      if (decision === 'reuse') {
+        // A token rotated away is presented again: someone holds a copy. End the session for both holders.
+        await this.sessions.revoke(tx, session.userId, session.id);
+        await this.revocations.announce([session.id]);
+        return null;
+      }
+      const user = await this.users.findById(tx, session.userId);
+      if (!user) return null;
+      if (decision === 'reissue') {
+        await this.sessions.touch(tx, session.id);
+        return this.sign(user, session.id, session.currentJti);
+      }
+      const jti = newJti();
+      await this.sessions.rotate(tx, session.id, jti);
+      return this.sign(user, session.id, jti);
+    });
+    if (refreshed === null) throw sessionExpired();
+    return refreshed;
+  }
+
+  async logout(userId: string, sessionId: string): Promise<void> {
+    await this.transactions.run(async (tx) => {
+      if (await this.sessions.revoke(tx, userId, sessionId)) await this.revocations.announce([sessionId]);
+    });
+  }
+
+  /** Revokes the user's sessions (all, or all but the one they act from) inside the caller's transaction. */
+  async revokeAll(tx: Transaction, userId: string, exceptSessionId: string | null = null): Promise<void> {
+    const revoked = await this.sessions.revokeOfUser(tx, userId, exceptSessionId);
+    await this.revocations.announce(revoked);
+  }
+
+  private sign(user: TokenUser, sessionId: string, jti: string): string {
+    return signAccessToken({ id: user.id, email: user.email, is_admin: user.isAdmin, sid: sessionId, jti }, this.config.JWT_PRIVATE_KEY);
+  }
+}
+
+function newJti(): string {
+  return randomBytes(16).toString('base64url');
+}
