@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PlatformModule } from '@homing/platform';
 import { AuthGuard } from './auth/auth.guard';
+import { ClaimsHttpController } from './claims/claims.http-controller';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
 import { rateLimitsModule, ClientAddressThrottlerGuard } from './http/rate-limits';
 import { AuthHttpController } from './identity/auth.http-controller';
@@ -22,7 +23,7 @@ export class AppModule {
         }),
         rateLimitsModule(config),
       ],
-      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController],
+      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         // In this order: a flood is refused before any token is verified.

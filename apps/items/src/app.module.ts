@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@homing/platform';
+import { ClaimsModule } from './claims/claims.module';
 import { ITEMS_CONFIG, type ItemsConfig } from './config/items.config';
 import { itemsDatabase } from './database/items.database';
 import { ItemsModule } from './items/items.module';
@@ -18,6 +19,7 @@ export class AppModule {
         }),
         { module: ItemsConfigModule, global: true, providers: [{ provide: ITEMS_CONFIG, useValue: config }], exports: [ITEMS_CONFIG] },
         ItemsModule,
+        ClaimsModule,
       ],
     };
   }

@@ -1,3 +1,4 @@
+export * from './claims';
 export * from './envelope';
 export * from './events';
 export * from './http-error';

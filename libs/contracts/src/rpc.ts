@@ -10,6 +10,7 @@ import {
   userLanguageSchema,
   userSchema,
 } from './identity';
+import { claimResponseSchema } from './claims';
 import { createItemBodySchema, publicItemSchema } from './items';
 
 const nothing = z.object({});
@@ -32,6 +33,12 @@ export const RpcMap = {
   'items.rpc.create': {
     request: createItemBodySchema.extend({ ownerUserId: z.uuid(), idempotencyKey: idempotencyKeySchema.optional() }),
     response: publicItemSchema,
+  },
+
+  /** Activates an unclaimed tag for the user with this address, created if new (identity.rpc.ensure-user). */
+  'items.rpc.claim': {
+    request: z.object({ code: z.string().min(1).max(64), email: emailSchema, language: userLanguageSchema }),
+    response: claimResponseSchema,
   },
 
   // identity: the gateway's auth routes, and lookups by other services.
