@@ -10,6 +10,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { benchKeys } from './bench-env.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
@@ -26,6 +27,7 @@ const env = {
   DATABASE_SCHEMA: `items_${namespace}`,
   LOG_LEVEL: 'warn',
   NODE_ENV: 'production',
+  ...benchKeys(),
 };
 
 const freePort = () =>

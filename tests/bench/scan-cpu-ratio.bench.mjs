@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { benchKeys } from './bench-env.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
@@ -165,6 +166,7 @@ try {
     NATS_URL: `nats://127.0.0.1:${natsPort}`,
     NATS_NAMESPACE: namespace,
     NODE_ENV: 'production',
+    ...benchKeys(),
   };
   await ensureDatabase();
   runItems(['migrate'], productEnv);

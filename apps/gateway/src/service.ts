@@ -17,7 +17,7 @@ export function main(): Promise<void> {
     fastify: {
       bodyLimit: BODY_LIMIT_BYTES,
       // Long enough that any typed code reaches the route (and gets the one 404 of unknown codes).
-      maxParamLength: MAX_PARAM_LENGTH,
+      routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
       // Errors of Fastify's router (bad URL encoding, over-long parameters) never reach Nest or the onSend hooks:
       // answer them here, security headers included.
       frameworkErrors: (error, _request, reply) => sendHttpError(reply.headers(SECURITY_HEADERS), toHttpError(error) ?? INTERNAL_ERROR_ANSWER),

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { SkipThrottle } from '@nestjs/throttler';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { createItemBodySchema, parseTagCode, publicItemSchema, ResponseCode, type CreateItemBody, type PublicItem } from '@homing/contracts';
 import { Public, RpcClient } from '@homing/platform';
@@ -14,6 +15,8 @@ export class ItemsHttpController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Public()
+  // The hottest path (a finder's scan) costs no Redis round trip; guessing codes is limited separately.
+  @SkipThrottle()
   @Get(':code')
   @ApiOperation({ summary: 'What a finder sees after scanning a tag', description: 'Unknown and malformed codes are the same 404.' })
   @ApiOkResponse({ schema: jsonSchemaOf(publicItemSchema) })
