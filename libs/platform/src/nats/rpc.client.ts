@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { errors, headers as natsHeaders } from '@nats-io/transport-node';
+import { headers as natsHeaders } from '@nats-io/transport-node';
 import { RpcMap, type RpcRequest, type RpcResponse, type RpcSubject } from '@homing/contracts';
 import { CORRELATION_HEADER, DEADLINE_HEADER, requestContext } from '../context';
 import { injectTraceContext } from '../tracing/propagation';
 import { SpanKind, withSpan } from '../tracing/spans';
 import { rpcMetrics } from '../metrics/metrics';
 import { NatsClient } from './nats.connection';
+import { ReplyMux } from './reply-mux';
 import { decodeJson, encodeJson, isErrorReply, isRpcErrorBody } from './rpc.codec';
 import { RpcError, RpcTimeoutError, RpcUnavailableError } from './rpc-error';
 
@@ -27,6 +28,8 @@ export function callBudgetMs(timeoutMs: number, deadline: number | undefined, no
  */
 @Injectable()
 export class RpcClient {
+  private readonly replies = new ReplyMux();
+
   constructor(private readonly nats: NatsClient) {}
 
   request<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options: { timeoutMs?: number } = {}): Promise<RpcResponse<S>> {
@@ -46,11 +49,7 @@ export class RpcClient {
       // The request being handled is already past its deadline: its caller has given up, so ask nobody.
       if (budgetMs <= 0) throw new RpcTimeoutError(subject);
       if (!this.nats.isConnected()) throw new RpcUnavailableError(subject);
-      const reply = await this.nats.nc
-        .request(this.nats.namespace.subject(subject), encodeJson(payload), { timeout: budgetMs, headers })
-        .catch((error: unknown) => {
-          throw translateRequestError(subject, error);
-        });
+      const reply = await this.replies.request(this.nats.nc, subject, this.nats.namespace.subject(subject), encodeJson(payload), { timeoutMs: budgetMs, headers });
       const body = decodeJson(reply.data);
       if (isErrorReply(reply.headers)) {
         if (!isRpcErrorBody(body)) throw new Error(`malformed error reply on ${subject}`);
@@ -65,17 +64,4 @@ export class RpcClient {
       stopTimer({ outcome });
     }
   }
-}
-
-function translateRequestError(subject: string, error: unknown): Error {
-  if (error instanceof errors.TimeoutError) return new RpcTimeoutError(subject);
-  if (error instanceof errors.RequestError) {
-    if (error.isNoResponders()) return new RpcUnavailableError(subject, error);
-    if (error.cause instanceof errors.TimeoutError) return new RpcTimeoutError(subject);
-  }
-  if (error instanceof errors.NoRespondersError) return new RpcUnavailableError(subject, error);
-  if (error instanceof errors.ClosedConnectionError || error instanceof errors.DrainingConnectionError) {
-    return new RpcUnavailableError(subject, error);
-  }
-  return error instanceof Error ? error : new Error(String(error));
 }
