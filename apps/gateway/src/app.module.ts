@@ -7,6 +7,7 @@ import { rateLimitsModule, ClientAddressThrottlerGuard } from './http/rate-limit
 import { AuthHttpController } from './identity/auth.http-controller';
 import { UsersHttpController } from './identity/users.http-controller';
 import { ItemsHttpController } from './items/items.http-controller';
+import { OwnedItemsHttpController } from './items/owned-items.http-controller';
 
 @Module({})
 export class AppModule {
@@ -22,7 +23,7 @@ export class AppModule {
         }),
         rateLimitsModule(config),
       ],
-      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController],
+      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, OwnedItemsHttpController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         // In this order: a flood is refused before any token is verified.

@@ -21,3 +21,38 @@ export const createItemBodySchema = z.strictObject({
   name: singleLineText(ITEM_NAME_MAX_LENGTH),
 });
 export type CreateItemBody = z.infer<typeof createItemBodySchema>;
+
+/** Rewards are integer cents (EUR), at most 100 000 EUR: the bound keeps a typo from becoming a promise no one meant. */
+export const REWARD_MAX_CENTS = 10_000_000;
+
+/**
+ * `PATCH /api/v1/user/items/{code}` body: any of name and reward. A name, when given, is required to be non-empty;
+ * a reward is accepted only when rewards are enabled (items answers 422 otherwise).
+ */
+export const updateItemBodySchema = z.strictObject({
+  name: singleLineText(ITEM_NAME_MAX_LENGTH).optional(),
+  /** Integer cents (EUR), 0 for none. */
+  reward: z.number().int().min(0).max(REWARD_MAX_CENTS).optional(),
+});
+export type UpdateItemBody = z.infer<typeof updateItemBodySchema>;
+
+export const OWNED_ITEMS_DEFAULT_LIMIT = 50;
+export const OWNED_ITEMS_MAX_LIMIT = 100;
+
+// Query values arrive as strings: digits only, so "1e3", "-1" and " 5" are validation errors, not numbers.
+const queryInteger = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
+
+/**
+ * `GET /api/v1/user/items?limit&offset`. The spec's client sends `limit=0` for "the default"; a limit above the
+ * maximum is capped rather than refused.
+ */
+export const ownedItemsQuerySchema = z.object({
+  limit: queryInteger
+    .optional()
+    .transform((limit) => (limit === undefined || limit === 0 ? OWNED_ITEMS_DEFAULT_LIMIT : Math.min(limit, OWNED_ITEMS_MAX_LIMIT))),
+  offset: queryInteger.optional().transform((offset) => offset ?? 0),
+});
+export type OwnedItemsQuery = z.infer<typeof ownedItemsQuerySchema>;

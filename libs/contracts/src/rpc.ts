@@ -10,7 +10,7 @@ import {
   userLanguageSchema,
   userSchema,
 } from './identity';
-import { createItemBodySchema, publicItemSchema } from './items';
+import { createItemBodySchema, OWNED_ITEMS_MAX_LIMIT, publicItemSchema, updateItemBodySchema } from './items';
 
 const nothing = z.object({});
 
@@ -32,6 +32,26 @@ export const RpcMap = {
   'items.rpc.create': {
     request: createItemBodySchema.extend({ ownerUserId: z.uuid(), idempotencyKey: idempotencyKeySchema.optional() }),
     response: publicItemSchema,
+  },
+  /** The owner's items, newest claim first (then by code): a stable order for paging. */
+  'items.rpc.list-owned': {
+    request: z.object({ ownerUserId: z.uuid(), limit: z.number().int().min(1).max(OWNED_ITEMS_MAX_LIMIT), offset: z.number().int().min(0) }),
+    response: z.array(publicItemSchema),
+  },
+  /** One of the owner's items; another person's item is the same 404 ITEM_NOT_FOUND as a missing one. */
+  'items.rpc.get-owned': {
+    request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
+    response: publicItemSchema,
+  },
+  /** Renames an item and/or sets its reward (422 on a reward while rewards are disabled); owner only, else 404. */
+  'items.rpc.update': {
+    request: updateItemBodySchema.extend({ code: z.string(), ownerUserId: z.uuid() }),
+    response: publicItemSchema,
+  },
+  /** Deletes an item (the tag stops working); owner only, else 404. */
+  'items.rpc.delete': {
+    request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
+    response: nothing,
   },
 
   // identity: the gateway's auth routes, and lookups by other services.
