@@ -8,6 +8,7 @@ import { AuthHttpController } from './identity/auth.http-controller';
 import { UsersHttpController } from './identity/users.http-controller';
 import { ItemsHttpController } from './items/items.http-controller';
 import { OwnedItemsHttpController } from './items/owned-items.http-controller';
+import { UnknownCodeLimiter, UnknownCodeLimitInterceptor } from './items/unknown-code-limit';
 
 @Module({})
 export class AppModule {
@@ -26,6 +27,8 @@ export class AppModule {
       controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, OwnedItemsHttpController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        UnknownCodeLimiter,
+        UnknownCodeLimitInterceptor,
         // In this order: a flood is refused before any token is verified.
         { provide: APP_GUARD, useClass: ClientAddressThrottlerGuard },
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -26,6 +26,7 @@ export const errorResponses = {
   401: describe(401, 'Not authenticated'),
   404: describe(404, 'Not found'),
   422: describe(422, 'Validation error, with a field → rule map'),
+  429: describe(429, 'Rate limited; retry after Retry-After seconds'),
 };
 
 /** Serves the OpenAPI document generated from the routes at /api/docs (UI) and /api/docs/openapi.json. */
