@@ -9,6 +9,8 @@ import { UsersHttpController } from './identity/users.http-controller';
 import { ItemsHttpController } from './items/items.http-controller';
 import { OwnedItemsHttpController } from './items/owned-items.http-controller';
 import { UnknownCodeLimiter, UnknownCodeLimitInterceptor } from './items/unknown-code-limit';
+import { QrImages } from './qr/qr-images';
+import { QrHttpController } from './qr/qr.http-controller';
 
 @Module({})
 export class AppModule {
@@ -24,11 +26,12 @@ export class AppModule {
         }),
         rateLimitsModule(config),
       ],
-      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, OwnedItemsHttpController],
+      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, OwnedItemsHttpController, QrHttpController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         UnknownCodeLimiter,
         UnknownCodeLimitInterceptor,
+        QrImages,
         // In this order: a flood is refused before any token is verified.
         { provide: APP_GUARD, useClass: ClientAddressThrottlerGuard },
         { provide: APP_GUARD, useClass: AuthGuard },

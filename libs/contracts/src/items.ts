@@ -56,3 +56,16 @@ export const ownedItemsQuerySchema = z.object({
   offset: queryInteger.optional().transform((offset) => offset ?? 0),
 });
 export type OwnedItemsQuery = z.infer<typeof ownedItemsQuerySchema>;
+
+/** QR images of a tag: `GET /qr/{code}?sizeInPx=N[&b64=1]` and `GET /api/v1/items/{code}/qr/download?sizeInPx=N`. */
+export const QR_SIZE_MIN_PX = 64;
+export const QR_SIZE_MAX_PX = 2048;
+/** The spec's web page asks for 400 px. */
+export const QR_SIZE_DEFAULT_PX = 400;
+
+export const qrQuerySchema = z.object({
+  sizeInPx: queryInteger.pipe(z.number().min(QR_SIZE_MIN_PX).max(QR_SIZE_MAX_PX)).optional(),
+  /** `1`: the SVG as base64 text (what the web page puts in a data: URL). */
+  b64: z.enum(['0', '1']).optional(),
+});
+export type QrQuery = z.infer<typeof qrQuerySchema>;

@@ -55,6 +55,7 @@ export async function applyHttpContract(app: NestFastifyApplication, webApp?: We
       { path: 'health/live', method: RequestMethod.GET },
       { path: 'health/ready', method: RequestMethod.GET },
       { path: 'metrics', method: RequestMethod.GET },
+      { path: 'qr/:code', method: RequestMethod.GET },
     ],
   });
   // Nest routes Fastify's own errors (body too large, wrong content type, broken JSON) to the same filter.
