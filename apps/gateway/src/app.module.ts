@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PlatformModule } from '@homing/platform';
+import { TagBatchesHttpController } from './admin/tag-batches.http-controller';
 import { AuthGuard } from './auth/auth.guard';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
 import { rateLimitsModule, ClientAddressThrottlerGuard } from './http/rate-limits';
@@ -26,7 +27,7 @@ export class AppModule {
         }),
         rateLimitsModule(config),
       ],
-      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, OwnedItemsHttpController, QrHttpController],
+      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         UnknownCodeLimiter,

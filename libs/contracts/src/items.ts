@@ -69,3 +69,29 @@ export const qrQuerySchema = z.object({
   b64: z.enum(['0', '1']).optional(),
 });
 export type QrQuery = z.infer<typeof qrQuerySchema>;
+
+/** At most this many tags are minted in one batch (one print run). */
+export const TAG_BATCH_MAX_COUNT = 10_000;
+
+/** `POST /api/v1/admin/tag-batches` body. */
+export const createTagBatchBodySchema = z.strictObject({
+  count: z.number().int().min(1).max(TAG_BATCH_MAX_COUNT),
+  /** What the batch is for, printed on its sheets ("Stickers, March"). */
+  label: singleLineText(100),
+});
+export type CreateTagBatchBody = z.infer<typeof createTagBatchBodySchema>;
+
+export const tagBatchSchema = z.object({
+  id: z.uuid(),
+  label: z.string(),
+  count: z.number().int(),
+  created_at: z.string(),
+  /** A4 pages of its printable sheet. */
+  pages: z.number().int(),
+});
+export type TagBatch = z.infer<typeof tagBatchSchema>;
+
+export const tagSheetQuerySchema = z.object({
+  page: queryInteger.pipe(z.number().min(1)).optional(),
+});
+export type TagSheetQuery = z.infer<typeof tagSheetQuerySchema>;

@@ -10,7 +10,7 @@ import {
   userLanguageSchema,
   userSchema,
 } from './identity';
-import { createItemBodySchema, OWNED_ITEMS_MAX_LIMIT, publicItemSchema, updateItemBodySchema } from './items';
+import { createItemBodySchema, createTagBatchBodySchema, OWNED_ITEMS_MAX_LIMIT, publicItemSchema, tagBatchSchema, updateItemBodySchema } from './items';
 
 const nothing = z.object({});
 
@@ -52,6 +52,16 @@ export const RpcMap = {
   'items.rpc.delete': {
     request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
     response: nothing,
+  },
+  /** Mints a batch of unclaimed tags (admins only: the gateway checks). */
+  'items.rpc.create-tag-batch': {
+    request: createTagBatchBodySchema.extend({ createdBy: z.uuid() }),
+    response: tagBatchSchema,
+  },
+  /** One A4 page of a batch's printable sheet, as SVG; 404 for an unknown batch or a page past the last. */
+  'items.rpc.tag-batch-sheet': {
+    request: z.object({ batchId: z.string(), page: z.number().int().min(1) }),
+    response: z.object({ svg: z.string(), page: z.number().int(), pages: z.number().int() }),
   },
 
   // identity: the gateway's auth routes, and lookups by other services.
