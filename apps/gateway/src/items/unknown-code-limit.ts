@@ -53,13 +53,17 @@ export class UnknownCodeLimiter {
     return `${this.config.NATS_NAMESPACE}:items:unknown-codes:${address}`;
   }
 
-  /** The address's misses in its current window; null when it has none, or when Redis cannot say. */
+  /**
+   * The address's misses in its current window (`remainingMs` exact only at the limit); null when it has none, or when
+   * Redis cannot say.
+   */
   async count(address: string): Promise<MissCount | null> {
     try {
-      const results = await this.redis.redis.multi().get(this.key(address)).pttl(this.key(address)).exec();
-      const misses = Number(results?.[0]?.[1] ?? 0);
-      const remainingMs = Number(results?.[1]?.[1] ?? -1);
-      return misses > 0 && remainingMs > 0 ? { misses, remainingMs } : null;
+      // One GET on the scan path; the window's end is only looked up for an address at the limit.
+      const misses = Number(await this.redis.redis.get(this.key(address)));
+      if (!(misses >= UNKNOWN_CODE_LIMIT.misses)) return misses > 0 ? { misses, remainingMs: UNKNOWN_CODE_LIMIT.windowMs } : null;
+      const remainingMs = await this.redis.redis.pttl(this.key(address));
+      return remainingMs > 0 ? { misses, remainingMs } : null;
     } catch (error) {
       // A finder is never refused because Redis is away: the limit is a defence in depth, not the lock.
       this.logger.warn(`unknown-code limit unavailable: ${(error as Error).message}`);
