@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PlatformModule } from '@homing/platform';
+import { TagBatchesHttpController } from './admin/tag-batches.http-controller';
 import { AuthGuard } from './auth/auth.guard';
 import { ClaimsHttpController } from './claims/claims.http-controller';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
@@ -8,6 +9,10 @@ import { rateLimitsModule, ClientAddressThrottlerGuard } from './http/rate-limit
 import { AuthHttpController } from './identity/auth.http-controller';
 import { UsersHttpController } from './identity/users.http-controller';
 import { ItemsHttpController } from './items/items.http-controller';
+import { OwnedItemsHttpController } from './items/owned-items.http-controller';
+import { UnknownCodeLimiter, UnknownCodeLimitInterceptor } from './items/unknown-code-limit';
+import { QrImages } from './qr/qr-images';
+import { QrHttpController } from './qr/qr.http-controller';
 
 @Module({})
 export class AppModule {
@@ -23,9 +28,12 @@ export class AppModule {
         }),
         rateLimitsModule(config),
       ],
-      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController],
+      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        UnknownCodeLimiter,
+        UnknownCodeLimitInterceptor,
+        QrImages,
         // In this order: a flood is refused before any token is verified.
         { provide: APP_GUARD, useClass: ClientAddressThrottlerGuard },
         { provide: APP_GUARD, useClass: AuthGuard },

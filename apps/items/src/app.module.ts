@@ -4,6 +4,7 @@ import { ClaimsModule } from './claims/claims.module';
 import { ITEMS_CONFIG, type ItemsConfig } from './config/items.config';
 import { itemsDatabase } from './database/items.database';
 import { ItemsModule } from './items/items.module';
+import { TagBatchesModule } from './tag-batches/tag-batches.module';
 
 @Module({})
 export class AppModule {
@@ -20,6 +21,7 @@ export class AppModule {
         { module: ItemsConfigModule, global: true, providers: [{ provide: ITEMS_CONFIG, useValue: config }], exports: [ITEMS_CONFIG] },
         ItemsModule,
         ClaimsModule,
+        TagBatchesModule,
       ],
     };
   }

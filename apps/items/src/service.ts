@@ -2,6 +2,7 @@ import { runService } from '@homing/platform';
 import { AppModule } from './app.module';
 import { loadItemsConfig, type ItemsConfig } from './config/items.config';
 import { itemsDatabase } from './database/items.database';
+import { printSheetCommand } from './tag-batches/print-sheet.command';
 import { seedTagsCommand } from './tags/seed-tags.command';
 
 export function main(): Promise<void> {
@@ -12,6 +13,6 @@ export function main(): Promise<void> {
     module: (config) => AppModule.forConfig(config),
     rpc: true,
     database: itemsDatabase,
-    commands: { 'seed-tags': seedTagsCommand },
+    commands: { 'seed-tags': seedTagsCommand, 'print-sheet': printSheetCommand },
   });
 }

@@ -41,6 +41,19 @@ export const EventMap = {
     }),
   },
   /**
+   * An item's owner changed what it is called or the reward offered (`PATCH /user/items/{code}`). Carries the
+   * editable state after the change, not the delta: a consumer keeps the newest version and needs nothing else.
+   */
+  'items.item.updated.v1': {
+    stream: 'events',
+    data: z.object({
+      code: z.string(),
+      name: z.string().nullable(),
+      /** Integer cents (EUR), null when none was ever set. Internal: shown to people only when rewards are enabled. */
+      rewardCents: z.number().int().nullable(),
+    }),
+  },
+  /**
    * A user created at activation (or self-registration). Carries the set-password token the welcome e-mail links
    * to, so it lives on the short-retention secrets stream.
    */

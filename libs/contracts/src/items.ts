@@ -21,3 +21,77 @@ export const createItemBodySchema = z.strictObject({
   name: singleLineText(ITEM_NAME_MAX_LENGTH),
 });
 export type CreateItemBody = z.infer<typeof createItemBodySchema>;
+
+/** Rewards are integer cents (EUR), at most 100 000 EUR: the bound keeps a typo from becoming a promise no one meant. */
+export const REWARD_MAX_CENTS = 10_000_000;
+
+/**
+ * `PATCH /api/v1/user/items/{code}` body: any of name and reward. A name, when given, is required to be non-empty;
+ * a reward is accepted only when rewards are enabled (items answers 422 otherwise).
+ */
+export const updateItemBodySchema = z.strictObject({
+  name: singleLineText(ITEM_NAME_MAX_LENGTH).optional(),
+  /** Integer cents (EUR), 0 for none. */
+  reward: z.number().int().min(0).max(REWARD_MAX_CENTS).optional(),
+});
+export type UpdateItemBody = z.infer<typeof updateItemBodySchema>;
+
+export const OWNED_ITEMS_DEFAULT_LIMIT = 50;
+export const OWNED_ITEMS_MAX_LIMIT = 100;
+
+// Query values arrive as strings: digits only, so "1e3", "-1" and " 5" are validation errors, not numbers.
+const queryInteger = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
+
+/**
+ * `GET /api/v1/user/items?limit&offset`. The spec's client sends `limit=0` for "the default"; a limit above the
+ * maximum is capped rather than refused.
+ */
+export const ownedItemsQuerySchema = z.object({
+  limit: queryInteger
+    .optional()
+    .transform((limit) => (limit === undefined || limit === 0 ? OWNED_ITEMS_DEFAULT_LIMIT : Math.min(limit, OWNED_ITEMS_MAX_LIMIT))),
+  offset: queryInteger.optional().transform((offset) => offset ?? 0),
+});
+export type OwnedItemsQuery = z.infer<typeof ownedItemsQuerySchema>;
+
+/** QR images of a tag: `GET /qr/{code}?sizeInPx=N[&b64=1]` and `GET /api/v1/items/{code}/qr/download?sizeInPx=N`. */
+export const QR_SIZE_MIN_PX = 64;
+export const QR_SIZE_MAX_PX = 2048;
+/** The spec's web page asks for 400 px. */
+export const QR_SIZE_DEFAULT_PX = 400;
+
+export const qrQuerySchema = z.object({
+  sizeInPx: queryInteger.pipe(z.number().min(QR_SIZE_MIN_PX).max(QR_SIZE_MAX_PX)).optional(),
+  /** `1`: the SVG as base64 text (what the web page puts in a data: URL). */
+  b64: z.enum(['0', '1']).optional(),
+});
+export type QrQuery = z.infer<typeof qrQuerySchema>;
+
+/** At most this many tags are minted in one batch (one print run). */
+export const TAG_BATCH_MAX_COUNT = 10_000;
+
+/** `POST /api/v1/admin/tag-batches` body. */
+export const createTagBatchBodySchema = z.strictObject({
+  count: z.number().int().min(1).max(TAG_BATCH_MAX_COUNT),
+  /** What the batch is for, printed on its sheets ("Stickers, March"). */
+  label: singleLineText(100),
+});
+export type CreateTagBatchBody = z.infer<typeof createTagBatchBodySchema>;
+
+export const tagBatchSchema = z.object({
+  id: z.uuid(),
+  label: z.string(),
+  count: z.number().int(),
+  created_at: z.string(),
+  /** A4 pages of its printable sheet. */
+  pages: z.number().int(),
+});
+export type TagBatch = z.infer<typeof tagBatchSchema>;
+
+export const tagSheetQuerySchema = z.object({
+  page: queryInteger.pipe(z.number().min(1)).optional(),
+});
+export type TagSheetQuery = z.infer<typeof tagSheetQuerySchema>;

@@ -11,7 +11,7 @@ import {
   userSchema,
 } from './identity';
 import { claimResponseSchema } from './claims';
-import { createItemBodySchema, publicItemSchema } from './items';
+import { createItemBodySchema, createTagBatchBodySchema, OWNED_ITEMS_MAX_LIMIT, publicItemSchema, tagBatchSchema, updateItemBodySchema } from './items';
 
 const nothing = z.object({});
 
@@ -33,6 +33,36 @@ export const RpcMap = {
   'items.rpc.create': {
     request: createItemBodySchema.extend({ ownerUserId: z.uuid(), idempotencyKey: idempotencyKeySchema.optional() }),
     response: publicItemSchema,
+  },
+  /** The owner's items, newest claim first (then by code): a stable order for paging. */
+  'items.rpc.list-owned': {
+    request: z.object({ ownerUserId: z.uuid(), limit: z.number().int().min(1).max(OWNED_ITEMS_MAX_LIMIT), offset: z.number().int().min(0) }),
+    response: z.array(publicItemSchema),
+  },
+  /** One of the owner's items; another person's item is the same 404 ITEM_NOT_FOUND as a missing one. */
+  'items.rpc.get-owned': {
+    request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
+    response: publicItemSchema,
+  },
+  /** Renames an item and/or sets its reward (422 on a reward while rewards are disabled); owner only, else 404. */
+  'items.rpc.update': {
+    request: updateItemBodySchema.extend({ code: z.string(), ownerUserId: z.uuid() }),
+    response: publicItemSchema,
+  },
+  /** Deletes an item (the tag stops working); owner only, else 404. */
+  'items.rpc.delete': {
+    request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
+    response: nothing,
+  },
+  /** Mints a batch of unclaimed tags (admins only: the gateway checks). */
+  'items.rpc.create-tag-batch': {
+    request: createTagBatchBodySchema.extend({ createdBy: z.uuid() }),
+    response: tagBatchSchema,
+  },
+  /** One A4 page of a batch's printable sheet, as SVG; 404 for an unknown batch or a page past the last. */
+  'items.rpc.tag-batch-sheet': {
+    request: z.object({ batchId: z.string(), page: z.number().int().min(1) }),
+    response: z.object({ svg: z.string(), page: z.number().int(), pages: z.number().int() }),
   },
 
   /** Activates an unclaimed tag for the user with this address, created if new (identity.rpc.ensure-user). */

@@ -29,6 +29,7 @@ export function applyHttpContract(app: NestFastifyApplication, webApp?: WebAppFa
       { path: 'health/live', method: RequestMethod.GET },
       { path: 'health/ready', method: RequestMethod.GET },
       { path: 'metrics', method: RequestMethod.GET },
+      { path: 'qr/:code', method: RequestMethod.GET },
     ],
   });
   // Nest routes Fastify's own errors (body too large, wrong content type, broken JSON) to the same filter.

@@ -24,8 +24,10 @@ const describe = (status: number, description: string) => ({ status, description
 export const errorResponses = {
   400: describe(400, 'Malformed request: not JSON, not an object, or unknown fields'),
   401: describe(401, 'Not authenticated'),
+  403: describe(403, 'Forbidden: the caller may not do this'),
   404: describe(404, 'Not found'),
   422: describe(422, 'Validation error, with a field → rule map'),
+  429: describe(429, 'Rate limited; retry after Retry-After seconds'),
 };
 
 /** Serves the OpenAPI document generated from the routes at /api/docs (UI) and /api/docs/openapi.json. */

@@ -8,6 +8,7 @@ import { ApiError } from '../http/http-error';
 import { IDEMPOTENCY_KEY_API_HEADER, IdempotencyKey } from '../http/idempotency-key';
 import { errorResponses, jsonSchemaOf } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { LimitUnknownCodeLookups, UNKNOWN_CODE_LIMIT } from './unknown-code-limit';
 
 @ApiTags('items')
 @Controller('items')
@@ -18,9 +19,14 @@ export class ItemsHttpController {
   // The hottest path (a finder's scan) costs no Redis round trip; guessing codes is limited separately.
   @SkipThrottle()
   @Get(':code')
-  @ApiOperation({ summary: 'What a finder sees after scanning a tag', description: 'Unknown and malformed codes are the same 404.' })
+  @LimitUnknownCodeLookups()
+  @ApiOperation({
+    summary: 'What a finder sees after scanning a tag',
+    description: `Unknown and malformed codes are the same 404. After ${UNKNOWN_CODE_LIMIT.misses} unknown codes in an hour, a client address gets 429 for any code until the hour is over.`,
+  })
   @ApiOkResponse({ schema: jsonSchemaOf(publicItemSchema) })
   @ApiResponse(errorResponses[404])
+  @ApiResponse(errorResponses[429])
   @ApiBearerAuth()
   getByCode(@Param('code') input: string, @OptionalCurrentUser() viewer: AuthenticatedUser | null): Promise<PublicItem> {
     const code = parseTagCode(input);

@@ -5,6 +5,8 @@ const itemsEnvSchema = baseEnvSchema.extend(databaseEnvSchema.shape).extend({
   PORT: envSchemas.port.default(3002),
   /** ARCHITECTURE §7: rewards are hidden everywhere unless enabled. */
   REWARDS_ENABLED: envSchemas.booleanFlag.default(false),
+  /** The web app's address: printed tag sheets encode `PUBLIC_URL/found/{code}`. */
+  PUBLIC_URL: envSchemas.urlWithProtocol(['http:', 'https:']).default('http://localhost:8080'),
 });
 
 export type ItemsConfig = z.infer<typeof itemsEnvSchema>;

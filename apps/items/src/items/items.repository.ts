@@ -17,6 +17,8 @@ export interface VersionedItemRow extends ItemRow {
   version: number;
 }
 
+const ITEM_COLUMNS = 'code, name, reward_cents, owner_user_id, claimed_at';
+
 // The tag scan is the hottest path (ARCHITECTURE §7): a named prepared statement of the needed columns.
 const FIND_BY_CODE = {
   name: 'items_find_by_code',
@@ -45,6 +47,55 @@ export class ItemsRepository {
       [item.code, item.name, item.ownerUserId],
     );
     return rows[0] ?? null;
+  }
+
+  /** Runs `work` in one transaction: a change and the event it records commit together or not at all. */
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /** The owner's items, newest claim first, then by code (stable for paging). */
+  async findOwned(ownerUserId: string, page: { limit: number; offset: number }): Promise<ItemRow[]> {
+    return this.dataSource.query(
+      `SELECT ${ITEM_COLUMNS} FROM items WHERE owner_user_id = $1 ORDER BY claimed_at DESC, code LIMIT $2 OFFSET $3`,
+      [ownerUserId, page.limit, page.offset],
+    );
+  }
+
+  async findOwnedByCode(code: string, ownerUserId: string): Promise<ItemRow | null> {
+    const rows: ItemRow[] = await this.dataSource.query(`SELECT ${ITEM_COLUMNS} FROM items WHERE code = $1 AND owner_user_id = $2`, [code, ownerUserId]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Changes the given fields of the owner's item and bumps its version; null when the owner has no item with this
+   * code. `rewardCents` undefined leaves the reward as it is.
+   */
+  async updateOwned(
+    manager: EntityManager,
+    item: { code: string; ownerUserId: string; name?: string; rewardCents?: number },
+  ): Promise<VersionedItemRow | null> {
+    const [rows] = (await manager.query(
+      `UPDATE items
+         SET name = COALESCE($3, name),
+             reward_cents = CASE WHEN $4::boolean THEN $5::integer ELSE reward_cents END,
+             version = version + 1,
+             updated_at = now()
+       WHERE code = $1 AND owner_user_id = $2
+       RETURNING ${ITEM_COLUMNS}, version`,
+      [item.code, item.ownerUserId, item.name ?? null, item.rewardCents !== undefined, item.rewardCents ?? null],
+    )) as [VersionedItemRow[], number];
+    return rows[0] ?? null;
+  }
+
+  /** Deletes the owner's item; returns the version its deletion event carries, or null when there was none. */
+  async deleteOwned(manager: EntityManager, code: string, ownerUserId: string): Promise<number | null> {
+    const [rows] = (await manager.query('DELETE FROM items WHERE code = $1 AND owner_user_id = $2 RETURNING version', [code, ownerUserId])) as [
+      Array<{ version: number }>,
+      number,
+    ];
+    // The row is gone; its deletion is one more change, so the event is one version past the last.
+    return rows[0] ? rows[0].version + 1 : null;
   }
 
   /** Inserts unclaimed tags; returns the codes that were new. */

@@ -16,4 +16,25 @@ export class ItemsRpcController {
   create(@Payload() request: RpcRequest<'items.rpc.create'>): Promise<PublicItem> {
     return this.items.create(request.name, request.ownerUserId, request.idempotencyKey);
   }
+
+  @MessagePattern('items.rpc.list-owned')
+  listOwned(@Payload() request: RpcRequest<'items.rpc.list-owned'>): Promise<PublicItem[]> {
+    return this.items.listOwned(request.ownerUserId, request);
+  }
+
+  @MessagePattern('items.rpc.get-owned')
+  getOwned(@Payload() request: RpcRequest<'items.rpc.get-owned'>): Promise<PublicItem> {
+    return this.items.getOwned(request.code, request.ownerUserId);
+  }
+
+  @MessagePattern('items.rpc.update')
+  update(@Payload() request: RpcRequest<'items.rpc.update'>): Promise<PublicItem> {
+    return this.items.update(request.code, request.ownerUserId, { name: request.name, reward: request.reward });
+  }
+
+  @MessagePattern('items.rpc.delete')
+  async delete(@Payload() request: RpcRequest<'items.rpc.delete'>): Promise<Record<string, never>> {
+    await this.items.delete(request.code, request.ownerUserId);
+    return {};
+  }
 }

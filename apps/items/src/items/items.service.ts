@@ -21,7 +21,7 @@ export class ItemsService {
   async getByCode(input: string, viewerUserId: string | null): Promise<PublicItem> {
     const code = parseTagCode(input);
     const row = code ? await this.items.findByCode(code) : null;
-    if (!row) throw RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
+    if (!row) throw itemNotFound();
     return this.toPublic(row, viewerUserId);
   }
 
@@ -48,6 +48,56 @@ export class ItemsService {
     });
   }
 
+  /** The owner's items, as the owner sees them. */
+  async listOwned(ownerUserId: string, page: { limit: number; offset: number }): Promise<PublicItem[]> {
+    const rows = await this.items.findOwned(ownerUserId, page);
+    return rows.map((row) => this.toPublic(row, ownerUserId));
+  }
+
+  /** One of the owner's items. Someone else's item is the same 404 as a missing one: no probing whose it is. */
+  async getOwned(input: string, ownerUserId: string): Promise<PublicItem> {
+    const code = parseTagCode(input);
+    const row = code ? await this.items.findOwnedByCode(code, ownerUserId) : null;
+    if (!row) throw itemNotFound();
+    return this.toPublic(row, ownerUserId);
+  }
+
+  /**
+   * Renames an item and/or sets its reward, and records `items.item.updated.v1` with the state after the change in
+   * the same transaction. A reward while rewards are disabled is a validation error, whatever its value.
+   */
+  async update(input: string, ownerUserId: string, changes: { name?: string; reward?: number }): Promise<PublicItem> {
+    if (changes.reward !== undefined && !this.config.REWARDS_ENABLED) {
+      throw RpcError.validation({ reward: 'invalid' }, 'Rewards are not enabled.');
+    }
+    const code = parseTagCode(input);
+    if (!code) throw itemNotFound();
+    // Nothing to change is not a change: no version, no event.
+    if (changes.name === undefined && changes.reward === undefined) return this.getOwned(code, ownerUserId);
+    return this.items.transaction(async (manager) => {
+      const row = await this.items.updateOwned(manager, { code, ownerUserId, name: changes.name, rewardCents: changes.reward });
+      if (!row) throw itemNotFound();
+      await this.outbox.record(
+        manager,
+        'items.item.updated.v1',
+        { code: row.code, name: row.name, rewardCents: row.reward_cents },
+        { aggregateId: row.code, version: row.version },
+      );
+      return this.toPublic(row, ownerUserId);
+    });
+  }
+
+  /** Deletes the owner's item and records `items.item.deleted.v1` (messaging drops its conversations). */
+  async delete(input: string, ownerUserId: string): Promise<void> {
+    const code = parseTagCode(input);
+    if (!code) throw itemNotFound();
+    await this.items.transaction(async (manager) => {
+      const version = await this.items.deleteOwned(manager, code, ownerUserId);
+      if (version === null) throw itemNotFound();
+      await this.outbox.record(manager, 'items.item.deleted.v1', { code }, { aggregateId: code, version });
+    });
+  }
+
   private toPublic(row: ItemRow, viewerUserId: string | null): PublicItem {
     const isOwner = viewerUserId !== null && row.owner_user_id === viewerUserId;
     return {
@@ -60,4 +110,9 @@ export class ItemsService {
       ...(isOwner ? { user_id: row.owner_user_id as string } : {}),
     };
   }
+}
+
+// One answer for unknown, malformed and other people's codes.
+function itemNotFound(): RpcError {
+  return RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
 }

@@ -1,0 +1,115 @@
+import {
+  type CallHandler,
+  type ExecutionContext,
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+  type NestInterceptor,
+  UseInterceptors,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { catchError, defer, type Observable } from 'rxjs';
+import { ResponseCode } from '@homing/contracts';
+import { RedisClient, RpcError } from '@homing/platform';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
+import { ApiError } from '../http/http-error';
+
+/**
+ * Lookups of codes that do not exist, per client address (ARCHITECTURE §7). A finder scans a real tag, or types one
+ * and mistypes it a few times; only someone guessing codes misses this often. Codes are 80 random bits, so this is
+ * defence in depth: it turns a scanner's free oracle into 30 guesses an hour.
+ */
+export const UNKNOWN_CODE_LIMIT = { misses: 30, windowMs: 60 * 60_000 } as const;
+
+/** Whole seconds to tell a refused client to wait (at least 1). */
+export function retryAfterSeconds(remainingMs: number): number {
+  return Math.max(1, Math.ceil(remainingMs / 1000));
+}
+
+// Addresses remembered as blocked per replica; beyond this, the oldest are forgotten (they are counted in Redis).
+const MAX_BLOCKED_REMEMBERED = 10_000;
+
+/**
+ * Counts misses in Redis, so every gateway replica counts together; the key expires with its window. Only a miss
+ * touches Redis: the verdict "blocked until" is kept here, so a finder's scan of a real tag costs no round trip. A
+ * blocked scanner reaching another replica is blocked there by its next miss (INCR answers the shared count).
+ */
+@Injectable()
+export class UnknownCodeLimiter {
+  private readonly logger = new Logger(UnknownCodeLimiter.name);
+  private readonly blockedUntil = new Map<string, number>();
+
+  constructor(
+    private readonly redis: RedisClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  private key(address: string): string {
+    // Environments (and test workers) sharing one Redis count apart, like the rate limits.
+    return `${this.config.NATS_NAMESPACE}:items:unknown-codes:${address}`;
+  }
+
+  /** Milliseconds the address stays refused, or 0. */
+  blockedFor(address: string, now = Date.now()): number {
+    const until = this.blockedUntil.get(address);
+    if (until === undefined) return 0;
+    if (until > now) return until - now;
+    this.blockedUntil.delete(address);
+    return 0;
+  }
+
+  /** Counts one miss (the first of a window starts it); at the limit the address is refused until the window ends. */
+  async recordMiss(address: string): Promise<void> {
+    try {
+      const key = this.key(address);
+      const replies = await this.redis.redis.multi().set(key, 0, 'PX', UNKNOWN_CODE_LIMIT.windowMs, 'NX').incr(key).pttl(key).exec();
+      const misses = Number(replies?.[1]?.[1]);
+      const remainingMs = Number(replies?.[2]?.[1]);
+      if (misses >= UNKNOWN_CODE_LIMIT.misses && remainingMs > 0) this.block(address, Date.now() + remainingMs);
+    } catch (error) {
+      // A finder is never refused because Redis is away: the limit is a defence in depth, not the lock.
+      this.logger.warn(`unknown-code limit unavailable: ${(error as Error).message}`);
+    }
+  }
+
+  private block(address: string, until: number): void {
+    this.blockedUntil.delete(address);
+    this.blockedUntil.set(address, until);
+    if (this.blockedUntil.size > MAX_BLOCKED_REMEMBERED) this.blockedUntil.delete(this.blockedUntil.keys().next().value as string);
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  return (error instanceof RpcError && error.body.status === 404) || (error instanceof HttpException && error.getStatus() === 404);
+}
+
+/**
+ * Refuses lookups from an address past the limit with 429 and `Retry-After`, whatever the code: answering known codes
+ * would leave a scanner its oracle (200 against 429). Below it, every 404 the route answers counts as a miss.
+ */
+@Injectable()
+export class UnknownCodeLimitInterceptor implements NestInterceptor {
+  constructor(private readonly limiter: UnknownCodeLimiter) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    const address = http.getRequest<FastifyRequest>().ip;
+    const blockedMs = this.limiter.blockedFor(address);
+    if (blockedMs > 0) {
+      void http.getResponse<FastifyReply>().header('retry-after', String(retryAfterSeconds(blockedMs)));
+      throw new ApiError(429, ResponseCode.RATE_LIMITED, 'Too many lookups of unknown codes. Try again later.');
+    }
+    return next.handle().pipe(
+      catchError((error: unknown) =>
+        defer(async () => {
+          if (isNotFound(error)) await this.limiter.recordMiss(address);
+          throw error;
+        }),
+      ),
+    );
+  }
+}
+
+/** On a route that looks a tag code up: limits how many unknown codes one client address may try. */
+export const LimitUnknownCodeLookups = () => UseInterceptors(UnknownCodeLimitInterceptor);

@@ -1,0 +1,70 @@
+import type { EntityManager } from 'typeorm';
+import type { IdempotencyKeys, OutboxWriter } from '@homing/platform';
+import type { ItemsConfig } from '../config/items.config';
+import type { ItemsRepository, VersionedItemRow } from './items.repository';
+import { ItemsService } from './items.service';
+
+const OWNER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
+const CODE = 'ABCDEFGHJKMNPQRS';
+const manager = {} as EntityManager;
+
+function setUp({ rewardsEnabled = false, row = null as VersionedItemRow | null, deletedVersion = null as number | null } = {}) {
+  const repository = {
+    transaction: jest.fn((work: (m: EntityManager) => Promise<unknown>) => work(manager)),
+    updateOwned: jest.fn(async () => row),
+    deleteOwned: jest.fn(async () => deletedVersion),
+    findOwnedByCode: jest.fn(async () => row),
+  };
+  const outbox = { record: jest.fn() };
+  const service = new ItemsService(
+    repository as unknown as ItemsRepository,
+    outbox as unknown as OutboxWriter,
+    {} as IdempotencyKeys,
+    { REWARDS_ENABLED: rewardsEnabled } as ItemsConfig,
+  );
+  return { service, repository, outbox };
+}
+
+const stored: VersionedItemRow = { code: CODE, name: 'Keys', reward_cents: 500, owner_user_id: OWNER, claimed_at: new Date('2026-01-01T00:00:00Z'), version: 4 };
+
+describe('ItemsService', () => {
+  it('refuses a reward while rewards are disabled, before touching anything', async () => {
+    const { service, repository, outbox } = setUp();
+    await expect(service.update(CODE, OWNER, { reward: 0 })).rejects.toMatchObject({ body: { status: 422, validation: { reward: 'invalid' } } });
+    expect(repository.transaction).not.toHaveBeenCalled();
+    expect(outbox.record).not.toHaveBeenCalled();
+  });
+
+  it('records the state after a change with the version the change produced', async () => {
+    const { service, outbox } = setUp({ rewardsEnabled: true, row: stored });
+    const item = await service.update('abcd-efgh-jkmn-pqrs', OWNER, { name: 'Keys' });
+    expect(item).toMatchObject({ code: 'ABCD-EFGH-JKMN-PQRS', name: 'Keys', reward: 500, user_id: OWNER });
+    expect(outbox.record).toHaveBeenCalledWith(manager, 'items.item.updated.v1', { code: CODE, name: 'Keys', rewardCents: 500 }, { aggregateId: CODE, version: 4 });
+  });
+
+  it('hides a stored reward while rewards are disabled', async () => {
+    const { service } = setUp({ row: stored });
+    expect(await service.getOwned(CODE, OWNER)).not.toHaveProperty('reward');
+  });
+
+  it('answers another person’s item, and a malformed code, as missing, recording nothing', async () => {
+    const { service, outbox } = setUp({ row: null, deletedVersion: null });
+    for (const attempt of [service.update(CODE, OWNER, { name: 'x' }), service.delete(CODE, OWNER), service.delete('nope', OWNER), service.getOwned('nope', OWNER)]) {
+      await expect(attempt).rejects.toMatchObject({ body: { status: 404, response_code: 'ITEM_NOT_FOUND' } });
+    }
+    expect(outbox.record).not.toHaveBeenCalled();
+  });
+
+  it('records a deletion with the version after the last change', async () => {
+    const { service, outbox } = setUp({ deletedVersion: 5 });
+    await service.delete(CODE, OWNER);
+    expect(outbox.record).toHaveBeenCalledWith(manager, 'items.item.deleted.v1', { code: CODE }, { aggregateId: CODE, version: 5 });
+  });
+
+  it('changes nothing, and records nothing, for an empty change', async () => {
+    const { service, repository, outbox } = setUp({ row: stored });
+    await service.update(CODE, OWNER, {});
+    expect(repository.updateOwned).not.toHaveBeenCalled();
+    expect(outbox.record).not.toHaveBeenCalled();
+  });
+});

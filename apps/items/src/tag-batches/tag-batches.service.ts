@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { ResponseCode, type TagBatch } from '@homing/contracts';
+import { RpcError } from '@homing/platform';
+import { ITEMS_CONFIG, type ItemsConfig } from '../config/items.config';
+import { mintTagCode } from '../tags/mint-tag-code';
+import { TagBatchesRepository, type TagBatchRow } from './tag-batches.repository';
+import { renderSheetPage, sheetPages, TAGS_PER_PAGE } from './tag-sheet';
+
+// UUIDs only: anything else cannot be a batch (and must not reach a uuid column as a query error).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+@Injectable()
+export class TagBatchesService {
+  constructor(
+    private readonly batches: TagBatchesRepository,
+    @Inject(ITEMS_CONFIG) private readonly config: ItemsConfig,
+  ) {}
+
+  /**
+   * Mints `count` unclaimed tags in one transaction with their batch. Unclaimed tags publish no event: nobody owns
+   * them until they are claimed.
+   */
+  async create(batch: { count: number; label: string; createdBy: string }): Promise<TagBatch> {
+    const row = await this.batches.transaction(async (manager) => {
+      const created = await this.batches.insertBatch(manager, { id: randomUUID(), ...batch });
+      // An 80-bit code practically never collides; if one does, it is skipped and another minted.
+      for (let minted = 0; minted < batch.count; ) {
+        minted += await this.batches.insertTags(manager, created.id, Array.from({ length: batch.count - minted }, mintTagCode));
+      }
+      return created;
+    });
+    return toTagBatch(row);
+  }
+
+  /** One page of the batch's printable sheet. */
+  async sheet(batchId: string, page: number): Promise<{ svg: string; page: number; pages: number }> {
+    const batch = UUID.test(batchId) ? await this.batches.findBatch(batchId) : null;
+    if (!batch) throw RpcError.notFound(ResponseCode.NOT_FOUND, 'No such tag batch.');
+    const pages = sheetPages(batch.tag_count);
+    if (page > pages) throw RpcError.notFound(ResponseCode.NOT_FOUND, `The sheet has ${pages} pages.`);
+    const codes = await this.batches.findCodes(batch.id, { limit: TAGS_PER_PAGE, offset: (page - 1) * TAGS_PER_PAGE });
+    const svg = await renderSheetPage({ publicUrl: this.config.PUBLIC_URL, label: batch.label, codes, page, pages });
+    return { svg, page, pages };
+  }
+}
+
+export function toTagBatch(row: TagBatchRow): TagBatch {
+  return { id: row.id, label: row.label, count: row.tag_count, created_at: row.created_at.toISOString(), pages: sheetPages(row.tag_count) };
+}

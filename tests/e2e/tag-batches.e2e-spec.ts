@@ -1,0 +1,120 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HttpErrorBody, TagBatch } from '@homing/contracts';
+import { runServiceCommand } from '@homing/testing';
+import { testAccessToken } from '../support/access-tokens';
+import { decodeQrSvg } from '../support/qr-decode';
+import { startStack, type Stack } from '../support/stack';
+
+const PUBLIC_URL = 'https://homing.example';
+
+/** The QR codes of a sheet page, decoded, and the codes printed on it. */
+function readSheet(svg: string): { urls: Array<string | null>; printed: string[] } {
+  const urls = svg.split('<svg x=').slice(1).map((element) => decodeQrSvg(element.slice(0, element.indexOf('</svg>'))));
+  const printed = [...svg.matchAll(/>([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})<\/text>/g)].map((match) => match[1]);
+  return { urls, printed };
+}
+
+// Admins mint tags in batches and print them, over HTTP and from the command line.
+describe('tag batches', () => {
+  let stack: Stack;
+  let api: string;
+  const admin = testAccessToken({ isAdmin: true });
+  const items = () => `"${stack.schemaOf('items')}".items`;
+
+  beforeAll(async () => {
+    stack = await startStack({ env: { items: { PUBLIC_URL } } });
+    ({ api } = stack);
+  });
+
+  afterAll(() => stack?.stop());
+
+  const mint = (body: unknown, token = admin.token) =>
+    fetch(`${api}/admin/tag-batches`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const sheet = (id: string, query = '', token = admin.token) => fetch(`${api}/admin/tag-batches/${id}/sheet${query}`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('mints unclaimed tags that finders can already scan', async () => {
+    const response = await mint({ count: 30, label: 'Stickers, March' });
+    expect(response.status).toBe(201);
+    const batch = (await response.json()) as TagBatch;
+    expect(batch).toEqual({ id: expect.any(String), label: 'Stickers, March', count: 30, pages: 2, created_at: expect.any(String) });
+    const { rows } = await stack.db.query(`SELECT code, owner_user_id, version FROM ${items()} WHERE batch_id = $1`, [batch.id]);
+    expect(rows).toHaveLength(30);
+    expect(rows.every((row: { owner_user_id: string | null; version: number }) => row.owner_user_id === null && row.version === 0)).toBe(true);
+    const scanned = await fetch(`${api}/items/${rows[0].code}`);
+    expect(await scanned.json()).toMatchObject({ activated: false, name: null });
+  });
+
+  it('mints up to 10,000 tags at once', async () => {
+    const response = await mint({ count: 10_000, label: 'Keyrings' });
+    expect(response.status).toBe(201);
+    const batch = (await response.json()) as TagBatch;
+    expect(batch.pages).toBe(417);
+    const { rows } = await stack.db.query(`SELECT count(DISTINCT code)::int AS n FROM ${items()} WHERE batch_id = $1`, [batch.id]);
+    expect(rows[0].n).toBe(10_000);
+  });
+
+  it('lets only admins mint, and refuses bad batches', async () => {
+    const before = await stack.db.query(`SELECT count(*)::int AS n FROM ${items()}`);
+    const notAdmin = await mint({ count: 5, label: 'Mine' }, testAccessToken().token);
+    expect(notAdmin.status).toBe(403);
+    expect(((await notAdmin.json()) as HttpErrorBody).response_code).toBe('FORBIDDEN');
+    expect((await fetch(`${api}/admin/tag-batches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    const cases: Array<[unknown, number, Record<string, string> | undefined]> = [
+      [{ count: 0, label: 'x' }, 422, { count: 'min=1' }],
+      [{ count: 10_001, label: 'x' }, 422, { count: 'max=10000' }],
+      [{ count: 2.5, label: 'x' }, 422, { count: 'invalid' }],
+      [{ count: 5, label: ' ' }, 422, { label: 'required' }],
+      [{ count: 5 }, 422, { label: 'required' }],
+      [{ count: 5, label: 'x', owner: 'me' }, 400, undefined],
+    ];
+    for (const [body, status, validation] of cases) {
+      const response = await mint(body);
+      expect({ body, status: response.status, validation: ((await response.json()) as HttpErrorBody).validation }).toEqual({ body, status, validation });
+    }
+    const after = await stack.db.query(`SELECT count(*)::int AS n FROM ${items()}`);
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it('prints a batch on A4 pages: every QR code opens its tag’s finder page and its code is printed under it', async () => {
+    const batch = (await (await mint({ count: 30, label: 'Print run <1>' })).json()) as TagBatch;
+    const { rows } = await stack.db.query(`SELECT code FROM ${items()} WHERE batch_id = $1 ORDER BY code`, [batch.id]);
+    const formatted = rows.map((row: { code: string }) => row.code.match(/.{4}/g)!.join('-'));
+
+    const first = await sheet(batch.id);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(first.headers.get('x-sheet-pages')).toBe('2');
+    const page1 = await first.text();
+    expect(page1).toMatch(/width="210mm" height="297mm"/);
+    expect(page1).toContain('Print run &#60;1&#62; · page 1 of 2');
+    const second = await (await sheet(batch.id, '?page=2')).text();
+    const read = [readSheet(page1), readSheet(second)];
+    expect(read.flatMap((page) => page.printed)).toEqual(formatted);
+    expect(read.flatMap((page) => page.urls)).toEqual(formatted.map((code: string) => `${PUBLIC_URL}/found/${code}`));
+  });
+
+  it('shows sheets to admins only, and 404 for unknown batches and pages', async () => {
+    const batch = (await (await mint({ count: 3, label: 'Small' })).json()) as TagBatch;
+    expect((await sheet(batch.id, '', testAccessToken().token)).status).toBe(403);
+    expect((await sheet(batch.id, '?page=2')).status).toBe(404);
+    expect((await sheet(batch.id, '?page=0')).status).toBe(422);
+    expect((await sheet('00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await sheet('not-a-batch')).status).toBe(404);
+  });
+
+  it('prints the same sheet from the command line for operators', async () => {
+    const batch = (await (await mint({ count: 25, label: 'From the CLI' })).json()) as TagBatch;
+    const out = await mkdtemp(join(tmpdir(), 'homing-sheet-'));
+    try {
+      const files = (await runServiceCommand('items', ['print-sheet', '--batch', batch.id, '--out', out], stack.envOf('items'))).trim().split('\n');
+      expect(files).toEqual([1, 2].map((page) => join(out, `tag-batch-${batch.id}-page-00${page}.svg`)));
+      const fromCli = await readFile(files[0], 'utf8');
+      expect(fromCli).toBe(await (await sheet(batch.id)).text());
+      expect(readSheet(await readFile(files[1], 'utf8')).urls).toHaveLength(1);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+});
