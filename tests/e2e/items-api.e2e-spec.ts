@@ -241,6 +241,7 @@ describe('items API through the gateway', () => {
     const anonymousRoutes = [
       'GET /api/v1/items/{code}',
       'POST /api/v1/claim',
+      'GET /api/v1/items/{code}/photo/{size}',
       'POST /api/v1/user/login',
       'POST /api/v1/user',
       'GET /api/v1/magic-link',

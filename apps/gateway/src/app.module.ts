@@ -9,6 +9,7 @@ import { rateLimitsModule, ClientAddressThrottlerGuard } from './http/rate-limit
 import { AuthHttpController } from './identity/auth.http-controller';
 import { UsersHttpController } from './identity/users.http-controller';
 import { ItemsHttpController } from './items/items.http-controller';
+import { PhotosHttpController } from './photos/photos.http-controller';
 import { OwnedItemsHttpController } from './items/owned-items.http-controller';
 import { UnknownCodeLimiter, UnknownCodeLimitInterceptor } from './items/unknown-code-limit';
 import { QrImages } from './qr/qr-images';
@@ -28,7 +29,7 @@ export class AppModule {
         }),
         rateLimitsModule(config),
       ],
-      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController],
+      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         UnknownCodeLimiter,

@@ -1,3 +1,5 @@
+import multipart from '@fastify/multipart';
+import { PHOTO_MAX_BYTES } from '@homing/contracts';
 import { runService } from '@homing/platform';
 import { AppModule } from './app.module';
 import { loadGatewayConfig, type GatewayConfig } from './config/gateway.config';
@@ -29,6 +31,8 @@ export function main(): Promise<void> {
     async configureApp(app, config) {
       const webApp = config.WEB_DIST ? await WebAppFallback.register(app, config.WEB_DIST) : undefined;
       applyHttpContract(app, webApp);
+      // Multipart only where a route reads it (photo uploads), with its own limits: one file of at most 5 MB.
+      await app.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 4, fieldSize: 200, parts: 5 } });
       setUpOpenApi(app, config.PUBLIC_URL);
     },
   });

@@ -4,6 +4,7 @@ import { ClaimsModule } from './claims/claims.module';
 import { ITEMS_CONFIG, type ItemsConfig } from './config/items.config';
 import { itemsDatabase } from './database/items.database';
 import { ItemsModule } from './items/items.module';
+import { PhotosModule } from './photos/photos.module';
 import { TagBatchesModule } from './tag-batches/tag-batches.module';
 
 @Module({})
@@ -22,6 +23,7 @@ export class AppModule {
         ItemsModule,
         ClaimsModule,
         TagBatchesModule,
+        PhotosModule,
       ],
     };
   }

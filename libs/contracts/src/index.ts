@@ -4,6 +4,7 @@ export * from './events';
 export * from './http-error';
 export * from './identity';
 export * from './items';
+export * from './photos';
 export * from './response-codes';
 export * from './rpc';
 export * from './tag-code';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { photoUrlsSchema } from './photos';
 import { singleLineText } from './text';
 
 export const ITEM_NAME_MAX_LENGTH = 100;
@@ -13,6 +14,8 @@ export const publicItemSchema = z.object({
   activated: z.boolean(),
   is_owner: z.boolean(),
   user_id: z.uuid().optional(),
+  /** The item's photo, when its owner uploaded one: what a finder sees first. */
+  photo: photoUrlsSchema.optional(),
 });
 export type PublicItem = z.infer<typeof publicItemSchema>;
 

@@ -11,6 +11,7 @@ import {
   userSchema,
 } from './identity';
 import { claimResponseSchema } from './claims';
+import { photoSizeSchema, photoUrlsSchema, storedPhotoSchema } from './photos';
 import { createItemBodySchema, createTagBatchBodySchema, OWNED_ITEMS_MAX_LIMIT, publicItemSchema, tagBatchSchema, updateItemBodySchema } from './items';
 
 const nothing = z.object({});
@@ -69,6 +70,23 @@ export const RpcMap = {
   'items.rpc.claim': {
     request: z.object({ code: z.string().min(1).max(64), email: emailSchema, language: userLanguageSchema }),
     response: claimResponseSchema,
+  },
+
+  /** Stores an item's photo (renditions made by the gateway: decoded, re-encoded, metadata stripped); owner only. */
+  'items.rpc.set-photo': {
+    request: z.object({
+      code: z.string().min(1).max(64),
+      ownerUserId: z.uuid(),
+      contentType: z.literal('image/webp'),
+      // 400 px WebP renditions are tens of kilobytes; the cap keeps a message well inside NATS's 1 MB.
+      thumbnail: z.string().min(1).max(200_000),
+      normal: z.string().min(1).max(600_000),
+    }),
+    response: photoUrlsSchema,
+  },
+  'items.rpc.get-photo': {
+    request: z.object({ code: z.string().min(1).max(64), size: photoSizeSchema }),
+    response: storedPhotoSchema,
   },
 
   // identity: the gateway's auth routes, and lookups by other services.

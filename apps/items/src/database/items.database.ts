@@ -3,6 +3,7 @@ import type { ItemsConfig } from '../config/items.config';
 import { CreateItems1763856100000 } from './migrations/1763856100000-CreateItems';
 import { AddItemVersion1763900000000 } from './migrations/1763900000000-AddItemVersion';
 import { CreateTagBatches1763950000000 } from './migrations/1763950000000-CreateTagBatches';
+import { CreateItemPhotos1763960000000 } from './migrations/1763960000000-CreateItemPhotos';
 
 /** WARNING: the schema name is where this service's data lives; renaming it loses the data. */
 export const ITEMS_SCHEMA = 'items';
@@ -12,6 +13,6 @@ export function itemsDatabase(config: ItemsConfig): DatabaseOptions {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA ?? ITEMS_SCHEMA,
     applicationName: 'items',
-    migrations: [CreateItems1763856100000, AddItemVersion1763900000000, CreateTagBatches1763950000000],
+    migrations: [CreateItems1763856100000, AddItemVersion1763900000000, CreateTagBatches1763950000000, CreateItemPhotos1763960000000],
   };
 }

@@ -9,6 +9,8 @@ export interface ItemRow {
   reward_cents: number | null;
   owner_user_id: string | null;
   claimed_at: Date | null;
+  /** Which photo upload the item shows; null without a photo. */
+  photo_version: number | null;
 }
 
 /** A row just written: with the version its event carries. */
@@ -17,12 +19,12 @@ export interface VersionedItemRow extends ItemRow {
   version: number;
 }
 
-const ITEM_COLUMNS = 'code, name, reward_cents, owner_user_id, claimed_at';
+const ITEM_COLUMNS = 'code, name, reward_cents, owner_user_id, claimed_at, photo_version';
 
 // The tag scan is the hottest path (ARCHITECTURE §7): a named prepared statement of the needed columns.
 const FIND_BY_CODE = {
   name: 'items_find_by_code',
-  text: 'SELECT code, name, reward_cents, owner_user_id, claimed_at FROM items WHERE code = $1',
+  text: 'SELECT code, name, reward_cents, owner_user_id, claimed_at, photo_version FROM items WHERE code = $1',
 };
 
 /** The only place that reads or writes the items table. */
@@ -43,7 +45,7 @@ export class ItemsRepository {
     const rows: VersionedItemRow[] = await manager.query(
       `INSERT INTO items (code, name, owner_user_id, claimed_at, version) VALUES ($1, $2, $3, now(), 1)
        ON CONFLICT (code) DO NOTHING
-       RETURNING code, name, reward_cents, owner_user_id, claimed_at, version`,
+       RETURNING ${ITEM_COLUMNS}, version`,
       [item.code, item.name, item.ownerUserId],
     );
     return rows[0] ?? null;

@@ -25,7 +25,7 @@ function setUp({ rewardsEnabled = false, row = null as VersionedItemRow | null, 
   return { service, repository, outbox };
 }
 
-const stored: VersionedItemRow = { code: CODE, name: 'Keys', reward_cents: 500, owner_user_id: OWNER, claimed_at: new Date('2026-01-01T00:00:00Z'), version: 4 };
+const stored: VersionedItemRow = { code: CODE, name: 'Keys', reward_cents: 500, owner_user_id: OWNER, claimed_at: new Date('2026-01-01T00:00:00Z'), version: 4, photo_version: null };
 
 describe('ItemsService', () => {
   it('refuses a reward while rewards are disabled, before touching anything', async () => {

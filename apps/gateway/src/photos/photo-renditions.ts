@@ -1,0 +1,44 @@
+import sharp from 'sharp';
+import { PHOTO_SIZES } from '@homing/contracts';
+
+/** The upload is not a photo we take: not an image, not JPEG, PNG or WebP, or too large once decoded. */
+export class UnusableImageError extends Error {}
+
+export const ACCEPTED_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp']);
+
+// A decompression bomb is a small file that decodes to a huge bitmap; 40 megapixels is well above any phone photo.
+export const MAX_INPUT_PIXELS = 40_000_000;
+
+const decoder = (input: Buffer) => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', sequentialRead: true });
+
+/**
+ * The photo as Homing keeps it: decoded (so only a real image passes), turned upright from its EXIF orientation,
+ * scaled to the spec's sizes (a square 100 px thumbnail, at most 400 px for the normal size, never enlarged) and
+ * re-encoded as WebP. sharp writes no metadata unless asked, so EXIF, GPS positions and comments are gone.
+ */
+export async function photoRenditionsOf(input: Buffer): Promise<{ thumbnail: Buffer; normal: Buffer }> {
+  let format: string | undefined;
+  let pixels = 0;
+  try {
+    const metadata = await decoder(input).metadata();
+    format = metadata.format;
+    pixels = (metadata.width ?? 0) * (metadata.height ?? 0);
+  } catch (error) {
+    // sharp checks the pixel limit against the header, before decoding anything.
+    if (/pixel limit/i.test((error as Error).message)) throw new UnusableImageError('The photo is too large.');
+    throw new UnusableImageError('The file is not an image.');
+  }
+  if (!format || !ACCEPTED_FORMATS.has(format)) throw new UnusableImageError('Send a JPEG, PNG or WebP photo.');
+  // Read from the header: refused before a single pixel is decoded.
+  if (pixels > MAX_INPUT_PIXELS) throw new UnusableImageError('The photo is too large.');
+  try {
+    const [thumbnail, normal] = await Promise.all([
+      decoder(input).rotate().resize(PHOTO_SIZES.thumbnail, PHOTO_SIZES.thumbnail, { fit: 'cover' }).webp({ quality: 75 }).toBuffer(),
+      decoder(input).rotate().resize(PHOTO_SIZES.normal, PHOTO_SIZES.normal, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer(),
+    ]);
+    return { thumbnail, normal };
+  } catch {
+    throw new UnusableImageError('The photo could not be read.');
+  }
+}

@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { parseTagCode, photoUrl, ResponseCode, type PhotoSize, type PhotoUrls, type StoredPhoto } from '@homing/contracts';
+import { RpcError } from '@homing/platform';
+import { PHOTO_STORAGE, type PhotoStorage } from './photo-storage';
+import { PhotosRepository } from './photos.repository';
+
+const NOT_FOUND = () => RpcError.notFound(ResponseCode.NOT_FOUND, 'No photo here.');
+
+@Injectable()
+export class PhotosService {
+  constructor(
+    private readonly photos: PhotosRepository,
+    @Inject(PHOTO_STORAGE) private readonly storage: PhotoStorage,
+  ) {}
+
+  /** Stores the owner's new photo; anyone else (and an unknown code) gets the 404 of a missing item. */
+  async setPhoto(input: string, ownerUserId: string, renditions: { contentType: string; thumbnail: string; normal: string }): Promise<PhotoUrls> {
+    const code = parseTagCode(input);
+    if (!code) throw RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
+    const version = await this.photos.transaction(async (manager) => {
+      const next = await this.photos.nextPhotoVersion(manager, code, ownerUserId);
+      if (next === null) return null;
+      await this.storage.put(
+        code,
+        {
+          thumbnail: { contentType: renditions.contentType, content: Buffer.from(renditions.thumbnail, 'base64') },
+          normal: { contentType: renditions.contentType, content: Buffer.from(renditions.normal, 'base64') },
+        },
+        manager,
+      );
+      return next;
+    });
+    if (version === null) throw RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
+    return { thumbnail: photoUrl(code, 'thumbnail', version), normal: photoUrl(code, 'normal', version) };
+  }
+
+  /** A rendition of an item's photo: public, like the finder page that shows it. */
+  async getPhoto(input: string, size: PhotoSize): Promise<StoredPhoto> {
+    const code = parseTagCode(input);
+    if (!code) throw NOT_FOUND();
+    const [version, rendition] = await Promise.all([this.photos.photoVersion(code), this.storage.get(code, size)]);
+    if (version === null || !rendition) throw NOT_FOUND();
+    return { contentType: rendition.contentType, base64: rendition.content.toString('base64'), version };
+  }
+}
