@@ -11,7 +11,7 @@ import { UsersHttpController } from './identity/users.http-controller';
 import { ItemsHttpController } from './items/items.http-controller';
 import { PhotosHttpController } from './photos/photos.http-controller';
 import { OwnedItemsHttpController } from './items/owned-items.http-controller';
-import { UnknownCodeLimiter, UnknownCodeLimitInterceptor } from './items/unknown-code-limit';
+import { UnknownCodeLimiter } from './items/unknown-code-limit';
 import { QrImages } from './qr/qr-images';
 import { QrHttpController } from './qr/qr.http-controller';
 
@@ -33,7 +33,6 @@ export class AppModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         UnknownCodeLimiter,
-        UnknownCodeLimitInterceptor,
         QrImages,
         // In this order: a flood is refused before any token is verified.
         { provide: APP_GUARD, useClass: ClientAddressThrottlerGuard },

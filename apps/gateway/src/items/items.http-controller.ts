@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SkipThrottle } from '@nestjs/throttler';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { createItemBodySchema, parseTagCode, publicItemSchema, ResponseCode, type CreateItemBody, type PublicItem } from '@homing/contracts';
@@ -8,18 +9,20 @@ import { ApiError } from '../http/http-error';
 import { IDEMPOTENCY_KEY_API_HEADER, IdempotencyKey } from '../http/idempotency-key';
 import { errorResponses, jsonSchemaOf } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
-import { LimitUnknownCodeLookups, UNKNOWN_CODE_LIMIT } from './unknown-code-limit';
+import { limitUnknownCodeLookups, UNKNOWN_CODE_LIMIT, UnknownCodeLimiter } from './unknown-code-limit';
 
 @ApiTags('items')
 @Controller('items')
 export class ItemsHttpController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly unknownCodes: UnknownCodeLimiter,
+  ) {}
 
   @Public()
   // The hottest path (a finder's scan) costs no Redis round trip; guessing codes is limited separately.
   @SkipThrottle()
   @Get(':code')
-  @LimitUnknownCodeLookups()
   @ApiOperation({
     summary: 'What a finder sees after scanning a tag',
     description: `Unknown and malformed codes are the same 404. After ${UNKNOWN_CODE_LIMIT.misses} unknown codes in an hour, a client address gets 429 for any code until the hour is over.`,
@@ -28,11 +31,18 @@ export class ItemsHttpController {
   @ApiResponse(errorResponses[404])
   @ApiResponse(errorResponses[429])
   @ApiBearerAuth()
-  getByCode(@Param('code') input: string, @OptionalCurrentUser() viewer: AuthenticatedUser | null): Promise<PublicItem> {
-    const code = parseTagCode(input);
-    // Malformed codes never reach items: same answer as an unknown code, one hop saved.
-    if (!code) throw new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
-    return this.rpc.request('items.rpc.get-by-code', { code, viewerUserId: viewer?.id ?? null });
+  getByCode(
+    @Param('code') input: string,
+    @OptionalCurrentUser() viewer: AuthenticatedUser | null,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PublicItem> {
+    return limitUnknownCodeLookups(this.unknownCodes, request.ip, reply, async () => {
+      const code = parseTagCode(input);
+      // Malformed codes never reach items: same answer as an unknown code, one hop saved.
+      if (!code) throw new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
+      return this.rpc.request('items.rpc.get-by-code', { code, viewerUserId: viewer?.id ?? null });
+    });
   }
 
   @Post()

@@ -1,13 +1,13 @@
-import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatTagCode, parseTagCode, QR_SIZE_DEFAULT_PX, QR_SIZE_MAX_PX, QR_SIZE_MIN_PX, qrQuerySchema, ResponseCode, type QrQuery } from '@homing/contracts';
 import { Public, RpcClient } from '@homing/platform';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
 import { ApiError } from '../http/http-error';
 import { errorResponses } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
-import { LimitUnknownCodeLookups } from '../items/unknown-code-limit';
+import { limitUnknownCodeLookups, UnknownCodeLimiter } from '../items/unknown-code-limit';
 import { QrImages, type QrImage } from './qr-images';
 
 // A week: the image of a code never changes while PUBLIC_URL stays, but not `immutable`: a deleted tag's image should
@@ -29,12 +29,12 @@ export class QrHttpController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly images: QrImages,
+    private readonly unknownCodes: UnknownCodeLimiter,
   ) {}
 
   /** Outside `/api/v1` (the spec's website path); excluded from the prefix in http-contract.ts. */
   @Public()
   @Get('qr/:code')
-  @LimitUnknownCodeLookups()
   @ApiOperation({ summary: 'The QR image of a tag as SVG (or, with b64=1, the SVG as base64 text)', description: 'Encodes PUBLIC_URL/found/{code}. Unknown codes: 404.' })
   @ApiQuery(SIZE_QUERY)
   @ApiQuery({ name: 'b64', required: false, enum: ['0', '1'] })
@@ -47,11 +47,16 @@ export class QrHttpController {
     @Param('code') input: string,
     @Query(new ZodBodyPipe(qrQuerySchema)) query: QrQuery,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const code = parseTagCode(input);
-    if (!code) throw new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
-    await this.rpc.request('items.rpc.get-by-code', { code, viewerUserId: null });
+    // A QR image tells whether a code exists as well as a scan does: the same limit on guessing.
+    const code = await limitUnknownCodeLookups(this.unknownCodes, request.ip, reply, async () => {
+      const parsed = parseTagCode(input);
+      if (!parsed) throw new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
+      await this.rpc.request('items.rpc.get-by-code', { code: parsed, viewerUserId: null });
+      return parsed;
+    });
     const base64 = query.b64 === '1';
     const image = await this.images.render(code, base64 ? 'svg-base64' : 'svg', query.sizeInPx ?? QR_SIZE_DEFAULT_PX);
     send(reply, image, ifNoneMatch, { 'cache-control': PUBLIC_CACHE, 'content-type': base64 ? 'text/plain; charset=utf-8' : 'image/svg+xml; charset=utf-8' });
