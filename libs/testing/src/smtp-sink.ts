@@ -23,6 +23,9 @@ export class SmtpSink {
   /** Message-IDs of the messages answered with an error, in order. */
   readonly refused: Array<{ messageId: string; responseCode: number }> = [];
   private readonly answers: number[] = [];
+  private holds = 0;
+  private readonly held: Array<() => void> = [];
+  private readonly closedSessions = new Set<string>();
   private server?: SMTPServer;
   private port = 0;
 
@@ -36,34 +39,20 @@ export class SmtpSink {
       // Plain SMTP on loopback: nodemailer would otherwise try STARTTLS with the sink's self-signed certificate.
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
-      onData: (stream, _session, callback) => {
+      onClose: (session) => {
+        this.closedSessions.add(session.id);
+      },
+      onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           const raw = Buffer.concat(chunks);
           const code = this.answers.shift();
-          PostalMime.parse(raw).then(
-            (mail) => {
-              const messageId = mail.messageId ?? '';
-              if (code !== undefined) {
-                this.refused.push({ messageId, responseCode: code });
-                callback(Object.assign(new Error(code >= 500 ? 'Mailbox unavailable' : 'Try again later'), { responseCode: code }));
-                return;
-              }
-              this.received.push({
-                to: (mail.to ?? []).map((address) => ('address' in address ? (address.address ?? '') : '')),
-                from: mail.from && 'address' in mail.from ? (mail.from.address ?? '') : '',
-                subject: mail.subject ?? '',
-                html: mail.html ?? '',
-                text: mail.text ?? '',
-                messageId,
-                headers: mail.headers.map(({ key, value }) => ({ key, value })),
-                raw: raw.toString('utf8'),
-              });
-              callback();
-            },
-            (error: Error) => callback(error),
-          );
+          const answer = () => this.answer(raw, code, session.id, callback);
+          if (this.holds > 0) {
+            this.holds -= 1;
+            this.held.push(answer);
+          } else answer();
         });
       },
     });
@@ -76,9 +65,52 @@ export class SmtpSink {
     return this;
   }
 
+  /** Answers one message: refuses it with `code`, or accepts it unless its sender hung up before the answer. */
+  private answer(raw: Buffer, code: number | undefined, sessionId: string, callback: (error?: Error | null) => void): void {
+    PostalMime.parse(raw).then(
+      (mail) => {
+        const messageId = mail.messageId ?? '';
+        if (code !== undefined) {
+          this.refused.push({ messageId, responseCode: code });
+          callback(Object.assign(new Error(code >= 500 ? 'Mailbox unavailable' : 'Try again later'), { responseCode: code }));
+          return;
+        }
+        // A sender that hung up before the answer never saw it accepted: a real server would not deliver it.
+        if (this.closedSessions.has(sessionId)) return;
+        this.received.push({
+          to: (mail.to ?? []).map((address) => ('address' in address ? (address.address ?? '') : '')),
+          from: mail.from && 'address' in mail.from ? (mail.from.address ?? '') : '',
+          subject: mail.subject ?? '',
+          html: mail.html ?? '',
+          text: mail.text ?? '',
+          messageId,
+          headers: mail.headers.map(({ key, value }) => ({ key, value })),
+          raw: raw.toString('utf8'),
+        });
+        callback();
+      },
+      (error: Error) => callback(error),
+    );
+  }
+
   /** Answers the next `times` messages with this SMTP code instead of accepting them. */
   answerNext(responseCode: number, times = 1): void {
     for (let i = 0; i < times; i += 1) this.answers.push(responseCode);
+  }
+
+  /** Receives the next `times` messages but keeps the sender waiting for its answer until `release()`. */
+  holdNext(times = 1): void {
+    this.holds += times;
+  }
+
+  /** How many messages are held unanswered. */
+  get heldCount(): number {
+    return this.held.length;
+  }
+
+  /** Answers the held messages. */
+  release(): void {
+    for (const answer of this.held.splice(0)) answer();
   }
 
   /** The e-mails received for an address. */
