@@ -31,15 +31,15 @@ interface MailValues {
  * flattened to one line so nothing can ever add a header.
  */
 export class EmailRenderer {
+  private readonly handlebars = Handlebars.create();
   private readonly html: Template;
   private readonly text: Template;
   // Texts are compiled once per language and paragraph: they may name values, which are escaped like any other.
   private readonly compiled = new Map<string, { html: Template; text: Template }>();
 
   constructor(private readonly publicUrl: string) {
-    const handlebars = Handlebars.create();
-    this.html = handlebars.compile(HTML_LAYOUT, { strict: true });
-    this.text = handlebars.compile(TEXT_LAYOUT, { strict: true, noEscape: true });
+    this.html = this.handlebars.compile(HTML_LAYOUT, { strict: true });
+    this.text = this.handlebars.compile(TEXT_LAYOUT, { strict: true, noEscape: true });
   }
 
   render<K extends EmailKind>(kind: K, language: UserLanguage, data: EmailJobMap[K]): RenderedEmail {
@@ -92,8 +92,8 @@ export class EmailRenderer {
     let entry = this.compiled.get(source);
     if (!entry) {
       entry = {
-        html: Handlebars.compile(source, { strict: true }),
-        text: Handlebars.compile(source, { strict: true, noEscape: true }),
+        html: this.handlebars.compile(source, { strict: true }),
+        text: this.handlebars.compile(source, { strict: true, noEscape: true }),
       };
       this.compiled.set(source, entry);
     }
