@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
-import { deleteNamespaceStreams, dropSchemas, ensureDatabase, freePort, isolatedName, runServiceCommand, ServiceProcess, testInfra } from '@homing/testing';
+import { deleteNamespaceStreams, dropSchemas, ensureDatabase, freePort, isolatedName, runServiceCommand, ServiceProcess, SmtpSink, testInfra } from '@homing/testing';
 
 export const BACKEND_SERVICES = ['identity', 'items', 'messaging', 'notifications'] as const;
 export type BackendService = (typeof BACKEND_SERVICES)[number];
@@ -14,6 +14,8 @@ export interface Stack {
   nc: NatsConnection;
   db: Client;
   services: Map<string, ServiceProcess>;
+  /** The SMTP server notifications sends to (unless a suite gives it another `SMTP_URL`): every e-mail of the run. */
+  mail: SmtpSink;
   schemaOf(service: BackendService): string;
   /** Environment every process of the stack shares (NATS namespace, database, Redis). */
   shared: NodeJS.ProcessEnv;
@@ -33,8 +35,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const infra = testInfra();
   const namespace = isolatedName();
   const schemaOf = (service: BackendService) => `${service}_${namespace}`;
+  // Each stack has its own mailbox: e-mails never reach a development MailDev on the fixed port 1025.
+  const mail = await new SmtpSink().start();
   const shared = { DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl, REDIS_URL: infra.redisUrl, NATS_NAMESPACE: namespace, NODE_ENV: 'test' };
-  const envOf = (service: BackendService): NodeJS.ProcessEnv => ({ ...shared, DATABASE_SCHEMA: schemaOf(service), ...options.env?.[service] });
+  const envOf = (service: BackendService): NodeJS.ProcessEnv => ({
+    ...shared,
+    DATABASE_SCHEMA: schemaOf(service),
+    ...(service === 'notifications' ? { SMTP_URL: mail.url } : {}),
+    ...options.env?.[service],
+  });
 
   await ensureDatabase(infra.databaseUrl);
   for (const service of BACKEND_SERVICES) await runServiceCommand(service, ['migrate'], envOf(service));
@@ -58,6 +67,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     nc,
     db,
     services,
+    mail,
     schemaOf,
     shared,
     envOf,
@@ -67,6 +77,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await nc.drain();
       await db.end();
       await dropSchemas(infra.databaseUrl, BACKEND_SERVICES.map(schemaOf));
+      await mail.stop();
     },
   };
 }

@@ -5,3 +5,4 @@ export * from './service-process';
 export * from './sweep';
 export * from './wait-for-event';
 export * from './keys';
+export * from './smtp-sink';

@@ -1,5 +1,6 @@
 import type { DatabaseOptions } from '@homing/platform';
 import type { NotificationsConfig } from '../config/notifications.config';
+import { CreateDeliveries1764100000000 } from './migrations/1764100000000-CreateDeliveries';
 
 /** WARNING: the schema name is where this service's data lives; renaming it loses the data. */
 export const NOTIFICATIONS_SCHEMA = 'notifications';
@@ -9,7 +10,7 @@ export function notificationsDatabase(config: NotificationsConfig): DatabaseOpti
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA ?? NOTIFICATIONS_SCHEMA,
     applicationName: `notifications-${config.NOTIFICATIONS_ROLE}`,
-    // Push subscriptions and delivery records arrive with the notification issues.
-    migrations: [],
+    // Push subscriptions arrive with the push issue.
+    migrations: [CreateDeliveries1764100000000],
   };
 }

@@ -1,0 +1,63 @@
+import { USER_LANGUAGES } from '@homing/contracts';
+import { HTML_LAYOUT } from '../../templates/layout';
+import { EMAIL_TEXTS, EmailRenderer, oneLine } from './email-renderer';
+
+describe('e-mail rendering', () => {
+  const renderer = new EmailRenderer('https://homing.example');
+  const userId = '019ab1c2-0000-7000-8000-000000000001';
+
+  it.each(USER_LANGUAGES)('renders the login-code mail in %s with the code and its link, in HTML and plain text', (language) => {
+    const email = renderer.render('login-code', language, { userId, code: 'ABCD2345' });
+    expect(email.subject).toBe(EMAIL_TEXTS[language].mails['login-code'].subject);
+    expect(email.html).toContain(`<html lang="${language}">`);
+    expect(email.html).toContain('ABCD2345');
+    expect(email.text).toContain('https://homing.example/login/code?code=ABCD2345');
+    expect(email.html).toContain('https://homing.example/login/code?code&#x3D;ABCD2345');
+    expect(email.text).toContain(EMAIL_TEXTS[language].mails['login-code'].intro[0]);
+    expect(email.text).not.toContain('<');
+  });
+
+  it.each(USER_LANGUAGES)('renders the reset, welcome and tag-activated mails in %s with their links', (language) => {
+    const reset = renderer.render('password-reset', language, { userId, token: 'reset-token_1' });
+    expect(reset.text).toContain('https://homing.example/reset-password/reset-token_1');
+    expect(reset.subject).toBe(EMAIL_TEXTS[language].mails['password-reset'].subject);
+    const welcome = renderer.render('welcome', language, { userId, passwordToken: 'set-token' });
+    expect(welcome.text).toContain('https://homing.example/set-password/set-token');
+    const active = renderer.render('tag-activated', language, { userId, tagCode: 'ABCD1234EFGH5678' });
+    expect(active.text).toContain('https://homing.example/item/ABCD-1234-EFGH-5678');
+    // The code is named in the text, formatted as printed on the tag.
+    expect(active.text).toContain('ABCD-1234-EFGH-5678 ');
+    expect(active.html).toContain('ABCD-1234-EFGH-5678 ');
+  });
+
+  it('has every text in every language, and texts differ between languages', () => {
+    const keys = (language: (typeof USER_LANGUAGES)[number]) => JSON.stringify(Object.keys(EMAIL_TEXTS[language].mails).sort());
+    expect(keys('nl')).toBe(keys('en'));
+    expect(keys('es')).toBe(keys('en'));
+    expect(EMAIL_TEXTS.nl.mails.welcome.subject).not.toBe(EMAIL_TEXTS.en.mails.welcome.subject);
+    expect(EMAIL_TEXTS.es.mails.welcome.subject).not.toBe(EMAIL_TEXTS.en.mails.welcome.subject);
+  });
+
+  it('escapes hostile values in the HTML part, and keeps them out of links as markup (B3)', () => {
+    const hostile = '"><script>alert(1)</script>\r\nBcc: victim@example.test';
+    const email = renderer.render('login-code', 'en', { userId, code: hostile });
+    expect(email.html).not.toContain('<script>');
+    expect(email.html).toContain('&lt;script&gt;');
+    expect(email.html).not.toMatch(/href="[^"]*"><script/);
+    // In the link the value is URL-encoded: no quote, angle bracket or line break survives.
+    expect(email.text).toContain(`/login/code?code=${encodeURIComponent(hostile)}`);
+    const reset = renderer.render('password-reset', 'nl', { userId, token: '<img src=x onerror=alert(1)>' });
+    expect(reset.html).not.toContain('<img');
+  });
+
+  it('takes subjects from the texts alone, on one line, whatever the data holds', () => {
+    const email = renderer.render('tag-activated', 'es', { userId, tagCode: 'X\r\nSubject: pwned' });
+    expect(email.subject).toBe(EMAIL_TEXTS.es.mails['tag-activated'].subject);
+    expect(email.subject).not.toMatch(/[\r\n]/);
+    expect(oneLine('a\r\nBcc: x\u0000')).toBe('a Bcc: x');
+  });
+
+  it('never inserts values with a triple-stash in the layout', () => {
+    expect(HTML_LAYOUT).not.toContain('{{{');
+  });
+});

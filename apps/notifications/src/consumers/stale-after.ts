@@ -1,0 +1,4 @@
+/** Secrets-stream events are kept 15 minutes; a login code lives 10, a reset link 60: older than this, no mail. */
+export const SECRET_MAIL_STALE_AFTER_MS = 15 * 60 * 1000;
+/** A "your tag is active" mail a day late is still useful; later than that it only confuses. */
+export const ACTIVATION_MAIL_STALE_AFTER_MS = 24 * 60 * 60 * 1000;

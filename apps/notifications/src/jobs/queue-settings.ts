@@ -1,0 +1,26 @@
+import type { JobsOptions, WorkerOptions } from 'bullmq';
+
+const DAY_S = 24 * 60 * 60;
+
+/**
+ * RELIABILITY.md "Settings": 8 attempts with exponential back-off (2 s, 4 s … about 4 minutes in all); completed
+ * jobs kept 7 days by age, never `removeOnComplete: true`, which frees a deterministic id and lets a replayed event
+ * run again; failed jobs kept 30 days so they can be looked at (their secrets are scrubbed when they fail for good).
+ */
+export const NOTIFICATION_JOB_OPTIONS: JobsOptions = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 2000 },
+  removeOnComplete: { age: 7 * DAY_S },
+  removeOnFail: { age: 30 * DAY_S },
+};
+
+/**
+ * A killed worker's job is picked up after about two stall intervals (30 s with 15 s, measured here; 60 s with the
+ * default); a job found stalled twice more fails rather than looping.
+ */
+export const NOTIFICATION_WORKER_OPTIONS: Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount' | 'concurrency'> = {
+  lockDuration: 15_000,
+  stalledInterval: 15_000,
+  maxStalledCount: 2,
+  concurrency: 4,
+};

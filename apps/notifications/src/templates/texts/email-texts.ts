@@ -1,0 +1,27 @@
+import type { UserLanguage } from '@homing/contracts';
+import type { EmailKind } from '../../jobs/email-jobs';
+
+/** One e-mail's words. Subjects come from here only, never from user input, so nothing can inject a header. */
+export interface MailTexts {
+  subject: string;
+  /** Paragraphs before the code or button. */
+  intro: string[];
+  /** The button's label; the link itself is built from PUBLIC_URL. */
+  action: string;
+  /** Paragraphs after the button. */
+  outro: string[];
+}
+
+/** Every word of every e-mail in one language; one typed file per language. */
+export interface EmailTexts {
+  layout: {
+    greeting: string;
+    /** Under the button: for mail readers that do not show buttons. */
+    linkHint: string;
+    signature: string;
+    footer: string;
+  };
+  mails: Record<EmailKind, MailTexts>;
+}
+
+export type { UserLanguage };

@@ -1,0 +1,36 @@
+import type { EmailTexts } from './email-texts';
+
+export const en: EmailTexts = {
+  layout: {
+    greeting: 'Hello,',
+    linkHint: 'If the button does not work, copy this address into your browser:',
+    signature: 'The Homing team',
+    footer: 'You receive this e-mail because this address has a Homing account. Homing brings lost things home.',
+  },
+  mails: {
+    'login-code': {
+      subject: 'Your Homing login code',
+      intro: ['Here is the code to log in to Homing. It works once, for 10 minutes.'],
+      action: 'Log in',
+      outro: ['Did you not ask for a code? Then you can ignore this e-mail; nobody can log in without it.'],
+    },
+    'password-reset': {
+      subject: 'Reset your Homing password',
+      intro: ['Someone asked to reset the password of your Homing account. Choose a new password with the button below. The link works once, for 60 minutes.'],
+      action: 'Choose a new password',
+      outro: ['Did you not ask for this? Then you can ignore this e-mail; your password stays as it is.'],
+    },
+    welcome: {
+      subject: 'Welcome to Homing',
+      intro: ['Your Homing account is ready. Choose a password so you can log in any time and see who found your things.'],
+      action: 'Set your password',
+      outro: ['The link works for 7 days. After that you can always log in with a code sent to this address.'],
+    },
+    'tag-activated': {
+      subject: 'Your Homing tag is active',
+      intro: ['Your tag {{tagCode}} is active. Whoever finds it can now reach you without seeing your e-mail address.', 'Give it a name, so you know which of your things it is on.'],
+      action: 'Name your item',
+      outro: [],
+    },
+  },
+};

@@ -1,0 +1,36 @@
+import type { EmailTexts } from './email-texts';
+
+export const es: EmailTexts = {
+  layout: {
+    greeting: 'Hola:',
+    linkHint: 'Si el botón no funciona, copia esta dirección en tu navegador:',
+    signature: 'El equipo de Homing',
+    footer: 'Recibes este correo porque esta dirección tiene una cuenta de Homing. Homing devuelve a casa las cosas perdidas.',
+  },
+  mails: {
+    'login-code': {
+      subject: 'Tu código de acceso a Homing',
+      intro: ['Este es el código para entrar en Homing. Sirve una sola vez, durante 10 minutos.'],
+      action: 'Entrar',
+      outro: ['¿No has pedido un código? Puedes ignorar este correo; nadie puede entrar sin él.'],
+    },
+    'password-reset': {
+      subject: 'Restablece tu contraseña de Homing',
+      intro: ['Alguien ha pedido restablecer la contraseña de tu cuenta de Homing. Elige una nueva contraseña con el botón de abajo. El enlace sirve una sola vez, durante 60 minutos.'],
+      action: 'Elegir una nueva contraseña',
+      outro: ['¿No lo has pedido tú? Puedes ignorar este correo; tu contraseña no cambia.'],
+    },
+    welcome: {
+      subject: 'Bienvenido a Homing',
+      intro: ['Tu cuenta de Homing está lista. Elige una contraseña para poder entrar cuando quieras y ver quién ha encontrado tus cosas.'],
+      action: 'Elegir tu contraseña',
+      outro: ['El enlace sirve durante 7 días. Después, siempre puedes entrar con un código enviado a esta dirección.'],
+    },
+    'tag-activated': {
+      subject: 'Tu etiqueta de Homing está activa',
+      intro: ['Tu etiqueta {{tagCode}} está activa. Quien la encuentre podrá escribirte sin ver tu dirección de correo.', 'Ponle un nombre para saber en cuál de tus cosas está.'],
+      action: 'Poner nombre a tu objeto',
+      outro: [],
+    },
+  },
+};

@@ -1,0 +1,36 @@
+import type { EmailTexts } from './email-texts';
+
+export const nl: EmailTexts = {
+  layout: {
+    greeting: 'Hallo,',
+    linkHint: 'Werkt de knop niet? Kopieer dan dit adres naar je browser:',
+    signature: 'Het Homing-team',
+    footer: 'Je ontvangt deze e-mail omdat dit adres een Homing-account heeft. Homing brengt verloren spullen thuis.',
+  },
+  mails: {
+    'login-code': {
+      subject: 'Je inlogcode voor Homing',
+      intro: ['Hier is de code om in te loggen bij Homing. Hij werkt één keer, 10 minuten lang.'],
+      action: 'Inloggen',
+      outro: ['Heb je geen code aangevraagd? Dan kun je deze e-mail negeren; zonder de code kan niemand inloggen.'],
+    },
+    'password-reset': {
+      subject: 'Stel je Homing-wachtwoord opnieuw in',
+      intro: ['Iemand heeft gevraagd het wachtwoord van je Homing-account opnieuw in te stellen. Kies een nieuw wachtwoord met de knop hieronder. De link werkt één keer, 60 minuten lang.'],
+      action: 'Kies een nieuw wachtwoord',
+      outro: ['Heb je dit niet gevraagd? Dan kun je deze e-mail negeren; je wachtwoord blijft zoals het is.'],
+    },
+    welcome: {
+      subject: 'Welkom bij Homing',
+      intro: ['Je Homing-account is klaar. Kies een wachtwoord, zodat je altijd kunt inloggen en ziet wie je spullen heeft gevonden.'],
+      action: 'Stel je wachtwoord in',
+      outro: ['De link werkt 7 dagen. Daarna kun je altijd inloggen met een code die naar dit adres wordt gestuurd.'],
+    },
+    'tag-activated': {
+      subject: 'Je Homing-label is actief',
+      intro: ['Je label {{tagCode}} is actief. Wie het vindt, kan je nu bereiken zonder je e-mailadres te zien.', 'Geef het een naam, zodat je weet op welk van je spullen het zit.'],
+      action: 'Geef je voorwerp een naam',
+      outro: [],
+    },
+  },
+};
