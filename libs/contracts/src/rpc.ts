@@ -12,12 +12,12 @@ import {
 } from './identity';
 import { claimResponseSchema } from './claims';
 import {
+  createMessageBodySchema,
   createMessageResponseSchema,
   FOUND_ITEMS_MAX_CODES,
   finderDetailsSchema,
   finderTokenResponseSchema,
   finderTokenSchema,
-  MESSAGE_MAX_LENGTH,
   messageSchema,
 } from './conversations';
 import { photoSizeSchema, photoUrlsSchema, storedPhotoSchema } from './photos';
@@ -109,7 +109,8 @@ export const RpcMap = {
   'messaging.rpc.post-message': {
     request: z.object({
       code: z.string(),
-      content: z.string().min(1).max(MESSAGE_MAX_LENGTH),
+      // The body's rules again: messaging does not trust that every caller checked them.
+      content: createMessageBodySchema.shape.content,
       conversationId: z.uuid().optional(),
       viewerUserId: z.uuid().nullable(),
       finderToken: finderTokenSchema.optional(),
