@@ -250,6 +250,9 @@ describe('items API through the gateway', () => {
       'POST /api/v1/user/password',
       'POST /api/v1/auth/refresh-token',
       'GET /qr/{code}',
+      'POST /api/v1/items/{code}/set-finder',
+      'POST /api/v1/items/{code}/messages',
+      'GET /api/v1/items/{code}/messages',
     ];
     const document = (await (await fetch(`${base}/api/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const walked: string[] = [];

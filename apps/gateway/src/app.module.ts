@@ -4,6 +4,7 @@ import { PlatformModule } from '@homing/platform';
 import { TagBatchesHttpController } from './admin/tag-batches.http-controller';
 import { AuthGuard } from './auth/auth.guard';
 import { ClaimsHttpController } from './claims/claims.http-controller';
+import { ConversationsHttpController, OwnerConversationsHttpController } from './conversations/conversations.http-controller';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
 import { rateLimitsModule, ClientAddressThrottlerGuard } from './http/rate-limits';
 import { AuthHttpController } from './identity/auth.http-controller';
@@ -29,7 +30,7 @@ export class AppModule {
         }),
         rateLimitsModule(config),
       ],
-      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController],
+      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController, ConversationsHttpController, OwnerConversationsHttpController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         UnknownCodeLimiter,

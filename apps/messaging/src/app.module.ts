@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@homing/platform';
 import type { MessagingConfig } from './config/messaging.config';
 import { messagingDatabase } from './database/messaging.database';
+import { ConversationsModule } from './conversations/conversations.module';
 import { ItemOwnersModule } from './item-owners/item-owners.module';
 
 @Module({})
@@ -17,6 +18,7 @@ export class AppModule {
           outbox: true,
         }),
         ItemOwnersModule,
+        ConversationsModule,
       ],
     };
   }

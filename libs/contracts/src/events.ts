@@ -78,6 +78,28 @@ export const EventMap = {
       code: z.string(),
     }),
   },
+  /**
+   * A message written in a finder's conversation. Ids and roles only: no content, no address. The aggregate is the
+   * item's thread (`aggregateId` = item code) and `version` the message id, which rises with every message.
+   */
+  'messaging.message.created.v1': {
+    stream: 'events',
+    data: z.object({
+      itemCode: z.string(),
+      conversationId: z.uuid(),
+      messageId: z.number().int(),
+      author: z.enum(['finder', 'owner']),
+      ownerUserId: z.uuid(),
+    }),
+  },
+  /**
+   * Every conversation of an item deleted by its owner (reset). Same aggregate as messages; its `version` is drawn
+   * from the same sequence as message ids, so it orders after every message before it and before every one after.
+   */
+  'messaging.conversation.cleared.v1': {
+    stream: 'events',
+    data: z.object({ itemCode: z.string(), ownerUserId: z.uuid() }),
+  },
 } as const satisfies Record<string, { stream: StreamKey; data: z.ZodType }>;
 
 export type EventSubject = keyof typeof EventMap;

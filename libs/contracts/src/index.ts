@@ -1,4 +1,5 @@
 export * from './claims';
+export * from './conversations';
 export * from './envelope';
 export * from './events';
 export * from './http-error';

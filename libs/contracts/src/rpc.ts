@@ -11,6 +11,15 @@ import {
   userSchema,
 } from './identity';
 import { claimResponseSchema } from './claims';
+import {
+  createMessageBodySchema,
+  createMessageResponseSchema,
+  FOUND_ITEMS_MAX_CODES,
+  finderDetailsSchema,
+  finderTokenResponseSchema,
+  finderTokenSchema,
+  messageSchema,
+} from './conversations';
 import { photoSizeSchema, photoUrlsSchema, storedPhotoSchema } from './photos';
 import { createItemBodySchema, createTagBatchBodySchema, OWNED_ITEMS_MAX_LIMIT, publicItemSchema, tagBatchSchema, updateItemBodySchema } from './items';
 
@@ -87,6 +96,57 @@ export const RpcMap = {
   'items.rpc.get-photo': {
     request: z.object({ code: z.string().min(1).max(64), size: photoSizeSchema }),
     response: storedPhotoSchema,
+  },
+
+  // messaging: finders' conversations with owners. `viewerUserId` is the logged-in caller (null for a finder without
+  // an account); `finderToken` the caller's X-Finder-Token, if any.
+  /** A finder leaves an address before their first message (opens the conversation) or changes it (with a token). */
+  'messaging.rpc.set-finder': {
+    request: z.object({ code: z.string(), email: emailSchema, viewerUserId: z.uuid().nullable(), finderToken: finderTokenSchema.optional() }),
+    response: finderTokenResponseSchema,
+  },
+  /** A finder writes (a first message opens a conversation and answers its token), or the owner replies. */
+  'messaging.rpc.post-message': {
+    request: z.object({
+      code: z.string(),
+      // The body's rules again: messaging does not trust that every caller checked them.
+      content: createMessageBodySchema.shape.content,
+      conversationId: z.uuid().optional(),
+      viewerUserId: z.uuid().nullable(),
+      finderToken: finderTokenSchema.optional(),
+      idempotencyKey: idempotencyKeySchema.optional(),
+    }),
+    response: createMessageResponseSchema,
+  },
+  /** The owner: every conversation's messages (marking finders' messages read); a finder: their own; else 403. */
+  'messaging.rpc.list-messages': {
+    request: z.object({ code: z.string(), after: z.number().int().min(0).optional(), viewerUserId: z.uuid().nullable(), finderToken: finderTokenSchema.optional() }),
+    response: z.array(messageSchema),
+  },
+  /** Owner only (else 404): whether the latest finder left an address. */
+  'messaging.rpc.finder-details': {
+    request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
+    response: finderDetailsSchema,
+  },
+  /** Owner only (else 404): finders' messages the owner has not read. */
+  'messaging.rpc.unread-count': {
+    request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
+    response: z.object({ count: z.number().int() }),
+  },
+  /** For each code as asked: whether a finder wrote about it (false for codes that are not the caller's). */
+  'messaging.rpc.found-items': {
+    request: z.object({ codes: z.array(z.string().max(64)).max(FOUND_ITEMS_MAX_CODES), ownerUserId: z.uuid() }),
+    response: z.record(z.string(), z.boolean()),
+  },
+  /** Owner only (else 404): deletes every conversation of the item, so the next finder starts afresh. */
+  'messaging.rpc.reset': {
+    request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
+    response: nothing,
+  },
+  /** For notifications only: the address a finder left for a conversation, to relay the owner's replies. */
+  'messaging.rpc.get-finder-contact': {
+    request: z.object({ conversationId: z.uuid() }),
+    response: z.object({ email: z.string().nullable() }),
   },
 
   // identity: the gateway's auth routes, and lookups by other services.

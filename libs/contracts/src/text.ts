@@ -16,3 +16,19 @@ export function singleLineText(max: number, min = 1) {
     .max(max)
     .refine((value) => !CONTROL_CHARACTER.test(value) && !LONE_SURROGATE.test(value), 'must be plain text on one line');
 }
+
+// Everything singleLineText refuses except the newline: a message may span lines.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTER_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f]/;
+
+/**
+ * A text a person types over several lines (a message): Windows line ends become `\n`, trimmed, `min`..`max`
+ * characters, no control characters but the newline.
+ */
+export function multiLineText(max: number, min = 1) {
+  return z
+    .string()
+    .transform((value) => value.replace(/\r\n?/g, '\n'))
+    .pipe(z.string().trim().min(min).max(max))
+    .refine((value) => !CONTROL_CHARACTER_BUT_NEWLINE.test(value) && !LONE_SURROGATE.test(value), 'must be plain text');
+}

@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { DomainEvent } from '@homing/contracts';
 import type { LedgerConsumer } from '@homing/platform';
+import { ConversationsRepository } from '../conversations/conversations.repository';
 import { ItemOwnersRepository } from './item-owners.repository';
 
 type ItemOwnerEvents = 'items.item.created.v1' | 'items.item.claimed.v1' | 'items.item.deleted.v1';
 
 /**
  * Keeps messaging's `item code → owner` projection current from items' events, so messaging authorises on its own.
+ * A deletion also deletes the item's conversations, in the same transaction.
  * Each event applies only if it is newer than the row (the item's version): a late event never undoes a later change.
  */
 @Injectable()
@@ -19,11 +21,16 @@ export class ItemOwnersConsumer implements LedgerConsumer<ItemOwnerEvents> {
   readonly startFrom = 'all';
   readonly idempotency = 'ledger';
 
-  constructor(private readonly itemOwners: ItemOwnersRepository) {}
+  constructor(
+    private readonly itemOwners: ItemOwnersRepository,
+    private readonly conversations: ConversationsRepository,
+  ) {}
 
   async handle(event: DomainEvent<ItemOwnerEvents>, manager: EntityManager): Promise<void> {
     if (event.subject === 'items.item.deleted.v1') {
       await this.itemOwners.markDeleted(manager, event.data.code, event.version);
+      // Whatever the order of events: a deleted item's code never comes back, so its conversations can always go.
+      await this.conversations.deleteByItem(manager, event.data.code);
       return;
     }
     await this.itemOwners.upsert(

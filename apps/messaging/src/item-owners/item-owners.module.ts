@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { eventConsumerProviders } from '@homing/platform';
+import { ConversationsStoreModule } from '../conversations/conversations-store.module';
 import { ItemOwnersConsumer } from './item-owners.consumer';
 import { ItemOwnersRepository } from './item-owners.repository';
 
 @Module({
+  imports: [ConversationsStoreModule],
   providers: [ItemOwnersRepository, ...eventConsumerProviders(ItemOwnersConsumer)],
   exports: [ItemOwnersRepository],
 })

@@ -41,4 +41,14 @@ export class ItemOwnersRepository {
     const row = rows[0];
     return row ? { itemCode: row.item_code, ownerUserId: row.owner_user_id, claimedAt: row.claimed_at } : null;
   }
+
+  /** Which of these codes are the owner's (activated, not deleted). */
+  async findCodesOwnedBy(itemCodes: string[], ownerUserId: string): Promise<Set<string>> {
+    if (itemCodes.length === 0) return new Set();
+    const rows: Array<{ item_code: string }> = await this.dataSource.query(
+      'SELECT item_code FROM item_owners WHERE item_code = ANY($1::char(16)[]) AND owner_user_id = $2 AND deleted_at IS NULL',
+      [itemCodes, ownerUserId],
+    );
+    return new Set(rows.map((row) => row.item_code));
+  }
 }

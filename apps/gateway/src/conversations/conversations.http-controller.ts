@@ -1,0 +1,160 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { z } from 'zod';
+import {
+  createMessageBodySchema,
+  createMessageResponseSchema,
+  finderDetailsSchema,
+  finderTokenResponseSchema,
+  foundItemsQuerySchema,
+  foundItemsSchema,
+  messageSchema,
+  messagesQuerySchema,
+  setFinderBodySchema,
+  type CreateMessageBody,
+  type CreateMessageResponse,
+  type FinderDetails,
+  type FinderTokenResponse,
+  type FoundItems,
+  type FoundItemsQuery,
+  type Message,
+  type MessagesQuery,
+  type SetFinderBody,
+} from '@homing/contracts';
+import { Public, RpcClient } from '@homing/platform';
+import { CurrentUser, OptionalCurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
+import { IDEMPOTENCY_KEY_API_HEADER, IdempotencyKey } from '../http/idempotency-key';
+import { errorResponses, jsonSchemaOf } from '../http/openapi';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { FINDER_TOKEN_API_HEADER, FinderToken } from './finder-token';
+
+const NOT_YOURS = 'Another person’s item is the same 404 ITEM_NOT_FOUND as a missing one.';
+
+/** A finder's conversation with an item's owner, from the finder page (`/found/{code}`). */
+@ApiTags('messages')
+@ApiBearerAuth()
+@ApiHeader(FINDER_TOKEN_API_HEADER)
+@Controller('items/:code')
+export class ConversationsHttpController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Public()
+  @Post('set-finder')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Leave the finder’s e-mail address to hear of replies',
+    description:
+      'Before the first message it opens the finder’s conversation and answers its finder_token (send it as X-Finder-Token from then on); ' +
+      'with the token of a conversation it changes that conversation’s address. The owner gets 403 CANNOT_FIND_YOUR_OWN_ITEM.',
+  })
+  @ApiBody({ schema: jsonSchemaOf(setFinderBodySchema) })
+  @ApiOkResponse({ schema: jsonSchemaOf(finderTokenResponseSchema) })
+  @ApiResponse(errorResponses[403])
+  @ApiResponse(errorResponses[404])
+  @ApiResponse(errorResponses[422])
+  setFinder(
+    @Param('code') code: string,
+    @Body(new ZodBodyPipe(setFinderBodySchema)) body: SetFinderBody,
+    @OptionalCurrentUser() viewer: AuthenticatedUser | null,
+    @FinderToken() finderToken: string | undefined,
+  ): Promise<FinderTokenResponse> {
+    return this.rpc.request('messaging.rpc.set-finder', { code, email: body.email, viewerUserId: viewer?.id ?? null, finderToken });
+  }
+
+  @Public()
+  @Post('messages')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Write to the owner, or, as the owner, reply',
+    description:
+      'A finder without a token opens a conversation and gets its finder_token; with X-Finder-Token they write in theirs. The owner (by access token) replies ' +
+      'to the latest finder or to conversation_id, and cannot write first (403 CANNOT_FIND_YOUR_OWN_ITEM). 404 for an unknown or not yet activated item.',
+  })
+  @ApiBody({ schema: jsonSchemaOf(createMessageBodySchema) })
+  @ApiResponse({ status: 201, schema: jsonSchemaOf(createMessageResponseSchema) })
+  @ApiResponse(errorResponses[403])
+  @ApiResponse(errorResponses[404])
+  @ApiResponse({ ...errorResponses[422], description: 'Validation error; or IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request' })
+  @ApiHeader(IDEMPOTENCY_KEY_API_HEADER)
+  postMessage(
+    @Param('code') code: string,
+    @Body(new ZodBodyPipe(createMessageBodySchema)) body: CreateMessageBody,
+    @OptionalCurrentUser() viewer: AuthenticatedUser | null,
+    @FinderToken() finderToken: string | undefined,
+    @IdempotencyKey() idempotencyKey: string | undefined,
+  ): Promise<CreateMessageResponse> {
+    return this.rpc.request('messaging.rpc.post-message', {
+      code,
+      content: body.content,
+      conversationId: body.conversation_id,
+      viewerUserId: viewer?.id ?? null,
+      finderToken,
+      idempotencyKey,
+    });
+  }
+
+  @Public()
+  @Get('messages')
+  @ApiOperation({
+    summary: 'The thread: every conversation for the owner, their own for a finder',
+    description:
+      'The owner’s read marks the finders’ messages read (is_read as it was before this read); with several finders each message says which. ' +
+      'Anyone else gets 403 FORBIDDEN (the page shows the first-message form). after=<id> returns only newer messages.',
+  })
+  @ApiQuery({ name: 'after', required: false, schema: { type: 'integer', minimum: 0 } })
+  @ApiOkResponse({ schema: jsonSchemaOf(z.array(messageSchema)) })
+  @ApiResponse(errorResponses[403])
+  @ApiResponse(errorResponses[404])
+  listMessages(
+    @Param('code') code: string,
+    @Query(new ZodBodyPipe(messagesQuerySchema)) query: MessagesQuery,
+    @OptionalCurrentUser() viewer: AuthenticatedUser | null,
+    @FinderToken() finderToken: string | undefined,
+  ): Promise<Message[]> {
+    return this.rpc.request('messaging.rpc.list-messages', { code, after: query.after, viewerUserId: viewer?.id ?? null, finderToken });
+  }
+
+  @Get('finder-details')
+  @ApiOperation({ summary: 'Whether replies reach the latest finder (they left an address); never the address', description: NOT_YOURS })
+  @ApiOkResponse({ schema: jsonSchemaOf(finderDetailsSchema) })
+  @ApiResponse(errorResponses[401])
+  @ApiResponse(errorResponses[404])
+  finderDetails(@Param('code') code: string, @CurrentUser() owner: AuthenticatedUser): Promise<FinderDetails> {
+    return this.rpc.request('messaging.rpc.finder-details', { code, ownerUserId: owner.id });
+  }
+}
+
+/** The owner's view of what finders wrote: unread counts, found flags, reset. */
+@ApiTags('messages')
+@ApiBearerAuth()
+@ApiResponse(errorResponses[401])
+@Controller('user')
+export class OwnerConversationsHttpController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get('items/:code/unread-count')
+  @ApiOperation({ summary: 'How many finders’ messages about the item the owner has not read', description: NOT_YOURS })
+  @ApiOkResponse({ schema: { type: 'integer', minimum: 0 } })
+  @ApiResponse(errorResponses[404])
+  async unreadCount(@Param('code') code: string, @CurrentUser() owner: AuthenticatedUser): Promise<number> {
+    return (await this.rpc.request('messaging.rpc.unread-count', { code, ownerUserId: owner.id })).count;
+  }
+
+  @Get('found-items')
+  @ApiOperation({ summary: 'For each code asked (comma-separated), whether a finder wrote about it', description: 'Codes that are not the caller’s are false.' })
+  @ApiQuery({ name: 'codes', required: true, schema: { type: 'string' } })
+  @ApiOkResponse({ schema: jsonSchemaOf(foundItemsSchema) })
+  @ApiResponse(errorResponses[422])
+  foundItems(@Query(new ZodBodyPipe(foundItemsQuerySchema)) query: FoundItemsQuery, @CurrentUser() owner: AuthenticatedUser): Promise<FoundItems> {
+    return this.rpc.request('messaging.rpc.found-items', { codes: query.codes, ownerUserId: owner.id });
+  }
+
+  @Post('items/:code/reset')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Clear every conversation about the item, so the next finder starts afresh', description: NOT_YOURS })
+  @ApiNoContentResponse()
+  @ApiResponse(errorResponses[404])
+  async reset(@Param('code') code: string, @CurrentUser() owner: AuthenticatedUser): Promise<void> {
+    await this.rpc.request('messaging.rpc.reset', { code, ownerUserId: owner.id });
+  }
+}

@@ -1,0 +1,36 @@
+import type { Message } from '@homing/contracts';
+import type { ConversationRow, MessageRow } from './conversations.repository';
+
+/** Who is asking about an item's thread. */
+export type ThreadCaller = { role: 'owner' } | { role: 'finder'; conversation: ConversationRow } | { role: 'stranger' };
+
+/**
+ * The owner is recognised by their access token, whatever finder token they also send; a finder by the token of a
+ * conversation of this item. Anyone else (a passer-by, a finder whose conversation was reset) is a stranger.
+ */
+export function threadCaller(ownerUserId: string, viewerUserId: string | null, finderConversation: ConversationRow | null): ThreadCaller {
+  if (viewerUserId !== null && viewerUserId === ownerUserId) return { role: 'owner' };
+  if (finderConversation) return { role: 'finder', conversation: finderConversation };
+  return { role: 'stranger' };
+}
+
+/** "Finder 1", "Finder 2"… by the order conversations began; none when there is only one finder. */
+export function finderLabels(conversations: ConversationRow[]): Map<string, string> {
+  if (conversations.length < 2) return new Map();
+  const ordered = [...conversations].sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
+  return new Map(ordered.map((conversation, index) => [conversation.id, `Finder ${index + 1}`]));
+}
+
+export function toMessage(row: MessageRow, labels: Map<string, string> = new Map()): Message {
+  const label = labels.get(row.conversation_id);
+  return {
+    id: Number(row.id),
+    conversation_id: row.conversation_id,
+    author: row.author,
+    content: row.content,
+    created_at: row.created_at.toISOString(),
+    // Finders' reads are not kept: an owner's message counts as read.
+    is_read: row.author === 'owner' || row.read_at !== null,
+    ...(label ? { finder: label } : {}),
+  };
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { emailSchema } from './identity';
+import { multiLineText } from './text';
+
+/** The product spec's limit on a message. */
+export const MESSAGE_MAX_LENGTH = 2000;
+
+/** At most this many codes in one `GET /user/found-items?codes=…` (a page of the owner's items and then some). */
+export const FOUND_ITEMS_MAX_CODES = 100;
+
+/**
+ * The header a finder's browser sends back with every call about the item it wrote about (ARCHITECTURE §8).
+ * A secret: the gateway's logger redacts it.
+ */
+export const FINDER_TOKEN_HEADER = 'x-finder-token';
+
+/** A finder token as issued: 128 random bits, base64url without padding. */
+export const finderTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/);
+
+/** `POST /api/v1/items/{code}/set-finder` body: the finder's address, to relay the owner's replies. */
+export const setFinderBodySchema = z.strictObject({ email: emailSchema });
+export type SetFinderBody = z.infer<typeof setFinderBodySchema>;
+
+/** `POST /api/v1/items/{code}/set-finder` answer: the token of the finder's conversation. */
+export const finderTokenResponseSchema = z.object({ finder_token: z.string() });
+export type FinderTokenResponse = z.infer<typeof finderTokenResponseSchema>;
+
+/** `POST /api/v1/items/{code}/messages` body. The owner may name the conversation they answer (else the latest). */
+export const createMessageBodySchema = z.strictObject({
+  content: multiLineText(MESSAGE_MAX_LENGTH),
+  conversation_id: z.uuid().optional(),
+});
+export type CreateMessageBody = z.infer<typeof createMessageBodySchema>;
+
+export const messageAuthorSchema = z.enum(['finder', 'owner']);
+export type MessageAuthor = z.infer<typeof messageAuthorSchema>;
+
+/** One message of a thread, as its owner or its finder sees it. */
+export const messageSchema = z.object({
+  /** Rises with every message: the `after=` of the next poll. */
+  id: z.number().int(),
+  conversation_id: z.uuid(),
+  author: messageAuthorSchema,
+  content: z.string(),
+  created_at: z.string(),
+  /** A finder's message: whether the owner has read it. An owner's message: always true (finders' reads are not kept). */
+  is_read: z.boolean(),
+  /** Which finder ("Finder 2"), only to the owner and only when the item has more than one conversation. */
+  finder: z.string().optional(),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+/** `POST /api/v1/items/{code}/messages` answer; a first message also carries the finder's new token. */
+export const createMessageResponseSchema = z.object({
+  message: messageSchema,
+  finder_token: z.string().optional(),
+});
+export type CreateMessageResponse = z.infer<typeof createMessageResponseSchema>;
+
+/** `GET /api/v1/items/{code}/messages?after=<id>`. */
+export const messagesQuerySchema = z.object({
+  after: z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number)
+    .optional(),
+});
+export type MessagesQuery = z.infer<typeof messagesQuerySchema>;
+
+/** `GET /api/v1/items/{code}/finder-details`: whether replies can reach the latest finder. Never the address. */
+export const finderDetailsSchema = z.object({ finder_known: z.boolean() });
+export type FinderDetails = z.infer<typeof finderDetailsSchema>;
+
+/** `GET /api/v1/user/found-items?codes=a,b`: comma-separated codes as the client shows them. */
+export const foundItemsQuerySchema = z.object({
+  codes: z
+    .string()
+    .max(FOUND_ITEMS_MAX_CODES * 20)
+    .transform((codes) => codes.split(',').filter((code) => code.length > 0))
+    .pipe(z.array(z.string().max(64)).max(FOUND_ITEMS_MAX_CODES)),
+});
+export type FoundItemsQuery = z.infer<typeof foundItemsQuerySchema>;
+
+/** Code (as asked) → whether a finder has written about it. */
+export const foundItemsSchema = z.record(z.string(), z.boolean());
+export type FoundItems = z.infer<typeof foundItemsSchema>;
