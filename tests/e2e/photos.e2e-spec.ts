@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { HttpErrorBody, PhotoUrls, PublicItem } from '@homing/contracts';
+import { decompressionBombPng } from '@homing/testing';
 import { testAccessToken } from '../support/access-tokens';
 import { startStack, type Stack } from '../support/stack';
 
@@ -74,7 +75,7 @@ describe('item photos through the gateway', () => {
     const refusals: Array<[string, Response, number]> = [
       ['text sent as a JPEG', await upload(Buffer.from('just some text, not a photo')), 422],
       ['a GIF', await upload(await sharp({ create: { width: 10, height: 10, channels: 3, background: 'red' } }).gif().toBuffer(), { type: 'image/gif' }), 422],
-      ['a decompression bomb', await upload(await decompressionBomb(), { type: 'image/png' }), 422],
+      ['a decompression bomb', await upload(await decompressionBombPng(), { type: 'image/png' }), 422],
       ['6 MB', await upload(Buffer.alloc(6 * 1024 * 1024, 7)), 413],
     ];
     for (const [name, response, status] of refusals) {
@@ -91,21 +92,3 @@ describe('item photos through the gateway', () => {
   });
 });
 
-/** A 2 KB PNG whose header says 60,000 × 60,000 pixels: decoding it would take gigabytes. */
-async function decompressionBomb(): Promise<Buffer> {
-  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'white' } }).png().toBuffer();
-  // IHDR is the first chunk: length (4) + type (4) at offset 8, then width and height.
-  png.writeUInt32BE(60_000, 16);
-  png.writeUInt32BE(60_000, 20);
-  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
-  return png;
-}
-
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let bit = 0; bit < 8; bit += 1) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}

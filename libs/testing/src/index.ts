@@ -6,3 +6,4 @@ export * from './sweep';
 export * from './wait-for-event';
 export * from './keys';
 export * from './smtp-sink';
+export * from './images';
