@@ -231,5 +231,25 @@ describe('finders writing to owners', () => {
     }
   });
 
+  it('limits how much one client address writes to one tag, with Retry-After, and others can still write', async () => {
+    const { code } = await ownedItem();
+    const first = await write(code, 'Message 1');
+    const finderToken = first.body.finder_token;
+    const statuses = [first.status];
+    for (let n = 2; n <= 21; n += 1) statuses.push((await write(code, `Message ${n}`, { finderToken })).status);
+    expect(statuses.slice(0, 20).every((status) => status === 201)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    const limited = await fetch(`${stack.api}/items/${code}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-finder-token': finderToken ?? '' },
+      body: JSON.stringify({ content: 'Still there?' }),
+    });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another tag is another count.
+    const { code: other } = await ownedItem();
+    expect((await write(other, 'Found this one too')).status).toBe(201);
+  });
+
   const someoneElse = () => testAccessToken().token;
 });

@@ -4,6 +4,7 @@ import { PlatformModule } from '@homing/platform';
 import { TagBatchesHttpController } from './admin/tag-batches.http-controller';
 import { AuthGuard } from './auth/auth.guard';
 import { ClaimsHttpController } from './claims/claims.http-controller';
+import { MessageLimits } from './conversations/message-limits';
 import { ConversationsHttpController, OwnerConversationsHttpController } from './conversations/conversations.http-controller';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
 import { rateLimitsModule, ClientAddressThrottlerGuard } from './http/rate-limits';
@@ -34,6 +35,7 @@ export class AppModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         UnknownCodeLimiter,
+        MessageLimits,
         QrImages,
         // In this order: a flood is refused before any token is verified.
         { provide: APP_GUARD, useClass: ClientAddressThrottlerGuard },

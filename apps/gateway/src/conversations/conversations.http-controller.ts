@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import {
@@ -27,6 +28,7 @@ import { IDEMPOTENCY_KEY_API_HEADER, IdempotencyKey } from '../http/idempotency-
 import { errorResponses, jsonSchemaOf } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { FINDER_TOKEN_API_HEADER, FinderToken } from './finder-token';
+import { MESSAGE_LIMITS, MessageLimits } from './message-limits';
 
 const NOT_YOURS = 'Another person’s item is the same 404 ITEM_NOT_FOUND as a missing one.';
 
@@ -36,7 +38,10 @@ const NOT_YOURS = 'Another person’s item is the same 404 ITEM_NOT_FOUND as a m
 @ApiHeader(FINDER_TOKEN_API_HEADER)
 @Controller('items/:code')
 export class ConversationsHttpController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly limits: MessageLimits,
+  ) {}
 
   @Public()
   @Post('set-finder')
@@ -68,21 +73,26 @@ export class ConversationsHttpController {
     summary: 'Write to the owner, or, as the owner, reply',
     description:
       'A finder without a token opens a conversation and gets its finder_token; with X-Finder-Token they write in theirs. The owner (by access token) replies ' +
-      'to the latest finder or to conversation_id, and cannot write first (403 CANNOT_FIND_YOUR_OWN_ITEM). 404 for an unknown or not yet activated item.',
+      'to the latest finder or to conversation_id, and cannot write first (403 CANNOT_FIND_YOUR_OWN_ITEM). 404 for an unknown or not yet activated item. ' +
+      `Past ${MESSAGE_LIMITS.perAddressPerTag} messages an hour from one address to one tag, or ${MESSAGE_LIMITS.perTag} to one tag, 429 with Retry-After.`,
   })
   @ApiBody({ schema: jsonSchemaOf(createMessageBodySchema) })
   @ApiResponse({ status: 201, schema: jsonSchemaOf(createMessageResponseSchema) })
   @ApiResponse(errorResponses[403])
   @ApiResponse(errorResponses[404])
   @ApiResponse({ ...errorResponses[422], description: 'Validation error; or IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request' })
+  @ApiResponse(errorResponses[429])
   @ApiHeader(IDEMPOTENCY_KEY_API_HEADER)
-  postMessage(
+  async postMessage(
     @Param('code') code: string,
     @Body(new ZodBodyPipe(createMessageBodySchema)) body: CreateMessageBody,
     @OptionalCurrentUser() viewer: AuthenticatedUser | null,
     @FinderToken() finderToken: string | undefined,
     @IdempotencyKey() idempotencyKey: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreateMessageResponse> {
+    await this.limits.admit(request.ip, code, reply);
     return this.rpc.request('messaging.rpc.post-message', {
       code,
       content: body.content,
