@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EventEnvelope } from './envelope';
+import { messageAuthorSchema } from './conversations';
 
 /**
  * Streams hold events. WARNING: stream names are persisted in NATS; renaming one orphans its stored events.
@@ -88,7 +89,7 @@ export const EventMap = {
       itemCode: z.string(),
       conversationId: z.uuid(),
       messageId: z.number().int(),
-      author: z.enum(['finder', 'owner']),
+      author: messageAuthorSchema,
       ownerUserId: z.uuid(),
     }),
   },

@@ -20,6 +20,11 @@ export function photoUrl(code: string, size: PhotoSize, version: number): string
 export const photoUrlsSchema = z.object({ thumbnail: z.string(), normal: z.string() });
 export type PhotoUrls = z.infer<typeof photoUrlsSchema>;
 
+/** Both sizes' URLs of an item's photo at a version. */
+export function photoUrls(code: string, version: number): PhotoUrls {
+  return { thumbnail: photoUrl(code, 'thumbnail', version), normal: photoUrl(code, 'normal', version) };
+}
+
 /** One stored rendition, as it travels over NATS (base64: NATS messages are text-safe and small at these sizes). */
 export const storedPhotoSchema = z.object({ contentType: z.string(), base64: z.string(), version: z.number().int() });
 export type StoredPhoto = z.infer<typeof storedPhotoSchema>;

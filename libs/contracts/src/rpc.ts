@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import {
   accessTokenSchema,
+  emailBodySchema,
   emailSchema,
-  loginCodeInputSchema,
-  PASSWORD_MAX_LENGTH,
+  loginBodySchema,
+  loginCodeBodySchema,
   passwordSchema,
-  passwordTokenInputSchema,
+  registerBodySchema,
+  setPasswordBodySchema,
   tokenResponseSchema,
   userLanguageSchema,
   userSchema,
 } from './identity';
-import { claimResponseSchema } from './claims';
+import { claimBodySchema, claimResponseSchema } from './claims';
 import {
   createMessageBodySchema,
   createMessageResponseSchema,
@@ -77,7 +79,7 @@ export const RpcMap = {
 
   /** Activates an unclaimed tag for the user with this address, created if new (identity.rpc.ensure-user). */
   'items.rpc.claim': {
-    request: z.object({ code: z.string().min(1).max(64), email: emailSchema, language: userLanguageSchema }),
+    request: z.object({ code: claimBodySchema.shape.code, email: emailSchema, language: userLanguageSchema }),
     response: claimResponseSchema,
   },
 
@@ -143,7 +145,7 @@ export const RpcMap = {
     request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
     response: nothing,
   },
-  /** For notifications only: the address a finder left for a conversation, to relay the owner's replies. */
+  /** The address a finder left for a conversation, for notifications to relay the owner's replies (not called yet). */
   'messaging.rpc.get-finder-contact': {
     request: z.object({ conversationId: z.uuid() }),
     response: z.object({ email: z.string().nullable() }),
@@ -151,31 +153,31 @@ export const RpcMap = {
 
   // identity: the gateway's auth routes, and lookups by other services.
   'identity.rpc.login': {
-    request: z.object({ email: emailSchema, password: z.string().min(1).max(PASSWORD_MAX_LENGTH) }),
+    request: loginBodySchema,
     response: tokenResponseSchema,
   },
   /** Self-registration; refused with 403 REGISTRATION_DISABLED unless REGISTRATION_ENABLED. */
   'identity.rpc.register': {
-    request: z.object({ email: emailSchema, password: passwordSchema, inputName: z.string().max(100).optional(), language: userLanguageSchema }),
+    request: registerBodySchema.extend({ language: userLanguageSchema }),
     response: tokenResponseSchema,
   },
   /** Mails a login code to a known address; answers the same for an unknown one. */
   'identity.rpc.request-login-code': {
-    request: z.object({ email: emailSchema }),
+    request: emailBodySchema,
     response: nothing,
   },
   'identity.rpc.redeem-login-code': {
-    request: z.object({ code: loginCodeInputSchema }),
+    request: loginCodeBodySchema,
     response: tokenResponseSchema,
   },
   /** Mails a single-use reset link to a known address; answers the same for an unknown one. */
   'identity.rpc.request-password-reset': {
-    request: z.object({ email: emailSchema }),
+    request: emailBodySchema,
     response: nothing,
   },
   /** Sets the password with a reset or set-password token, logs in, revokes the user's other sessions. */
   'identity.rpc.set-password': {
-    request: z.object({ token: passwordTokenInputSchema, password: passwordSchema }),
+    request: setPasswordBodySchema,
     response: tokenResponseSchema,
   },
   /** A logged-in user changes their password; their other sessions are revoked. */

@@ -26,6 +26,11 @@ export function formatTagCode(canonical: string): string {
   return canonical.match(/.{1,4}/g)?.join('-') ?? canonical;
 }
 
+/** The finder page a tag's QR code opens: `PUBLIC_URL/found/XXXX-XXXX-XXXX-XXXX` (printed tags and `/qr` alike). */
+export function foundPageUrl(publicUrl: string, canonicalCode: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/found/${formatTagCode(canonicalCode)}`;
+}
+
 /** Encodes 10 random bytes (80 bits) as a canonical code. The caller supplies the randomness (crypto.randomBytes). */
 export function encodeTagCode(randomBytes: Uint8Array): string {
   if (randomBytes.length !== 10) throw new RangeError('a tag code needs exactly 10 random bytes');

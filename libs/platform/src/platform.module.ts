@@ -6,9 +6,8 @@ import { dataSourceOptions, type DatabaseOptions } from './database';
 import { HEALTH_DEPENDENCIES, HealthController, ShutdownState, type HealthDependency } from './health';
 import { IdempotencyKeys } from './idempotency';
 import { EVENT_CONSUMERS, EventConsumerRunner, type EventConsumer } from './inbox';
-import { loggingModule } from './logging';
 import { MetricsController } from './metrics';
-import { JETSTREAM_SETTINGS, JetStreamStreams } from './nats/jetstream-streams';
+import { JETSTREAM_SETTINGS, JetStreamStreams, jetStreamSettingsOf } from './nats/jetstream-streams';
 import { NATS_OPTIONS, NatsClient } from './nats/nats.connection';
 import { RpcClient } from './nats/rpc.client';
 import { OUTBOX_OPTIONS, OutboxRelay, OutboxWriter } from './outbox';
@@ -38,18 +37,11 @@ export class PlatformModule {
       { provide: NATS_OPTIONS, useValue: { url: options.config.NATS_URL, namespace: options.config.NATS_NAMESPACE, service: options.service } },
       NatsClient,
       RpcClient,
-      {
-        provide: JETSTREAM_SETTINGS,
-        useValue: {
-          replicas: options.config.JETSTREAM_REPLICAS,
-          eventsMaxAgeMs: options.config.JETSTREAM_EVENTS_MAX_AGE_HOURS * 60 * 60 * 1000,
-          duplicateWindowMs: options.config.JETSTREAM_DUPLICATE_WINDOW_SECONDS * 1000,
-        },
-      },
+      { provide: JETSTREAM_SETTINGS, useValue: jetStreamSettingsOf(options.config) },
       JetStreamStreams,
       ShutdownState,
     ];
-    const imports: DynamicModule[] = [loggingModule({ service: options.service, level: options.config.LOG_LEVEL, pretty: options.config.LOG_PRETTY }), TerminusModule.forRoot({ logger: false })];
+    const imports: DynamicModule[] = [TerminusModule.forRoot({ logger: false })];
     const exports: Array<Provider | DynamicModule | symbol | Type> = [NatsClient, RpcClient, JetStreamStreams, ShutdownState];
 
     if (options.database) {

@@ -25,12 +25,11 @@ import {
 import { Public, RpcClient } from '@homing/platform';
 import { CurrentUser, OptionalCurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
 import { IDEMPOTENCY_KEY_API_HEADER, IdempotencyKey } from '../http/idempotency-key';
-import { errorResponses, jsonSchemaOf } from '../http/openapi';
+import { errorResponses, jsonSchemaOf, NOT_YOURS } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { FINDER_TOKEN_API_HEADER, FinderToken } from './finder-token';
 import { MESSAGE_LIMITS, MessageLimits } from './message-limits';
 
-const NOT_YOURS = 'Another person’s item is the same 404 ITEM_NOT_FOUND as a missing one.';
 
 /** A finder's conversation with an item's owner, from the finder page (`/found/{code}`). */
 @ApiTags('messages')

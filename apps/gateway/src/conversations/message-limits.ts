@@ -4,6 +4,7 @@ import { parseTagCode, ResponseCode } from '@homing/contracts';
 import { RedisClient } from '@homing/platform';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
+import { countInWindow, retryAfterSeconds } from '../http/window-counter';
 
 /**
  * Spam limits on a tag's thread, per hour (ARCHITECTURE §8, RELIABILITY A4): one client address may write so much to
@@ -38,24 +39,15 @@ export class MessageLimits {
     const addressKey = `${tagKey}:${address}`;
     let waitMs: number;
     try {
-      const replies = await this.redis.redis
-        .multi()
-        .set(addressKey, 0, 'PX', MESSAGE_LIMITS.windowMs, 'NX')
-        .incr(addressKey)
-        .pttl(addressKey)
-        .set(tagKey, 0, 'PX', MESSAGE_LIMITS.windowMs, 'NX')
-        .incr(tagKey)
-        .pttl(tagKey)
-        .exec();
-      const value = (index: number) => Number(replies?.[index]?.[1]);
-      waitMs = messageLimitWait({ address: value(1), tag: value(4) }, { address: value(2), tag: value(5) });
+      const [perAddress, perTag] = await countInWindow(this.redis.redis, [addressKey, tagKey], MESSAGE_LIMITS.windowMs);
+      waitMs = messageLimitWait({ address: perAddress.count, tag: perTag.count }, { address: perAddress.remainingMs, tag: perTag.remainingMs });
     } catch (error) {
       // A finder's message is never refused because Redis is away: the limit guards against floods, not the thread.
       this.logger.warn(`message limits unavailable: ${(error as Error).message}`);
       return;
     }
     if (waitMs > 0) {
-      void reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
+      void reply.header('retry-after', String(retryAfterSeconds(waitMs)));
       throw new ApiError(429, ResponseCode.RATE_LIMITED, 'Too many messages for this tag. Try again later.');
     }
   }

@@ -29,6 +29,12 @@ describe('toHttpError', () => {
     expect(toHttpError(late)).toMatchObject({ status: 504, body: { response_code: 'SERVICE_TIMEOUT' }, headers: { 'Retry-After': '5' } });
   });
 
+  it('answers 503 with Retry-After when Redis (rate limits, revoked sessions) is away, not a 500', () => {
+    const redisAway = new Error("Stream isn't writeable and enableOfflineQueue options is false");
+    expect(toHttpError(redisAway)).toMatchObject({ status: 503, body: { response_code: 'SERVICE_UNAVAILABLE' }, headers: { 'Retry-After': '5' } });
+    expect(toHttpError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' }))).toMatchObject({ status: 503 });
+  });
+
   it("maps Fastify's own refusals (size, content type, broken JSON)", () => {
     expect(toHttpError(Object.assign(new Error('too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }))?.status).toBe(413);
     expect(toHttpError(Object.assign(new Error('media'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }))?.body.response_code).toBe('UNSUPPORTED_MEDIA_TYPE');

@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { ResponseCode, type HttpErrorBody, type ValidationMap } from '@homing/contracts';
-import { RpcError, RpcTimeoutError, RpcUnavailableError } from '@homing/platform';
+import { isDependencyUnavailable, RpcError, RpcTimeoutError, RpcUnavailableError } from '@homing/platform';
 
 /** An error answer of the HTTP contract: status, body and the extra headers it needs. */
 export interface HttpErrorAnswer {
@@ -85,6 +85,10 @@ export function toHttpError(error: unknown): HttpErrorAnswer | null {
   }
   if (error instanceof RpcTimeoutError) {
     return { ...answer(504, ResponseCode.SERVICE_TIMEOUT), headers: { 'Retry-After': RETRY_AFTER_SECONDS } };
+  }
+  // The gateway's own dependency (Redis: rate limits, revoked sessions) is away: retry later, never a 500.
+  if (isDependencyUnavailable(error)) {
+    return { ...answer(503, ResponseCode.SERVICE_UNAVAILABLE), headers: { 'Retry-After': RETRY_AFTER_SECONDS } };
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();

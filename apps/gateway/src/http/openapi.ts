@@ -21,6 +21,9 @@ const errorBody: SchemaObject = {
 
 const describe = (status: number, description: string) => ({ status, description, schema: errorBody });
 
+/** Said of every owner-only route: a stranger learns nothing, not even that the item exists. */
+export const NOT_YOURS = 'Another person’s item is the same 404 ITEM_NOT_FOUND as a missing one.';
+
 export const errorResponses = {
   400: describe(400, 'Malformed request: not JSON, not an object, or unknown fields'),
   401: describe(401, 'Not authenticated'),

@@ -13,10 +13,9 @@ import {
 } from '@homing/contracts';
 import { RpcClient } from '@homing/platform';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { errorResponses, jsonSchemaOf } from '../http/openapi';
+import { errorResponses, jsonSchemaOf, NOT_YOURS } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 
-const NOT_YOURS = 'Another person’s item is the same 404 ITEM_NOT_FOUND as a missing one.';
 
 /** The logged-in owner's items: list, read, rename or set a reward, delete. */
 @ApiTags('items')

@@ -1,7 +1,8 @@
 import { ResponseCode } from '@homing/contracts';
 import { RpcError } from '@homing/platform';
 import { ApiError } from '../http/http-error';
-import { limitUnknownCodeLookups, retryAfterSeconds, type UnknownCodeLimiter } from './unknown-code-limit';
+import { retryAfterSeconds } from '../http/window-counter';
+import { limitUnknownCodeLookups, type UnknownCodeLimiter } from './unknown-code-limit';
 
 describe('limitUnknownCodeLookups', () => {
   let headers: Record<string, string>;

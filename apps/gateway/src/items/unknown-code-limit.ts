@@ -4,6 +4,7 @@ import { ResponseCode } from '@homing/contracts';
 import { RedisClient, RpcError } from '@homing/platform';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
+import { countInWindow, retryAfterSeconds } from '../http/window-counter';
 
 /**
  * Lookups of codes that do not exist, per client address (ARCHITECTURE §7). A finder scans a real tag, or types one
@@ -11,11 +12,6 @@ import { ApiError } from '../http/http-error';
  * defence in depth: it turns a scanner's free oracle into 30 guesses an hour.
  */
 export const UNKNOWN_CODE_LIMIT = { misses: 30, windowMs: 60 * 60_000 } as const;
-
-/** Whole seconds to tell a refused client to wait (at least 1). */
-export function retryAfterSeconds(remainingMs: number): number {
-  return Math.max(1, Math.ceil(remainingMs / 1000));
-}
 
 // Addresses remembered as blocked per replica; beyond this, the oldest are forgotten (they are counted in Redis).
 const MAX_BLOCKED_REMEMBERED = 10_000;
@@ -52,10 +48,7 @@ export class UnknownCodeLimiter {
   /** Counts one miss (the first of a window starts it); at the limit the address is refused until the window ends. */
   async recordMiss(address: string): Promise<void> {
     try {
-      const key = this.key(address);
-      const replies = await this.redis.redis.multi().set(key, 0, 'PX', UNKNOWN_CODE_LIMIT.windowMs, 'NX').incr(key).pttl(key).exec();
-      const misses = Number(replies?.[1]?.[1]);
-      const remainingMs = Number(replies?.[2]?.[1]);
+      const [{ count: misses, remainingMs }] = await countInWindow(this.redis.redis, [this.key(address)], UNKNOWN_CODE_LIMIT.windowMs);
       if (misses >= UNKNOWN_CODE_LIMIT.misses && remainingMs > 0) this.block(address, Date.now() + remainingMs);
     } catch (error) {
       // A finder is never refused because Redis is away: the limit is a defence in depth, not the lock.

@@ -1,7 +1,8 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { foundPageUrl, QrImages, RenderCache, renderPng, renderSvg } from './qr-images';
-import { matchesEtag } from './qr.http-controller';
+import { foundPageUrl } from '@homing/contracts';
+import { QrImages, RenderCache, renderPng, renderSvg } from './qr-images';
+import { matchesEtag } from '../http/etag';
 
 const URL_OF_TAG = 'http://localhost:8080/found/ABCD-EFGH-JKMN-PQRS';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
-import { formatTagCode } from '@homing/contracts';
+import { foundPageUrl } from '@homing/contracts';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
 
 export type QrFormat = 'svg' | 'svg-base64' | 'png';
@@ -20,11 +20,6 @@ const QUIET_ZONE_MODULES = 4;
 const ERROR_CORRECTION = 'M';
 // About 600 renders at the largest PNG size, thousands of typical ones.
 const CACHE_MAX_BYTES = 24 * 1024 * 1024;
-
-/** The URL a tag's QR code opens: the finder page of the web app. */
-export function foundPageUrl(publicUrl: string, canonicalCode: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}/found/${formatTagCode(canonicalCode)}`;
-}
 
 /**
  * A PNG of the symbol: a whole number of pixels per module (crisp edges that every decoder reads), centred on white

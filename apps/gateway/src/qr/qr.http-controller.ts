@@ -8,6 +8,7 @@ import { ApiError } from '../http/http-error';
 import { errorResponses } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { limitUnknownCodeLookups, UnknownCodeLimiter } from '../items/unknown-code-limit';
+import { matchesEtag } from '../http/etag';
 import { QrImages, type QrImage } from './qr-images';
 
 // A week: the image of a code never changes while PUBLIC_URL stays, but not `immutable`: a deleted tag's image should
@@ -96,10 +97,4 @@ function send(reply: FastifyReply, image: QrImage, ifNoneMatch: string | undefin
     return;
   }
   void reply.status(200).send(image.body);
-}
-
-/** `If-None-Match` holds a list of tags (weak ones compare equal, RFC 9110 §13.1.2) or `*`. */
-export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }

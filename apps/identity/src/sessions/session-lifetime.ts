@@ -25,7 +25,7 @@ export interface SessionState {
 export type RefreshDecision = 'rotate' | 'reissue' | 'reuse' | 'expired';
 
 export function decideRefresh(session: SessionState, token: { userId: string; jti: string }, now: Date): RefreshDecision {
-  if (session.revokedAt !== null || !isAlive(session, now)) return 'expired';
+  if (!isAlive(session, now)) return 'expired';
   if (token.userId !== session.userId) return 'reuse';
   if (token.jti === session.currentJti) return 'rotate';
   if (
@@ -38,7 +38,7 @@ export function decideRefresh(session: SessionState, token: { userId: string; jt
   return 'reuse';
 }
 
-export function isAlive(session: Pick<SessionState, 'createdAt' | 'lastUsedAt' | 'revokedAt'>, now: Date): boolean {
+function isAlive(session: Pick<SessionState, 'createdAt' | 'lastUsedAt' | 'revokedAt'>, now: Date): boolean {
   return (
     session.revokedAt === null &&
     now.getTime() - session.lastUsedAt.getTime() <= SESSION_IDLE_MS &&

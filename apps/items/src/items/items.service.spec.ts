@@ -55,7 +55,8 @@ describe('ItemsService', () => {
     expect(outbox.record).not.toHaveBeenCalled();
   });
 
-  it('records a deletion with the version after the last change', async () => {
+  // The repository bumps the version in its DELETE … RETURNING (tests/e2e/owner-items checks the number end to end).
+  it('records a deletion with the version the repository returns', async () => {
     const { service, outbox } = setUp({ deletedVersion: 5 });
     await service.delete(CODE, OWNER);
     expect(outbox.record).toHaveBeenCalledWith(manager, 'items.item.deleted.v1', { code: CODE }, { aggregateId: CODE, version: 5 });

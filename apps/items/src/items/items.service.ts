@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { formatTagCode, photoUrl, parseTagCode, ResponseCode, type PublicItem } from '@homing/contracts';
+import { formatTagCode, photoUrls, parseTagCode, ResponseCode, type PublicItem } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError } from '@homing/platform';
 import { ITEMS_CONFIG, type ItemsConfig } from '../config/items.config';
 import { mintTagCode } from '../tags/mint-tag-code';
@@ -108,7 +108,7 @@ export class ItemsService {
       activated: row.claimed_at !== null,
       is_owner: isOwner,
       ...(isOwner ? { user_id: row.owner_user_id as string } : {}),
-      ...(row.photo_version !== null ? { photo: { thumbnail: photoUrl(row.code, 'thumbnail', row.photo_version), normal: photoUrl(row.code, 'normal', row.photo_version) } } : {}),
+      ...(row.photo_version !== null ? { photo: photoUrls(row.code, row.photo_version) } : {}),
     };
   }
 }

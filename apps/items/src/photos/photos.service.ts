@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { parseTagCode, photoUrl, ResponseCode, type PhotoSize, type PhotoUrls, type StoredPhoto } from '@homing/contracts';
+import { parseTagCode, photoUrls, ResponseCode, type PhotoSize, type PhotoUrls, type StoredPhoto } from '@homing/contracts';
 import { RpcError } from '@homing/platform';
 import { PHOTO_STORAGE, type PhotoStorage } from './photo-storage';
 import { PhotosRepository } from './photos.repository';
@@ -31,7 +31,7 @@ export class PhotosService {
       return next;
     });
     if (version === null) throw RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
-    return { thumbnail: photoUrl(code, 'thumbnail', version), normal: photoUrl(code, 'normal', version) };
+    return photoUrls(code, version);
   }
 
   /** A rendition of an item's photo: public, like the finder page that shows it. */

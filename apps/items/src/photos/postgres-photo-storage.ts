@@ -26,8 +26,4 @@ export class PostgresPhotoStorage implements PhotoStorage {
     );
     return rows[0] ? { contentType: rows[0].content_type, content: rows[0].content } : null;
   }
-
-  async delete(itemCode: string): Promise<void> {
-    await this.dataSource.query('DELETE FROM item_photos WHERE item_code = $1', [itemCode]);
-  }
 }

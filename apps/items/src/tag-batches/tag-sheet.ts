@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import { formatTagCode } from '@homing/contracts';
+import { formatTagCode, foundPageUrl } from '@homing/contracts';
 
 // A4 in millimetres, 4 × 6 tags a page: a 32 mm QR code (scans from arm's length) with its code printed under it.
 const PAGE = { width: 210, height: 297, margin: 10, header: 8 };
@@ -33,13 +33,12 @@ async function qrElement(url: string, x: number, y: number, size: number): Promi
 export async function renderSheetPage(sheet: { publicUrl: string; label: string; codes: string[]; page: number; pages: number }): Promise<string> {
   const cellWidth = (PAGE.width - 2 * PAGE.margin) / GRID.columns;
   const cellHeight = (PAGE.height - 2 * PAGE.margin - PAGE.header) / GRID.rows;
-  const base = sheet.publicUrl.replace(/\/+$/, '');
   const cells = await Promise.all(
     sheet.codes.slice(0, TAGS_PER_PAGE).map(async (code, index) => {
       const left = PAGE.margin + (index % GRID.columns) * cellWidth;
       const top = PAGE.margin + PAGE.header + Math.floor(index / GRID.columns) * cellHeight;
       const formatted = formatTagCode(code);
-      const qr = await qrElement(`${base}/found/${formatted}`, left + (cellWidth - QR_MM) / 2, top + 2, QR_MM);
+      const qr = await qrElement(foundPageUrl(sheet.publicUrl, code), left + (cellWidth - QR_MM) / 2, top + 2, QR_MM);
       const text = `<text x="${left + cellWidth / 2}" y="${top + QR_MM + 7}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="3.6" text-anchor="middle">${formatted}</text>`;
       return qr + text;
     }),

@@ -95,7 +95,8 @@ export class ConversationsService {
       after,
     );
     // Answered as they were before this read, so the page can tell the owner which are new.
-    const messages = rows.map((row) => toMessage(row, finderLabels(conversations)));
+    const labels = finderLabels(conversations);
+    const messages = rows.map((row) => toMessage(row, labels));
     if (rows.some((row) => row.author === 'finder' && row.read_at === null)) {
       await this.conversations.markFinderMessagesRead(item.itemCode, Number(rows[rows.length - 1].id));
     }

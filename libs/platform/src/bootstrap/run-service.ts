@@ -6,10 +6,10 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { type BaseConfig, ConfigError } from '../config';
 import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
 import { dataSourceOptions, migrateSchema, type DatabaseOptions } from '../database';
-import { fastifyLogging, NestPinoLogger, serviceLoggerFor } from '../logging';
+import { createLogger, fastifyLogging, NestPinoLogger } from '../logging';
 import { collectProcessMetrics, httpMetrics } from '../metrics';
 import { replayDeadLetters } from '../inbox/dead-letters';
-import { JetStreamStreams } from '../nats/jetstream-streams';
+import { JetStreamStreams, jetStreamSettingsOf } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { RpcErrorPassThroughFilter } from '../nats/rpc-exception.filter';
 import { NatsRpcServer } from '../nats/rpc.server';
@@ -25,7 +25,7 @@ export interface ServiceCommand<C> {
   run(config: C, args: string[]): Promise<void>;
 }
 
-export interface ServiceDefinition<C> {
+export interface ServiceDefinition<C extends BaseConfig> {
   name: string;
   /** Reads and validates the environment; throws ConfigError listing every bad variable. */
   loadConfig(): C;
@@ -56,7 +56,7 @@ function fail(message: string, exitCode = 1): never {
  * The one entry point of every Nest service: `main.js` starts the service; `main.js migrate` (and the
  * service's own commands) run once and exit. Configuration is validated first, and every problem listed.
  */
-export async function runService<C>(definition: ServiceDefinition<C>): Promise<void> {
+export async function runService<C extends BaseConfig>(definition: ServiceDefinition<C>): Promise<void> {
   let config: C;
   try {
     config = definition.loadConfig();
@@ -72,13 +72,13 @@ export async function runService<C>(definition: ServiceDefinition<C>): Promise<v
   await startServer(definition, config);
 }
 
-async function runCommand<C>(definition: ServiceDefinition<C>, config: C, command: string, args: string[]): Promise<void> {
+async function runCommand<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C, command: string, args: string[]): Promise<void> {
   const commands: Record<string, ServiceCommand<C>> = { ...definition.commands };
   if (definition.database) {
     const database = definition.database;
     commands['replay-dead-letters'] = {
       describe: "republish dead-lettered events to their consumer after a fix ([--consumer <durable name>], else all of this service's)",
-      run: (current, commandArgs) => replayDeadLettersCommand(definition.name, current as unknown as BaseConfig, commandArgs),
+      run: (current, commandArgs) => replayDeadLettersCommand(definition.name, current, commandArgs),
     };
     commands.migrate = {
       describe: 'create the schema and run pending migrations',
@@ -107,11 +107,7 @@ async function replayDeadLettersCommand(service: string, config: BaseConfig, arg
   const consumer = flag >= 0 ? args[flag + 1] : undefined;
   if (flag >= 0 && !consumer) throw new Error('--consumer needs a durable name, e.g. messaging__item-owners');
   const nats = new NatsClient({ url: config.NATS_URL, namespace: config.NATS_NAMESPACE, service: `${service}-replay` });
-  const streams = new JetStreamStreams(nats, {
-    replicas: config.JETSTREAM_REPLICAS,
-    eventsMaxAgeMs: config.JETSTREAM_EVENTS_MAX_AGE_HOURS * 60 * 60 * 1000,
-    duplicateWindowMs: config.JETSTREAM_DUPLICATE_WINDOW_SECONDS * 1000,
-  });
+  const streams = new JetStreamStreams(nats, jetStreamSettingsOf(config));
   await nats.connect();
   try {
     const report = await replayDeadLetters(nats, streams, { service, consumer }, (line) => process.stdout.write(`${line}\n`));
@@ -121,11 +117,10 @@ async function replayDeadLettersCommand(service: string, config: BaseConfig, arg
   }
 }
 
-async function startServer<C>(definition: ServiceDefinition<C>, config: C): Promise<void> {
+async function startServer<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C): Promise<void> {
   collectProcessMetrics(definition.name);
   // One pino logger for Fastify's request lines, Nest and the platform (the same one PlatformModule provides).
-  const { LOG_LEVEL, LOG_PRETTY } = config as C & Partial<BaseConfig>;
-  const logger = serviceLoggerFor({ service: definition.name, level: LOG_LEVEL ?? 'info', pretty: LOG_PRETTY ?? false });
+  const logger = createLogger({ service: definition.name, level: config.LOG_LEVEL, pretty: config.LOG_PRETTY });
   const app = await NestFactory.create<NestFastifyApplication>(
     definition.module(config),
     new FastifyAdapter({
@@ -156,7 +151,7 @@ async function startServer<C>(definition: ServiceDefinition<C>, config: C): Prom
   if (definition.fastify?.forceCloseConnections === true) answerInFlightBeforeForcedClose(fastify);
   await definition.configureApp?.(app, config);
   if (definition.rpc) {
-    const rpc = app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsClient), definition.name, { maxInFlight: (config as { RPC_MAX_IN_FLIGHT?: number }).RPC_MAX_IN_FLIGHT }) }, { deferInitialization: true });
+    const rpc = app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsClient), definition.name, { maxInFlight: config.RPC_MAX_IN_FLIGHT }) }, { deferInitialization: true });
     rpc.useGlobalFilters(new RpcErrorPassThroughFilter());
   }
 

@@ -5,7 +5,7 @@ import type { EntityManager } from 'typeorm';
 import { eventEnvelopeSchema, EventMap, isEventSubject, type DomainEvent, type EventSubject } from '@homing/contracts';
 import { requestContext } from '../context';
 import { consumerMetrics } from '../metrics/metrics';
-import { isDependencyUnavailable, RpcError, RpcTimeoutError, RpcUnavailableError } from '../nats/rpc-error';
+import { isDependencyUnavailable, RpcError } from '../nats/rpc-error';
 import { extractTraceContext } from '../tracing/propagation';
 import { SpanKind, withSpan } from '../tracing/spans';
 import type { EventConsumer } from './event-consumer';
@@ -171,7 +171,6 @@ const TRANSIENT_SQLSTATES = new Set(['55P03', '40P01', '40001']);
 export function isTransientFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code ?? (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
   if (typeof code === 'string' && TRANSIENT_SQLSTATES.has(code)) return true;
-  if (error instanceof RpcTimeoutError || error instanceof RpcUnavailableError) return true;
   if (error instanceof RpcError) return error.body.status === 503 || error.body.status === 504;
   return isDependencyUnavailable(error);
 }

@@ -1,5 +1,4 @@
 export * from './logger';
-export * from './logger.module';
 export * from './nest-logger';
 export * from './redact';
 export * from './request-log.controller';

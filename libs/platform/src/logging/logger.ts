@@ -29,11 +29,3 @@ export function createLogger(options: LoggingOptions, destination?: DestinationS
     destination,
   );
 }
-
-let serviceLogger: Logger | undefined;
-
-/** The process's one logger: Fastify, Nest and the platform's own code all write through it. */
-export function serviceLoggerFor(options: LoggingOptions): Logger {
-  serviceLogger ??= createLogger(options);
-  return serviceLogger;
-}

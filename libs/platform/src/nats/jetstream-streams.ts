@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DiscardPolicy, RetentionPolicy, StorageType, type StreamConfig } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { DEAD_LETTER_SUBJECT_PREFIX, eventSubjectsOf, STREAMS, type StreamKey } from '@homing/contracts';
+import type { BaseConfig } from '../config';
 import { NatsClient } from './nats.connection';
 
 export const JETSTREAM_SETTINGS = Symbol('JETSTREAM_SETTINGS');
@@ -18,6 +19,15 @@ export interface JetStreamSettings {
 
 // RELIABILITY.md: 10 minutes of de-duplication, events kept 7 days.
 export const DEFAULT_JETSTREAM_SETTINGS: JetStreamSettings = { replicas: 1, eventsMaxAgeMs: 7 * 24 * 60 * 60 * 1000, duplicateWindowMs: 10 * 60 * 1000 };
+
+/** The stream settings a service's configuration names. */
+export function jetStreamSettingsOf(config: Pick<BaseConfig, 'JETSTREAM_REPLICAS' | 'JETSTREAM_EVENTS_MAX_AGE_HOURS' | 'JETSTREAM_DUPLICATE_WINDOW_SECONDS'>): JetStreamSettings {
+  return {
+    replicas: config.JETSTREAM_REPLICAS,
+    eventsMaxAgeMs: config.JETSTREAM_EVENTS_MAX_AGE_HOURS * 60 * 60 * 1000,
+    duplicateWindowMs: config.JETSTREAM_DUPLICATE_WINDOW_SECONDS * 1000,
+  };
+}
 
 /** A declared stream differs from its configuration in a way that cannot be changed in place. */
 export class StreamDriftError extends Error {

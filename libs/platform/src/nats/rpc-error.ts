@@ -43,7 +43,8 @@ export class RpcUnavailableError extends Error {
 // PostgreSQL error classes that mean "the database is away or overloaded", not "your input is wrong".
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '08000', '08001', '08003', '08004', '08006', '53300']);
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed/i;
+// ioredis without an offline queue: "Stream isn't writeable and enableOfflineQueue options is false".
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed|Stream isn't writeable/i;
 
 /** True when an error means a dependency is down (answer 503 and let the caller retry) rather than a bug. */
 export function isDependencyUnavailable(error: unknown): boolean {
