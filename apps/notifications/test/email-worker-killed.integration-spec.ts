@@ -86,8 +86,11 @@ describe('an e-mail worker killed mid-job', () => {
     sink.release();
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toContain('KILL2345');
-    const { rows } = await db.query(`SELECT status, attempts FROM "${schema}".deliveries WHERE job_id = $1`, [`email_${event.id}_${user.id}`]);
-    expect(rows).toEqual([{ status: 'sent', attempts: 2 }]);
+    // The sink has the mail a moment before the worker records it as sent.
+    await expectEventually(async () => {
+      const { rows } = await db.query(`SELECT status, attempts FROM "${schema}".deliveries WHERE job_id = $1`, [`email_${event.id}_${user.id}`]);
+      expect(rows).toEqual([{ status: 'sent', attempts: 2 }]);
+    });
     // The killed worker's lock expires after 15 s; a stall check marks the job and the next one, 15 s later, moves it
     // back to wait: at most lock + two stall intervals (45 s) from the kill.
     expect(recoveredInMs).toBeLessThan(55_000);
