@@ -2,7 +2,7 @@
 module.exports = {
   ...require('./tools/jest/preset'),
   displayName: 'e2e',
-  testMatch: ['<rootDir>/tests/e2e/**/*.e2e-spec.ts'],
+  testMatch: ['<rootDir>/tests/{e2e,security}/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   testTimeout: 120_000,

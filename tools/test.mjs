@@ -11,6 +11,9 @@ const tiers = [
   ['build', 'npx nx run-many -t build --parallel=2 --outputStyle=static'],
   ['integration', 'npm run test:integration'],
   ['e2e', 'npm run test:e2e'],
+  ['web-e2e', 'npm run test:web-e2e'],
+  // Reliability at small sizes: private nats-server, redis-server and PostgreSQL, faulted (tests/fault).
+  ['fault', 'npm run test:fault'],
 ];
 
 // Tests use real PostgreSQL, NATS and Redis (libs/testing). Unless TEST_* URLs are given, use the services on

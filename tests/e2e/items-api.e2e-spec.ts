@@ -253,6 +253,10 @@ describe('items API through the gateway', () => {
       'POST /api/v1/items/{code}/set-finder',
       'POST /api/v1/items/{code}/messages',
       'GET /api/v1/items/{code}/messages',
+      'GET /api/v1/items/{code}/messages/stream',
+      // Web push: the key the browser subscribes with, and a finder's subscription (by finder token, not log-in).
+      'GET /api/v1/push/vapid-public-key',
+      'POST /api/v1/items/{code}/push/register',
     ];
     const document = (await (await fetch(`${base}/api/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const walked: string[] = [];

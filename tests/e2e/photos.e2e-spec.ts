@@ -77,6 +77,16 @@ describe('item photos through the gateway', () => {
       ['a GIF', await upload(await sharp({ create: { width: 10, height: 10, channels: 3, background: 'red' } }).gif().toBuffer(), { type: 'image/gif' }), 422],
       ['a decompression bomb', await upload(await decompressionBombPng(), { type: 'image/png' }), 422],
       ['6 MB', await upload(Buffer.alloc(6 * 1024 * 1024, 7)), 413],
+      // Found by fuzzing (B1): a body that is not the multipart its content type says, once a 500.
+      [
+        'a malformed multipart body',
+        await fetch(`${stack.api}/images/upload`, {
+          method: 'POST',
+          headers: { 'content-type': 'multipart/form-data; boundary=x', authorization: `Bearer ${owner.token}` },
+          body: '{"code":"x"}',
+        }),
+        400,
+      ],
     ];
     for (const [name, response, status] of refusals) {
       const body = (await response.json()) as HttpErrorBody;

@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
-import { deleteNamespaceStreams, dropSchemas, ensureDatabase, freePort, isolatedName, runServiceCommand, ServiceProcess, SmtpSink, testInfra } from '@homing/testing';
+import { deleteNamespaceStreams, dropSchemas, ensureDatabase, freePort, isolatedName, PushSink, runServiceCommand, ServiceProcess, SmtpSink, testInfra } from '@homing/testing';
 
 export const BACKEND_SERVICES = ['identity', 'items', 'messaging', 'notifications'] as const;
 export type BackendService = (typeof BACKEND_SERVICES)[number];
@@ -16,6 +16,8 @@ export interface Stack {
   services: Map<string, ServiceProcess>;
   /** The SMTP server notifications sends to (unless a suite gives it another `SMTP_URL`): every e-mail of the run. */
   mail: SmtpSink;
+  /** The push service every subscription of the stack may name (its host is allowed, its certificate trusted). */
+  push: PushSink;
   schemaOf(service: BackendService): string;
   /** Environment every process of the stack shares (NATS namespace, database, Redis). */
   shared: NodeJS.ProcessEnv;
@@ -37,11 +39,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const schemaOf = (service: BackendService) => `${service}_${namespace}`;
   // Each stack has its own mailbox: e-mails never reach a development MailDev on the fixed port 1025.
   const mail = await new SmtpSink().start();
+  // And its own push service: notifications may call it (an allowed host) and trusts its self-signed certificate.
+  const push = await new PushSink().start();
   const shared = { DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl, REDIS_URL: infra.redisUrl, NATS_NAMESPACE: namespace, NODE_ENV: 'test' };
   const envOf = (service: BackendService): NodeJS.ProcessEnv => ({
     ...shared,
     DATABASE_SCHEMA: schemaOf(service),
-    ...(service === 'notifications' ? { SMTP_URL: mail.url } : {}),
+    ...(service === 'notifications' ? { SMTP_URL: mail.url, PUSH_SERVICE_HOSTS: push.host, NODE_EXTRA_CA_CERTS: push.caPath } : {}),
     ...options.env?.[service],
   });
 
@@ -68,6 +72,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     db,
     services,
     mail,
+    push,
     schemaOf,
     shared,
     envOf,
@@ -78,6 +83,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await db.end();
       await dropSchemas(infra.databaseUrl, BACKEND_SERVICES.map(schemaOf));
       await mail.stop();
+      await push.stop();
     },
   };
 }

@@ -4,6 +4,7 @@ import { runService } from '@homing/platform';
 import { AppModule } from './app.module';
 import { loadGatewayConfig, type GatewayConfig } from './config/gateway.config';
 import { applyHttpContract, BODY_LIMIT_BYTES, MAX_PARAM_LENGTH } from './http/http-contract';
+import { answerClientError } from './http/client-errors';
 import { INTERNAL_ERROR_ANSWER, toHttpError } from './http/http-error';
 import { sendHttpError } from './http/http-exception.filter';
 import { setUpOpenApi } from './http/openapi';
@@ -23,6 +24,8 @@ export function main(): Promise<void> {
       // Errors of Fastify's router (bad URL encoding, over-long parameters) never reach Nest or the onSend hooks:
       // answer them here, security headers included.
       frameworkErrors: (error, _request, reply) => sendHttpError(reply.headers(SECURITY_HEADERS), toHttpError(error) ?? INTERNAL_ERROR_ANSWER),
+      // Requests Node's parser refuses (over-long headers or URL) never reach Fastify's handlers either.
+      clientErrorHandler: answerClientError,
       // Long-lived responses (server-sent events) must not hold a shutdown past its deadline.
       forceCloseConnections: true,
     },

@@ -9,6 +9,8 @@ export function main(): Promise<void> {
     loadConfig: () => loadNotificationsConfig(),
     port: (config) => config.PORT,
     module: (config) => AppModule.forConfig(config),
+    // Push subscription RPCs (role consumer or all; a worker has no handlers and answers nothing).
+    rpc: true,
     database: notificationsDatabase,
   });
 }

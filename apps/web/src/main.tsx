@@ -7,16 +7,26 @@ import { RouterProvider } from 'react-router';
 import { AppProvider } from './app/provider';
 import { createAppRouter } from './app/router';
 import { createI18n } from './i18n/i18n';
+import { ApiClient } from './lib/api-client';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html must contain an element with id "root"');
 
-const i18n = createI18n();
+// The language header follows the page's language, which i18n keeps current.
+const api = new ApiClient({ language: () => document.documentElement.lang || 'en' });
+const i18n = createI18n({ browserLanguages: () => api.request<string[]>('GET', '/lang', { base: '' }) });
 const router = createAppRouter();
+
+// Spec §4: a token already expired when the page opens is refreshed, and the page reloaded with the fresh one.
+if (api.isTokenExpired()) {
+  void api.refresh().then((stillLoggedIn) => {
+    if (stillLoggedIn) window.location.reload();
+  });
+}
 
 createRoot(container).render(
   <StrictMode>
-    <AppProvider i18n={i18n}>
+    <AppProvider i18n={i18n} api={api}>
       <RouterProvider router={router} />
     </AppProvider>
   </StrictMode>,

@@ -67,6 +67,17 @@ export const messagesQuerySchema = z.object({
 });
 export type MessagesQuery = z.infer<typeof messagesQuerySchema>;
 
+/** Who may read an item's thread (messaging's answer to the gateway): the owner, or the finder of one conversation. */
+export const threadAccessSchema = z.object({
+  /** The item's code as stored (`parseTagCode`), as events name it. */
+  itemCode: z.string(),
+  /** The finder's conversation; null for the owner, who reads every conversation. */
+  conversationId: z.uuid().nullable(),
+  /** The newest message id of the item's thread (0 when there is none): where a stream starts. */
+  latestMessageId: z.number().int().min(0),
+});
+export type ThreadAccess = z.infer<typeof threadAccessSchema>;
+
 /** `GET /api/v1/items/{code}/finder-details`: whether replies can reach the latest finder. Never the address. */
 export const finderDetailsSchema = z.object({ finder_known: z.boolean() });
 export type FinderDetails = z.infer<typeof finderDetailsSchema>;

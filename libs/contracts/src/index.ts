@@ -6,6 +6,7 @@ export * from './http-error';
 export * from './identity';
 export * from './items';
 export * from './photos';
+export * from './push';
 export * from './response-codes';
 export * from './rpc';
 export * from './tag-code';

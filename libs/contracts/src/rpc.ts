@@ -21,7 +21,9 @@ import {
   finderTokenResponseSchema,
   finderTokenSchema,
   messageSchema,
+  threadAccessSchema,
 } from './conversations';
+import { pushReregisterBodySchema, pushSubscriberSchema, pushSubscriptionSchema, vapidPublicKeySchema } from './push';
 import { photoSizeSchema, photoUrlsSchema, storedPhotoSchema } from './photos';
 import { createItemBodySchema, createTagBatchBodySchema, OWNED_ITEMS_MAX_LIMIT, publicItemSchema, tagBatchSchema, updateItemBodySchema } from './items';
 
@@ -125,6 +127,23 @@ export const RpcMap = {
     request: z.object({ code: z.string(), after: z.number().int().min(0).optional(), viewerUserId: z.uuid().nullable(), finderToken: finderTokenSchema.optional() }),
     response: z.array(messageSchema),
   },
+  /**
+   * Who may read an item's thread, asked once by the gateway when a message stream opens or an empty poll is to be
+   * answered without messaging: the owner (`conversationId` null) or a finder (their conversation); else 403.
+   * `latestMessageId` is the newest message of the item (0 when none), where a stream starts.
+   */
+  'messaging.rpc.thread-access': {
+    request: z.object({ code: z.string(), viewerUserId: z.uuid().nullable(), finderToken: finderTokenSchema.optional() }),
+    response: threadAccessSchema,
+  },
+  /**
+   * Every message of an item after an id, labelled as the owner sees them, marking nothing read. For the gateway's
+   * message streams, which authorised their callers when they opened and filter per caller (404 for a gone item).
+   */
+  'messaging.rpc.messages-after': {
+    request: z.object({ code: z.string(), after: z.number().int().min(0) }),
+    response: z.array(messageSchema),
+  },
   /** Owner only (else 404): whether the latest finder left an address. */
   'messaging.rpc.finder-details': {
     request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
@@ -149,6 +168,27 @@ export const RpcMap = {
   'messaging.rpc.get-finder-contact': {
     request: z.object({ conversationId: z.uuid() }),
     response: z.object({ email: z.string().nullable() }),
+  },
+
+  // notifications: push subscriptions. An endpoint on a host that is not a known push service is 422 (endpoint).
+  /** Stores a subscription for an owner or a finder's conversation (again: its keys are updated); 16 at most each. */
+  'notifications.rpc.register-push': {
+    request: z.object({ subscriber: pushSubscriberSchema, subscription: pushSubscriptionSchema }),
+    response: nothing,
+  },
+  /** Replaces an owner's subscription the browser changed (the old endpoint's, if given) with the new one. */
+  'notifications.rpc.reregister-push': {
+    request: z.object({ userId: z.uuid(), subscription: pushSubscriptionSchema, oldEndpoint: pushReregisterBodySchema.shape.old_endpoint }),
+    response: nothing,
+  },
+  /** Forgets an owner's subscription; unknown endpoints are no error (the client's state may be older). */
+  'notifications.rpc.unregister-push': {
+    request: z.object({ userId: z.uuid(), endpoint: z.string().max(1024) }),
+    response: nothing,
+  },
+  'notifications.rpc.vapid-public-key': {
+    request: nothing,
+    response: vapidPublicKeySchema,
   },
 
   // identity: the gateway's auth routes, and lookups by other services.

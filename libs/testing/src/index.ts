@@ -7,3 +7,4 @@ export * from './wait-for-event';
 export * from './keys';
 export * from './smtp-sink';
 export * from './images';
+export * from './push-sink';

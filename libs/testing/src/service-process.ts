@@ -47,7 +47,7 @@ export class ServiceProcess {
   }
 
   /** Starts the process and waits until /health/ready (or, with `until: 'live'`, /health/live) answers 200. */
-  async start(timeoutMs = 20_000, { until = 'ready' }: { until?: 'ready' | 'live' } = {}): Promise<void> {
+  async start(timeoutMs = 60_000, { until = 'ready' }: { until?: 'ready' | 'live' } = {}): Promise<void> {
     const child = spawn(process.execPath, [resolve(ROOT, 'dist/apps', this.app, 'main.js')], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...testKeys(), ...this.env, PORT: String(this.port) },
       cwd: ROOT,

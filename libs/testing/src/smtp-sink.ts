@@ -108,6 +108,12 @@ export class SmtpSink {
     return this.held.length;
   }
 
+  /** Answers the held messages and holds no more. */
+  releaseAll(): void {
+    this.holds = 0;
+    this.release();
+  }
+
   /** Answers the held messages. */
   release(): void {
     for (const answer of this.held.splice(0)) answer();

@@ -1,8 +1,9 @@
+import type { KeyObject } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ResponseCode, revokedSessionKey } from '@homing/contracts';
-import { InvalidAccessTokenError, IS_PUBLIC_KEY, RedisClient, verifyAccessToken } from '@homing/platform';
+import { InvalidAccessTokenError, IS_PUBLIC_KEY, RedisClient, verificationKeysOf, verifyAccessToken } from '@homing/platform';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
 import type { AuthenticatedRequest, AuthenticatedUser } from './authenticated-user';
@@ -26,7 +27,12 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly redis: RedisClient,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
+  ) {
+    this.verificationKeys = verificationKeysOf(config.JWT_PUBLIC_KEY, config.JWT_PREVIOUS_PUBLIC_KEY);
+  }
+
+  // Parsed once: a PEM string would be parsed again on every request.
+  private readonly verificationKeys: KeyObject[];
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [context.getHandler(), context.getClass()]) ?? false;
@@ -48,7 +54,7 @@ export class AuthGuard implements CanActivate {
   private async authenticate(token: string): Promise<AuthenticatedUser> {
     let claims;
     try {
-      claims = verifyAccessToken(token, this.config.JWT_PUBLIC_KEY);
+      claims = verifyAccessToken(token, this.verificationKeys);
     } catch (error) {
       if (error instanceof InvalidAccessTokenError) throw new ApiError(401, ResponseCode.UNAUTHORIZED);
       throw error;

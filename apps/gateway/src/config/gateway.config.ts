@@ -16,6 +16,8 @@ const gatewayEnvSchema = baseEnvSchema.extend(redisEnvSchema.shape).extend({
   WEB_DIST: z.string().min(1).optional(),
   /** Identity's public key (PEM) that access tokens are verified with. */
   JWT_PUBLIC_KEY: z.string().refine((value) => value.includes('-----BEGIN PUBLIC KEY-----'), 'must be a PEM public key'),
+  /** While keys rotate: the key tokens were signed with before, still accepted until they expire (docs/operations.md). */
+  JWT_PREVIOUS_PUBLIC_KEY: z.string().refine((value) => value.includes('-----BEGIN PUBLIC KEY-----'), 'must be a PEM public key').optional(),
   /**
    * Proxies (load balancers, ingress) whose `X-Forwarded-For` is believed. Rate limits key on the client address;
    * from anyone else the header is ignored, so a client cannot forge its way past them.

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import {
   createMessageBodySchema,
@@ -27,8 +27,11 @@ import { CurrentUser, OptionalCurrentUser, type AuthenticatedUser } from '../aut
 import { IDEMPOTENCY_KEY_API_HEADER, IdempotencyKey } from '../http/idempotency-key';
 import { errorResponses, jsonSchemaOf, NOT_YOURS } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { openEventStream, parseLastEventId } from './event-stream';
 import { FINDER_TOKEN_API_HEADER, FinderToken } from './finder-token';
 import { MESSAGE_LIMITS, MessageLimits } from './message-limits';
+import { HEARTBEAT_MS, MessageStreams } from './message-streams';
+import { ThreadReaders } from './thread-readers';
 
 
 /** A finder's conversation with an item's owner, from the finder page (`/found/{code}`). */
@@ -40,6 +43,8 @@ export class ConversationsHttpController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly limits: MessageLimits,
+    private readonly readers: ThreadReaders,
+    private readonly streams: MessageStreams,
   ) {}
 
   @Public()
@@ -108,19 +113,51 @@ export class ConversationsHttpController {
     summary: 'The thread: every conversation for the owner, their own for a finder',
     description:
       'The owner’s read marks the finders’ messages read (is_read as it was before this read); with several finders each message says which. ' +
-      'Anyone else gets 403 FORBIDDEN (the page shows the first-message form). after=<id> returns only newer messages.',
+      'Anyone else gets 403 FORBIDDEN (the page shows the first-message form). after=<id> returns only newer messages; ' +
+      'a poll with nothing new is answered without touching the database.',
   })
   @ApiQuery({ name: 'after', required: false, schema: { type: 'integer', minimum: 0 } })
   @ApiOkResponse({ schema: jsonSchemaOf(z.array(messageSchema)) })
   @ApiResponse(errorResponses[403])
   @ApiResponse(errorResponses[404])
-  listMessages(
+  async listMessages(
     @Param('code') code: string,
     @Query(new ZodBodyPipe(messagesQuerySchema)) query: MessagesQuery,
     @OptionalCurrentUser() viewer: AuthenticatedUser | null,
     @FinderToken() finderToken: string | undefined,
   ): Promise<Message[]> {
-    return this.rpc.request('messaging.rpc.list-messages', { code, after: query.after, viewerUserId: viewer?.id ?? null, finderToken });
+    const viewerUserId = viewer?.id ?? null;
+    if (query.after !== undefined && (await this.readers.nothingNewAfter(code, query.after, { viewerUserId, finderToken }))) return [];
+    return this.rpc.request('messaging.rpc.list-messages', { code, after: query.after, viewerUserId, finderToken });
+  }
+
+  @Public()
+  @Get('messages/stream')
+  @ApiOperation({
+    summary: 'New messages as server-sent events, as they are written',
+    description:
+      'What the caller may read, as GET messages decides (owner: every conversation; finder with X-Finder-Token: theirs; else 403), authorised ' +
+      'when the stream opens. Each message is an event `message` with `id` = message id and the message as JSON data; a reset sends `cleared` ' +
+      `(and ends a finder's stream); a comment line every ${HEARTBEAT_MS / 1000} s keeps it open. Last-Event-ID resumes after that message. ` +
+      'Credentials travel in headers as on every route (read the stream with fetch, not EventSource, which cannot send them); ' +
+      'messages are not marked read by the stream. The stream ends when the gateway shuts down: reconnect with Last-Event-ID.',
+  })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last message received: the stream first sends every message after it.' })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'An endless text/event-stream' })
+  @ApiResponse(errorResponses[403])
+  @ApiResponse(errorResponses[404])
+  @ApiResponse(errorResponses[422])
+  async streamMessages(
+    @Param('code') code: string,
+    @OptionalCurrentUser() viewer: AuthenticatedUser | null,
+    @FinderToken() finderToken: string | undefined,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const resumeAfter = parseLastEventId(lastEventId);
+    const access = await this.readers.authorise(code, { viewerUserId: viewer?.id ?? null, finderToken });
+    this.streams.open(access, resumeAfter, openEventStream(reply));
   }
 
   @Get('finder-details')

@@ -31,17 +31,21 @@ export class PhotosHttpController {
     if (!request.isMultipart()) throw new ApiError(415, ResponseCode.UNSUPPORTED_MEDIA_TYPE, 'Send the photo as multipart/form-data with the fields code and file.');
     let code: string | undefined;
     let file: Buffer | undefined;
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        if (part.fieldname === 'code' && typeof part.value === 'string') code = part.value;
-        continue;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (part.fieldname === 'code' && typeof part.value === 'string') code = part.value;
+          continue;
+        }
+        if (part.fieldname !== 'file' || !ACCEPTED_IMAGE_TYPES.has(part.mimetype)) {
+          part.file.resume();
+          throw new ApiError(422, ResponseCode.VALIDATION_ERROR, 'Send a JPEG, PNG or WebP photo as the field file.', { file: 'invalid' });
+        }
+        // Over 5 MB this throws before reading further: 413.
+        file = await part.toBuffer();
       }
-      if (part.fieldname !== 'file' || !ACCEPTED_IMAGE_TYPES.has(part.mimetype)) {
-        part.file.resume();
-        throw new ApiError(422, ResponseCode.VALIDATION_ERROR, 'Send a JPEG, PNG or WebP photo as the field file.', { file: 'invalid' });
-      }
-      // Over 5 MB this throws before reading further: 413.
-      file = await part.toBuffer();
+    } catch (error) {
+      throw malformedMultipartAsHttpError(error);
     }
     if (!code || !file) throw new ApiError(422, ResponseCode.VALIDATION_ERROR, undefined, { ...(code ? {} : { code: 'required' }), ...(file ? {} : { file: 'required' }) });
     let renditions;
@@ -82,4 +86,15 @@ export class PhotosHttpController {
     }
     return content;
   }
+}
+
+/**
+ * Our own answers and @fastify/multipart's limits (413, with a status) pass through; anything else thrown while
+ * reading the parts is busboy finding the body malformed (a bad boundary, a cut-off part): the client's fault, 400.
+ */
+function malformedMultipartAsHttpError(error: unknown): unknown {
+  if (error instanceof ApiError) return error;
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return error;
+  return new ApiError(400, ResponseCode.MALFORMED_REQUEST, 'The multipart/form-data body is malformed.');
 }

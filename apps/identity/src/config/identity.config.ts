@@ -19,6 +19,8 @@ const identityEnvSchema = baseEnvSchema
     PORT: envSchemas.port.default(3001),
     /** Signs access tokens (ES256); the gateway verifies them with the matching public key. */
     JWT_PRIVATE_KEY: es256PrivateKeyPem.transform((pem) => pem.replace(/\\n/g, '\n')),
+    /** While keys rotate: the public key tokens were signed with before, so their sessions can still refresh. */
+    JWT_PREVIOUS_PUBLIC_KEY: z.string().refine((value) => value.includes('-----BEGIN PUBLIC KEY-----'), 'must be a PEM public key').optional(),
     /** Self-registration (`POST /user`); off by default: accounts are created when a tag is activated. */
     REGISTRATION_ENABLED: envSchemas.booleanFlag.default(false),
     /** argon2id hashes computed at once (about one per core: each takes 15–20 ms of CPU). */

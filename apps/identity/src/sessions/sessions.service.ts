@@ -1,8 +1,8 @@
-import { createPublicKey, randomBytes } from 'node:crypto';
+import { createPublicKey, type KeyObject, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { ResponseCode } from '@homing/contracts';
-import { RpcError, signAccessToken, verifyAccessToken } from '@homing/platform';
+import { RpcError, signAccessToken, verificationKeysOf, verifyAccessToken } from '@homing/platform';
 import type { UserRow } from '../accounts/users.repository';
 import { UsersRepository } from '../accounts/users.repository';
 import { IDENTITY_CONFIG, type IdentityConfig } from '../config/identity.config';
@@ -18,7 +18,7 @@ const sessionExpired = () => new RpcError({ status: 401, response_code: Response
 /** Sessions and their access tokens: open at login, rotate on refresh (with reuse detection), revoke. */
 @Injectable()
 export class SessionsService {
-  private readonly publicKeyPem: string;
+  private readonly verificationKeys: KeyObject[];
 
   constructor(
     private readonly transactions: TransactionsRepository,
@@ -27,7 +27,7 @@ export class SessionsService {
     private readonly revocations: SessionRevocations,
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
   ) {
-    this.publicKeyPem = createPublicKey(config.JWT_PRIVATE_KEY).export({ type: 'spki', format: 'pem' }).toString();
+    this.verificationKeys = verificationKeysOf(createPublicKey(config.JWT_PRIVATE_KEY), config.JWT_PREVIOUS_PUBLIC_KEY);
   }
 
   /** Opens a session for the user inside the caller's transaction and returns its first access token. */
@@ -44,7 +44,7 @@ export class SessionsService {
   async refresh(token: string): Promise<string> {
     let claims: { id: string; sid: string; jti: string };
     try {
-      claims = verifyAccessToken(token, this.publicKeyPem, { ignoreExpiration: true });
+      claims = verifyAccessToken(token, this.verificationKeys, { ignoreExpiration: true });
     } catch {
       throw sessionExpired();
     }

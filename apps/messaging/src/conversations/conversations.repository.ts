@@ -102,6 +102,15 @@ export class ConversationsRepository {
     ]);
   }
 
+  /** The newest message id of the item's thread; 0 when there is none. */
+  async latestMessageId(itemCode: string): Promise<number> {
+    const rows: Array<{ id: number }> = await this.dataSource.query(
+      `SELECT coalesce(max(m.id), 0)::float8 AS id FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.item_code = $1`,
+      [itemCode],
+    );
+    return rows[0].id;
+  }
+
   /** Marks the item's finder messages up to `upToId` read by the owner. */
   async markFinderMessagesRead(itemCode: string, upToId: number): Promise<void> {
     await this.dataSource.query(

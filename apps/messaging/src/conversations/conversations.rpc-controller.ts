@@ -22,6 +22,16 @@ export class ConversationsRpcController {
     return this.conversations.listMessages(request);
   }
 
+  @MessagePattern('messaging.rpc.thread-access')
+  threadAccess(@Payload() request: RpcRequest<'messaging.rpc.thread-access'>): Promise<RpcResponse<'messaging.rpc.thread-access'>> {
+    return this.conversations.threadAccess(request);
+  }
+
+  @MessagePattern('messaging.rpc.messages-after')
+  messagesAfter(@Payload() request: RpcRequest<'messaging.rpc.messages-after'>): Promise<RpcResponse<'messaging.rpc.messages-after'>> {
+    return this.conversations.messagesAfter(request.code, request.after);
+  }
+
   @MessagePattern('messaging.rpc.finder-details')
   finderDetails(@Payload() request: RpcRequest<'messaging.rpc.finder-details'>): Promise<RpcResponse<'messaging.rpc.finder-details'>> {
     return this.conversations.finderDetails(request.code, request.ownerUserId);

@@ -46,6 +46,7 @@ function setUp({ owner = item as ItemOwner | null, byToken = null as Conversatio
     setFinderEmail: jest.fn(),
     deleteByItem: jest.fn(),
     nextThreadVersion: jest.fn(async () => 9),
+    latestMessageId: jest.fn(async () => 5),
   };
   const itemOwners = { findByCode: jest.fn(async () => owner) };
   const outbox = { record: jest.fn() };
@@ -126,6 +127,21 @@ describe('ConversationsService', () => {
       [5, 'Finder 2', false],
     ]);
     expect(owner.repository.markFinderMessagesRead).toHaveBeenCalledWith(CODE, 5);
+  });
+
+  it('tells the gateway who may read a thread, where its stream starts, and refuses a stranger as reading does', async () => {
+    const { service } = setUp({ byToken: first });
+    await expect(service.threadAccess({ code: CODE, viewerUserId: OWNER })).resolves.toEqual({ itemCode: CODE, conversationId: null, latestMessageId: 5 });
+    await expect(service.threadAccess({ code: CODE, viewerUserId: null, finderToken: TOKEN })).resolves.toEqual({ itemCode: CODE, conversationId: first.id, latestMessageId: 5 });
+    await expect(setUp().service.threadAccess({ code: CODE, viewerUserId: STRANGER })).rejects.toMatchObject({ body: { status: 403, response_code: 'FORBIDDEN' } });
+    await expect(setUp({ owner: null }).service.threadAccess({ code: CODE, viewerUserId: OWNER })).rejects.toMatchObject({ body: { status: 404, response_code: 'ITEM_NOT_FOUND' } });
+  });
+
+  it('answers a stream’s fetch with every conversation’s new messages as the owner sees them, marking nothing read', async () => {
+    const { service, repository } = setUp({ conversations: [first, second], messages: [message(3, 'finder', second.id)] });
+    await expect(service.messagesAfter(CODE, 2)).resolves.toEqual([toMessage(message(3, 'finder', second.id), finderLabels([first, second]))]);
+    expect(repository.findMessages).toHaveBeenCalledWith([first.id, second.id], 2);
+    expect(repository.markFinderMessagesRead).not.toHaveBeenCalled();
   });
 
   it('clears an item’s conversations and records it with a version after every message so far', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { parseTagCode, ResponseCode, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest } from '@homing/contracts';
+import { parseTagCode, ResponseCode, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type ThreadAccess } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError } from '@homing/platform';
 import { ItemOwnersRepository, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ConversationsRepository, type ConversationRow } from './conversations.repository';
@@ -101,6 +101,33 @@ export class ConversationsService {
       await this.conversations.markFinderMessagesRead(item.itemCode, Number(rows[rows.length - 1].id));
     }
     return messages;
+  }
+
+  /**
+   * Who the caller is to the item's thread, for the gateway to authorise a message stream or an empty poll once:
+   * the owner or a finder, and the item's newest message (where a stream starts). Anyone else is refused, as by `listMessages`.
+   */
+  async threadAccess(request: RpcRequest<'messaging.rpc.thread-access'>): Promise<ThreadAccess> {
+    const item = await this.activatedItem(request.code);
+    const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
+    if (caller.role === 'stranger') throw FORBIDDEN();
+    const conversationId = caller.role === 'finder' ? caller.conversation.id : null;
+    return { itemCode: item.itemCode, conversationId, latestMessageId: await this.conversations.latestMessageId(item.itemCode) };
+  }
+
+  /**
+   * Every message of the item after `after`, labelled as the owner sees them, marking nothing read: what the
+   * gateway fans out to the streams it authorised, each seeing only what its caller may read.
+   */
+  async messagesAfter(code: string, after: number): Promise<Message[]> {
+    const item = await this.activatedItem(code);
+    const conversations = await this.conversations.findByItem(item.itemCode);
+    const rows = await this.conversations.findMessages(
+      conversations.map((conversation) => conversation.id),
+      after,
+    );
+    const labels = finderLabels(conversations);
+    return rows.map((row) => toMessage(row, labels));
   }
 
   /** Whether replies can reach the latest finder (they left an address). Never the address. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushServiceHosts, type PushServiceHost } from '../channels/push/push-endpoints';
 import { baseEnvSchema, databaseEnvSchema, envSchemas, loadConfig, redisEnvSchema } from '@homing/platform';
 
 const notificationsEnvSchema = baseEnvSchema
@@ -19,6 +20,30 @@ const notificationsEnvSchema = baseEnvSchema
      * environments (and test runs) sharing one Redis never take each other's jobs.
      */
     BULLMQ_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').max(64).optional(),
+    /** VAPID application server keys (base64url: a 65-byte P-256 public key, its 32-byte private key). */
+    VAPID_PUBLIC_KEY: z.string().refine((key) => Buffer.from(key, 'base64url').length === 65, 'a base64url P-256 public key (65 bytes)'),
+    VAPID_PRIVATE_KEY: z.string().refine((key) => Buffer.from(key, 'base64url').length === 32, 'a base64url P-256 private key (32 bytes)'),
+    /** Push services write here when a subscription misbehaves: a real `mailto:`. */
+    VAPID_SUBJECT: z.string().regex(/^mailto:[^@\s]+@[^@\s]+$/, 'a mailto: address').default('mailto:ops@homing.localhost'),
+    /**
+     * The push services an endpoint may name (S12): host or `*.domain`, optionally `:port` (else 443), comma-separated.
+     * Default: the browsers' push services. Tests add their local push service; production refuses IP addresses and
+     * localhost here.
+     */
+    PUSH_SERVICE_HOSTS: z.string().default(DEFAULT_PUSH_SERVICE_HOSTS.join(',')).transform((value, context): PushServiceHost[] => {
+      try {
+        return parsePushServiceHosts(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  })
+  .superRefine((config, context) => {
+    // A push service on the loopback or a private address would let a subscription make the workers call inside.
+    if (config.NODE_ENV !== 'production') return;
+    const internal = config.PUSH_SERVICE_HOSTS.filter((host) => host.internal).map((host) => host.pattern);
+    if (internal.length > 0) context.addIssue({ code: 'custom', path: ['PUSH_SERVICE_HOSTS'], message: `no IP addresses or localhost in production: ${internal.join(', ')}` });
   });
 
 export type NotificationsConfig = z.infer<typeof notificationsEnvSchema>;

@@ -2,3 +2,5 @@
 export const SECRET_MAIL_STALE_AFTER_MS = 15 * 60 * 1000;
 /** A "your tag is active" mail a day late is still useful; later than that it only confuses. */
 export const ACTIVATION_MAIL_STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+/** A message notice later than a day is noise: push services drop undelivered pushes after 24 h as well (TTL). */
+export const MESSAGE_NOTICE_STALE_AFTER_MS = 24 * 60 * 60 * 1000;

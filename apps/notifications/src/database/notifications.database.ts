@@ -1,6 +1,8 @@
 import type { DatabaseOptions } from '@homing/platform';
 import type { NotificationsConfig } from '../config/notifications.config';
 import { CreateDeliveries1764100000000 } from './migrations/1764100000000-CreateDeliveries';
+import { CreateMessageMailWindows1764200000000 } from './migrations/1764200000000-CreateMessageMailWindows';
+import { CreatePushSubscriptions1764300000000 } from './migrations/1764300000000-CreatePushSubscriptions';
 
 /** WARNING: the schema name is where this service's data lives; renaming it loses the data. */
 export const NOTIFICATIONS_SCHEMA = 'notifications';
@@ -10,7 +12,6 @@ export function notificationsDatabase(config: NotificationsConfig): DatabaseOpti
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA ?? NOTIFICATIONS_SCHEMA,
     applicationName: `notifications-${config.NOTIFICATIONS_ROLE}`,
-    // Push subscriptions arrive with the push issue.
-    migrations: [CreateDeliveries1764100000000],
+    migrations: [CreateDeliveries1764100000000, CreateMessageMailWindows1764200000000, CreatePushSubscriptions1764300000000],
   };
 }

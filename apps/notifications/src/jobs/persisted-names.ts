@@ -5,6 +5,7 @@
  */
 export const QUEUES = {
   email: 'email',
+  push: 'push',
 } as const;
 
 /** Job names of the `email` queue: one per kind of e-mail. */
@@ -13,6 +14,15 @@ export const EMAIL_JOBS = {
   passwordReset: 'password-reset',
   welcome: 'welcome',
   tagActivated: 'tag-activated',
+  /** To an item's owner: a finder wrote (at most one per conversation per 15 minutes). */
+  newMessage: 'new-message',
+  /** To a finder who left an address: the owner replied. */
+  ownerReply: 'owner-reply',
+} as const;
+
+/** Job names of the `push` queue. */
+export const PUSH_JOBS = {
+  newMessage: 'new-message',
 } as const;
 
 /** Durable JetStream consumers of this service (`<service>__<purpose>`). */
@@ -21,4 +31,6 @@ export const DURABLE_CONSUMERS = {
   passwordResetMail: 'notifications__password-reset-mail',
   welcomeMail: 'notifications__welcome-mail',
   tagActivatedMail: 'notifications__tag-activated-mail',
+  newMessageMail: 'notifications__new-message-mail',
+  newMessagePush: 'notifications__new-message-push',
 } as const;

@@ -2,17 +2,40 @@ import i18next, { type i18n } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 
-import { defaultLanguage, supportedLanguages, type SupportedLanguage } from './languages';
+import { defaultLanguage, isSupportedLanguage, supportedLanguages, type SupportedLanguage } from './languages';
 import { resources } from './resources';
 
 // WARNING: persisted in users' browsers; renaming it forgets everyone's chosen language.
 export const languageStorageKey = 'homing.lang';
 
+export interface I18nOptions {
+  /** The browser's languages as the website's `/lang` answers them (Accept-Language), best first. */
+  browserLanguages?: () => Promise<readonly string[]>;
+}
+
+/** The first of the browser's languages that we offer (`nl-BE` counts as `nl`). */
+export function pickLanguage(candidates: readonly string[]): SupportedLanguage | undefined {
+  for (const candidate of candidates) {
+    const base = candidate.trim().toLowerCase().split(/[-_]/)[0];
+    if (isSupportedLanguage(base)) return base;
+  }
+  return undefined;
+}
+
+export function storedLanguage(): SupportedLanguage | undefined {
+  try {
+    const stored = localStorage.getItem(languageStorageKey);
+    return stored && isSupportedLanguage(stored) ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * A ready i18next instance: the stored preferred language if it is one we offer, otherwise the
- * browser's languages, otherwise English. Texts are bundled, so it is usable as soon as it returns.
+ * A ready i18next instance (texts are bundled, so it is usable as soon as it returns) in the stored preferred
+ * language if it is one we offer; otherwise English until `/lang` names one of the browser's languages we offer.
  */
-export function createI18n(): i18n {
+export function createI18n(options: I18nOptions = {}): i18n {
   const instance = i18next.createInstance();
   instance.on('languageChanged', () => {
     document.documentElement.lang = instance.resolvedLanguage ?? defaultLanguage;
@@ -29,13 +52,25 @@ export function createI18n(): i18n {
       // React already escapes what it renders.
       interpolation: { escapeValue: false },
       detection: {
-        order: ['localStorage', 'navigator'],
+        order: ['localStorage'],
         lookupLocalStorage: languageStorageKey,
         // Only an explicit choice is stored (see chooseLanguage), so a visitor who never chose
         // keeps following their browser's languages.
         caches: [],
       },
     });
+  if (!storedLanguage() && options.browserLanguages) {
+    options
+      .browserLanguages()
+      .then((languages) => {
+        const language = Array.isArray(languages) ? pickLanguage(languages) : undefined;
+        // The visitor may have chosen meanwhile; their choice wins.
+        if (language && !storedLanguage()) void instance.changeLanguage(language);
+      })
+      .catch(() => {
+        // No answer from /lang: English stays.
+      });
+  }
   return instance;
 }
 

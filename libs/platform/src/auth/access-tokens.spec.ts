@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { InvalidAccessTokenError, signAccessToken, verifyAccessToken } from './access-tokens';
+import { InvalidAccessTokenError, signAccessToken, verificationKeysOf, verifyAccessToken } from './access-tokens';
 
 const pair = () => {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -47,5 +47,18 @@ describe('access tokens (S7)', () => {
     expect(verifyAccessToken(expired, keys.publicKey, { ignoreExpiration: true }).sid).toBe(subject.sid);
     const fromTheFuture = signAccessToken(subject, keys.privateKey, Date.now() + 20_000);
     expect(verifyAccessToken(fromTheFuture, keys.publicKey).id).toBe(subject.id);
+  });
+
+  it('accepts tokens of the previous key while keys rotate, and nothing the forged list above could pass', () => {
+    const next = pair();
+    const rotating = verificationKeysOf(next.publicKey, keys.publicKey);
+    expect(verifyAccessToken(signAccessToken(subject, keys.privateKey), rotating).sid).toBe(subject.sid);
+    expect(verifyAccessToken(signAccessToken(subject, next.privateKey), rotating).sid).toBe(subject.sid);
+    expect(() => verifyAccessToken(signAccessToken(subject, pair().privateKey), rotating)).toThrow('invalid signature');
+    const expired = signAccessToken(subject, keys.privateKey, Date.now() - 2 * 60 * 60 * 1000);
+    expect(() => verifyAccessToken(expired, rotating)).toThrow('jwt expired');
+    expect(verifyAccessToken(expired, rotating, { ignoreExpiration: true }).sid).toBe(subject.sid);
+    // Once the previous key is dropped, its tokens are refused.
+    expect(() => verifyAccessToken(signAccessToken(subject, keys.privateKey), verificationKeysOf(next.publicKey))).toThrow(InvalidAccessTokenError);
   });
 });

@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokenClaims } from '@homing/contracts';
@@ -45,24 +46,47 @@ export function signAccessToken(subject: AccessTokenSubject, privateKeyPem: stri
 }
 
 /**
- * Verifies an access token with the public key: ES256 only (so `alg: none` and an HS256 token "signed" with the
- * public key are refused), our issuer and audience, expiry with a bounded clock skew (unless ignored, as refresh
- * does), and every claim present. Throws InvalidAccessTokenError.
+ * The keys access tokens are verified with, parsed once (not per request): the current one and, while keys are
+ * being rotated, the previous one (`JWT_PREVIOUS_PUBLIC_KEY`), so tokens signed before the rotation stay valid
+ * until they expire and can still be refreshed (docs/operations.md, "Rotate keys").
  */
-export function verifyAccessToken(token: string, publicKeyPem: string, options: { ignoreExpiration?: boolean; nowMs?: number } = {}): AccessTokenClaims {
+export function verificationKeysOf(...pems: Array<string | KeyObject | undefined>): KeyObject[] {
+  return pems.filter((pem): pem is string | KeyObject => Boolean(pem)).map((pem) => (typeof pem === 'string' ? createPublicKey(pem.replace(/\\n/g, '\n')) : pem));
+}
+
+/**
+ * Verifies an access token with the public key(s): ES256 only (so `alg: none` and an HS256 token "signed" with the
+ * public key are refused), our issuer and audience, expiry with a bounded clock skew (unless ignored, as refresh
+ * does), and every claim present. With several keys, a signature any of them verifies is accepted.
+ * Throws InvalidAccessTokenError.
+ */
+export function verifyAccessToken(
+  token: string,
+  keys: string | KeyObject | readonly KeyObject[],
+  options: { ignoreExpiration?: boolean; nowMs?: number } = {},
+): AccessTokenClaims {
+  const candidates = Array.isArray(keys) ? keys : [keys as string | KeyObject];
   let decoded: unknown;
-  try {
-    decoded = jwt.verify(token, publicKeyPem, {
-      algorithms: ['ES256'],
-      issuer: ACCESS_TOKEN_ISSUER,
-      audience: ACCESS_TOKEN_AUDIENCE,
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
-      ignoreExpiration: options.ignoreExpiration ?? false,
-      ...(options.nowMs !== undefined ? { clockTimestamp: Math.floor(options.nowMs / 1000) } : {}),
-    });
-  } catch (error) {
-    throw new InvalidAccessTokenError((error as Error).message);
+  let failure: Error | undefined;
+  for (const key of candidates) {
+    try {
+      decoded = jwt.verify(token, key, {
+        algorithms: ['ES256'],
+        issuer: ACCESS_TOKEN_ISSUER,
+        audience: ACCESS_TOKEN_AUDIENCE,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        ignoreExpiration: options.ignoreExpiration ?? false,
+        ...(options.nowMs !== undefined ? { clockTimestamp: Math.floor(options.nowMs / 1000) } : {}),
+      });
+      failure = undefined;
+      break;
+    } catch (error) {
+      failure = error as Error;
+      // Only a signature another key may verify is worth another try; an expired or malformed token is not.
+      if ((error as Error).message !== 'invalid signature') break;
+    }
   }
+  if (failure || decoded === undefined) throw new InvalidAccessTokenError((failure ?? new Error('no key')).message);
   const claims = claimsSchema.safeParse(decoded);
   if (!claims.success) throw new InvalidAccessTokenError(`bad claims (${claims.error.issues[0]?.path.join('.')})`);
   return claims.data;

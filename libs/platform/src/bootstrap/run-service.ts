@@ -41,7 +41,7 @@ export interface ServiceDefinition<C extends BaseConfig> {
    * Fastify settings of an HTTP edge: body limit, parameter length, how router errors are answered, and whether
    * shutdown closes connections still open once the requests in flight had their grace period.
    */
-  fastify?: Pick<FastifyServerOptions, 'bodyLimit' | 'routerOptions' | 'frameworkErrors' | 'forceCloseConnections' | 'trustProxy'>;
+  fastify?: Pick<FastifyServerOptions, 'bodyLimit' | 'routerOptions' | 'frameworkErrors' | 'clientErrorHandler' | 'forceCloseConnections' | 'trustProxy'>;
   /** Fastify settings that depend on the configuration (trusted proxies). */
   fastifyFromConfig?(config: C): Pick<FastifyServerOptions, 'trustProxy'>;
   configureApp?(app: NestFastifyApplication, config: C): void | Promise<void>;

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleDe
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { NatsNamespace } from './nats-namespace';
+import { natsServerAddressOf, shownNatsUrl } from './nats-server-address';
 
 export const NATS_OPTIONS = Symbol('NATS_OPTIONS');
 
@@ -68,8 +69,11 @@ export class NatsClient implements OnModuleInit, OnModuleDestroy, OnApplicationS
     const signal = this.stopping.signal;
     for (let attempt = 1; ; attempt += 1) {
       signal.throwIfAborted();
+      const { server, user, pass } = natsServerAddressOf(this.options.url);
       const dialing = connect({
-        servers: this.options.url,
+        servers: server,
+        user,
+        pass,
         name: this.options.service,
         // Once connected, reconnect forever (requests fail fast meanwhile; the outbox keeps events).
         maxReconnectAttempts: -1,
@@ -100,7 +104,7 @@ export class NatsClient implements OnModuleInit, OnModuleDestroy, OnApplicationS
 
   // Logs never show credentials in the URL.
   private get shownUrl(): string {
-    return this.options.url.replace(/\/\/[^@/]*@/, '//***@');
+    return shownNatsUrl(this.options.url);
   }
 
   get nc(): NatsConnection {

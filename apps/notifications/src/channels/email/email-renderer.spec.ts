@@ -30,6 +30,18 @@ describe('e-mail rendering', () => {
     expect(active.html).toContain('ABCD-1234-EFGH-5678 ');
   });
 
+  it.each(USER_LANGUAGES)('renders the new-message and owner-reply mails in %s with a link to the found page', (language) => {
+    const owner = renderer.render('new-message', language, { userId, tagCode: 'ABCD1234EFGH5678' });
+    expect(owner.subject).toBe(EMAIL_TEXTS[language].mails['new-message'].subject);
+    expect(owner.text).toContain('https://homing.example/found/ABCD-1234-EFGH-5678');
+    expect(owner.text).toContain(EMAIL_TEXTS[language].layout.footer);
+    const finder = renderer.render('owner-reply', language, { conversationId: userId, tagCode: 'ABCD1234EFGH5678' });
+    expect(finder.text).toContain('https://homing.example/found/ABCD-1234-EFGH-5678');
+    // A finder may have no account: not the account holder's footer.
+    expect(finder.text).not.toContain(EMAIL_TEXTS[language].layout.footer);
+    expect(finder.text).toContain(EMAIL_TEXTS[language].mails['owner-reply'].footer);
+  });
+
   it('has every text in every language, and texts differ between languages', () => {
     const keys = (language: (typeof USER_LANGUAGES)[number]) => JSON.stringify(Object.keys(EMAIL_TEXTS[language].mails).sort());
     expect(keys('nl')).toBe(keys('en'));

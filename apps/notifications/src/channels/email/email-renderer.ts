@@ -51,6 +51,7 @@ export class EmailRenderer {
       language,
       subject: oneLine(mail.subject),
       ...texts.layout,
+      footer: mail.footer ?? texts.layout.footer,
       intro: paragraphs(mail.intro, mode),
       outro: paragraphs(mail.outro, mode),
       action: mail.action,
@@ -84,6 +85,12 @@ export class EmailRenderer {
       case 'tag-activated': {
         const tagCode = formatTagCode((data as EmailJobMap['tag-activated']).tagCode);
         return { actionUrl: `${base}/item/${encodeURIComponent(tagCode)}`, params: { tagCode } };
+      }
+      // Owner and finder both read the thread on the found page (the finder's browser keeps its finder token).
+      case 'new-message':
+      case 'owner-reply': {
+        const tagCode = formatTagCode((data as EmailJobMap['new-message' | 'owner-reply']).tagCode);
+        return { actionUrl: `${base}/found/${encodeURIComponent(tagCode)}`, params: { tagCode } };
       }
     }
   }

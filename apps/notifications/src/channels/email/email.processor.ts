@@ -1,19 +1,14 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import IORedis from 'ioredis';
-import type { User } from '@homing/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { UserLanguage } from '@homing/contracts';
 import { RpcClient, RpcError } from '@homing/platform';
-import { bullmqPrefixOf, NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../../config/notifications.config';
-import type { EmailJobData, EmailKind } from '../../jobs/email-jobs';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../../config/notifications.config';
+import { recipientOf, type EmailJobData, type EmailKind } from '../../jobs/email-jobs';
 import { QUEUES } from '../../jobs/persisted-names';
-import { settlesWithin, throttledWarning } from '../../jobs/redis-connection';
-import { NOTIFICATION_WORKER_OPTIONS } from '../../jobs/queue-settings';
-import { DeliveriesRepository } from './deliveries.repository';
+import { QueueWorker } from '../../jobs/queue-worker';
+import { DeliveriesRepository } from '../deliveries.repository';
 import { EmailRenderer } from './email-renderer';
 import { MailTransport, SmtpRefusedError } from './mail-transport';
-
-// SIGTERM: jobs in hand get this long to finish (SMTP timeouts are shorter), inside the service's 25 s deadline.
-const DRAIN_TIMEOUT_MS = 15_000;
 
 /**
  * The worker of the `email` queue: looks the recipient up when the job runs (address and language are never carried
@@ -21,59 +16,34 @@ const DRAIN_TIMEOUT_MS = 15_000;
  * row says `sent` sends nothing again. Logs name job ids and outcomes only: never an address, code, token or link.
  */
 @Injectable()
-export class EmailProcessor implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(EmailProcessor.name);
-  private worker?: Worker<EmailJobData, void, EmailKind>;
-  private connection?: IORedis;
-
+export class EmailProcessor extends QueueWorker<EmailJobData, EmailKind> {
   constructor(
-    @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
+    @Inject(NOTIFICATIONS_CONFIG) config: NotificationsConfig,
     private readonly rpc: RpcClient,
     private readonly renderer: EmailRenderer,
     private readonly transport: MailTransport,
     private readonly deliveries: DeliveriesRepository,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    // A hybrid app runs bootstrap hooks once per server: start once.
-    if (this.worker) return;
-    // Workers block on Redis: BullMQ requires commands that wait for a reconnect instead of failing.
-    this.connection = new IORedis(this.config.REDIS_URL, { maxRetriesPerRequest: null, connectionName: 'notifications-email-worker' });
-    this.connection.on('error', () => undefined);
-    this.worker = new Worker<EmailJobData, void, EmailKind>(QUEUES.email, (job) => this.process(job), {
-      connection: this.connection,
-      prefix: bullmqPrefixOf(this.config),
-      ...NOTIFICATION_WORKER_OPTIONS,
-    });
-    this.worker.on('error', throttledWarning(this.logger, 'email worker'));
-    this.worker.on('failed', (job, error) => {
-      if (job) this.logger.warn(`${job.id} (${job.name}) failed on attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1}: ${error.message}`);
-    });
-  }
-
-  /** Lets the jobs in hand finish (SIGTERM drains), then closes; with Redis away there is nothing to drain. */
-  async onModuleDestroy(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
-    const drained = this.connection?.status === 'ready' && (await settlesWithin(worker.close(), DRAIN_TIMEOUT_MS));
-    if (!drained) {
-      this.connection?.disconnect();
-      await settlesWithin(worker.close(true), 1000);
-    }
-    this.connection?.disconnect();
+  ) {
+    super(QUEUES.email, config);
   }
 
   async process(job: Job<EmailJobData, void, EmailKind>): Promise<void> {
     const jobId = job.id ?? '';
     try {
-      const user = await this.recipient(job.data.userId);
+      const recipient = await this.recipient(job.data);
+      if (!recipient) {
+        // A finder who left no address: replies reach them by push or on the found page only.
+        this.logger.log(`${jobId} (${job.name}) has no address to write to; nothing sent`);
+        await this.scrub(job);
+        return;
+      }
       const delivery = await this.deliveries.begin(jobId, 'email', job.name);
       if (delivery.status === 'sent') {
         this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
       } else {
-        await this.send(jobId, user.email, this.renderer.render(job.name, user.language, job.data as never));
+        await this.send(jobId, recipient.email, this.renderer.render(job.name, recipient.language, job.data as never));
         await this.deliveries.markSent(jobId);
-        this.logger.log(`${jobId} (${job.name}) sent in ${user.language} on attempt ${delivery.attempts}`);
+        this.logger.log(`${jobId} (${job.name}) sent in ${recipient.language} on attempt ${delivery.attempts}`);
       }
       await this.scrub(job);
     } catch (error) {
@@ -83,9 +53,14 @@ export class EmailProcessor implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async recipient(userId: string): Promise<User> {
+  /** A user's address and language from identity; a finder's address from messaging (null when they left none). */
+  private async recipient(data: EmailJobData): Promise<{ email: string; language: UserLanguage } | null> {
+    const recipient = recipientOf(data);
     try {
-      return await this.rpc.request('identity.rpc.get-user', { userId });
+      if ('userId' in recipient) return await this.rpc.request('identity.rpc.get-user', { userId: recipient.userId });
+      const { email } = await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId });
+      // Messaging keeps no language for a finder: English, the product's default.
+      return email ? { email, language: 'en' } : null;
     } catch (error) {
       // The user is gone: nobody to write to, now or later.
       if (error instanceof RpcError && error.body.status === 404) throw new UnrecoverableError('recipient not found');
@@ -109,6 +84,6 @@ export class EmailProcessor implements OnApplicationBootstrap, OnModuleDestroy {
    * for good) they leave Redis, and the kept job holds the recipient's id alone.
    */
   private async scrub(job: Job<EmailJobData, void, EmailKind>): Promise<void> {
-    await job.updateData({ userId: job.data.userId } as EmailJobData).catch(() => undefined);
+    await job.updateData(recipientOf(job.data) as EmailJobData).catch(() => undefined);
   }
 }

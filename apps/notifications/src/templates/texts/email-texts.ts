@@ -10,6 +10,8 @@ export interface MailTexts {
   action: string;
   /** Paragraphs after the button. */
   outro: string[];
+  /** Instead of the layout's footer, for a mail to someone who may have no account (a finder). */
+  footer?: string;
 }
 
 /** Every word of every e-mail in one language; one typed file per language. */

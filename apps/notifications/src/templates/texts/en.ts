@@ -32,5 +32,18 @@ export const en: EmailTexts = {
       action: 'Name your item',
       outro: [],
     },
+    'new-message': {
+      subject: 'Someone wrote about your lost item',
+      intro: ['A finder wrote to you about your item with tag {{tagCode}}. Read the message and answer them on Homing.', 'More messages in the next 15 minutes arrive without another e-mail.'],
+      action: 'Read the message',
+      outro: ['Your e-mail address is never shown to the finder.'],
+    },
+    'owner-reply': {
+      subject: 'The owner answered your message',
+      intro: ['The owner of the item with tag {{tagCode}} that you found answered your message.'],
+      action: 'Read the answer',
+      outro: ['Your e-mail address is never shown to the owner.'],
+      footer: 'You receive this e-mail because you left this address when you wrote about a found item on Homing.',
+    },
   },
 };

@@ -32,5 +32,18 @@ export const es: EmailTexts = {
       action: 'Poner nombre a tu objeto',
       outro: [],
     },
+    'new-message': {
+      subject: 'Alguien escribió sobre tu objeto perdido',
+      intro: ['Alguien que encontró tu objeto con la etiqueta {{tagCode}} te escribió. Lee el mensaje y respóndele en Homing.', 'Los mensajes de los próximos 15 minutos llegan sin otro correo.'],
+      action: 'Leer el mensaje',
+      outro: ['Tu dirección de correo nunca se muestra a quien lo encontró.'],
+    },
+    'owner-reply': {
+      subject: 'El dueño respondió a tu mensaje',
+      intro: ['El dueño del objeto con la etiqueta {{tagCode}} que encontraste respondió a tu mensaje.'],
+      action: 'Leer la respuesta',
+      outro: ['Tu dirección de correo nunca se muestra al dueño.'],
+      footer: 'Recibes este correo porque dejaste esta dirección al escribir sobre un objeto encontrado en Homing.',
+    },
   },
 };

@@ -32,5 +32,18 @@ export const nl: EmailTexts = {
       action: 'Geef je voorwerp een naam',
       outro: [],
     },
+    'new-message': {
+      subject: 'Iemand schreef over je verloren spullen',
+      intro: ['Een vinder schreef je over je item met label {{tagCode}}. Lees het bericht en antwoord op Homing.', 'Meer berichten in de komende 15 minuten komen zonder nieuwe e-mail binnen.'],
+      action: 'Lees het bericht',
+      outro: ['Je e-mailadres wordt nooit aan de vinder getoond.'],
+    },
+    'owner-reply': {
+      subject: 'De eigenaar heeft je bericht beantwoord',
+      intro: ['De eigenaar van het gevonden item met label {{tagCode}} heeft je bericht beantwoord.'],
+      action: 'Lees het antwoord',
+      outro: ['Je e-mailadres wordt nooit aan de eigenaar getoond.'],
+      footer: 'Je ontvangt deze e-mail omdat je dit adres achterliet toen je op Homing schreef over een gevonden item.',
+    },
   },
 };

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 
+import { ChunkLoadError } from '../../lib/load-chunk';
 import { NotFoundPage } from './not-found';
 
 /** Shown in place of a page that failed to load or render; the navigation around it stays. */
@@ -14,6 +15,7 @@ export function RouteError() {
   return (
     <section className="page" role="alert">
       <h1>{t('errors.generic')}</h1>
+      {error instanceof ChunkLoadError && <p>{t('errors.chunkFailed')}</p>}
       <p className="actions">
         <button type="button" onClick={() => window.location.reload()}>
           {t('errors.reload')}

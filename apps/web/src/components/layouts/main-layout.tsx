@@ -1,18 +1,28 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useNavigate } from 'react-router';
 
+import { useLogout } from '../../features/auth/api';
+import { useSession } from '../../features/auth/session';
+import { useFlash } from '../../lib/flash';
+import { FlashBar } from '../flash/flash-bar';
 import { LanguageSelector } from '../language-selector';
 import { LogoMark } from '../logo';
+import { SessionKeeper } from './session-keeper';
 
 export function MainLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
+  const { user } = useSession();
+  const logout = useLogout();
+  const flash = useFlash();
+  const navigate = useNavigate();
 
   return (
     <>
       <a className="skip-link" href="#main">
         {t('nav.skipToContent')}
       </a>
+      <SessionKeeper />
       <header className="site-header">
         <Link to="/" className="logo">
           <LogoMark />
@@ -22,16 +32,59 @@ export function MainLayout({ children }: { children: ReactNode }) {
           <LanguageSelector />
           <nav aria-label={t('nav.mainMenu')} className="main-nav">
             <ul>
-              <li>
-                <NavLink to="/login">{t('nav.logIn')}</NavLink>
-              </li>
+              {user ? (
+                <>
+                  <li>
+                    <NavLink to="/items">{t('nav.myItems')}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/account">{t('nav.account')}</NavLink>
+                  </li>
+                  <li>
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() =>
+                        logout.mutate(undefined, {
+                          onSettled: () => {
+                            flash.show('success', t('flash.loggedOut'));
+                            void navigate('/');
+                          },
+                        })
+                      }
+                    >
+                      {t('nav.logOut')}
+                    </button>
+                  </li>
+                </>
+              ) : (
+                <li>
+                  <NavLink to="/login">{t('nav.logIn')}</NavLink>
+                </li>
+              )}
             </ul>
           </nav>
         </div>
       </header>
+      <FlashBar />
       <main id="main" className="site-main" tabIndex={-1}>
         {children}
       </main>
+      <footer className="site-footer">
+        <nav aria-label={t('common.productName')}>
+          <ul>
+            <li>
+              <Link to="/about">{t('nav.about')}</Link>
+            </li>
+            <li>
+              <Link to="/rewards">{t('nav.rewards')}</Link>
+            </li>
+            <li>
+              <Link to="/contact">{t('nav.contact')}</Link>
+            </li>
+          </ul>
+        </nav>
+      </footer>
     </>
   );
 }

@@ -1,0 +1,161 @@
+import { ResponseCode, type Message } from '@homing/contracts';
+import { RpcError, type RpcClient } from '@homing/platform';
+import { MessageStreams, type EventSink } from './message-streams';
+
+const A = '0190a000-0000-7000-8000-00000000000a';
+const B = '0190a000-0000-7000-8000-00000000000b';
+
+function message(id: number, conversationId: string, finder?: string): Message {
+  return { id, conversation_id: conversationId, author: 'finder', content: `message ${id}`, created_at: '2026-01-01T00:00:00.000Z', is_read: false, ...(finder ? { finder } : {}) };
+}
+
+/** A client's stream, as the events it received. */
+class RecordingSink implements EventSink {
+  chunks: string[] = [];
+  ended = false;
+  private closeListeners: Array<() => void> = [];
+  write(chunk: string): number {
+    this.chunks.push(chunk);
+    return 0;
+  }
+  end(): void {
+    this.ended = true;
+    for (const listener of this.closeListeners) listener();
+  }
+  onClose(listener: () => void): void {
+    this.closeListeners.push(listener);
+  }
+  get messageIds(): number[] {
+    return this.chunks.filter((chunk) => chunk.startsWith('id: ')).map((chunk) => Number(/^id: (\d+)/.exec(chunk)![1]));
+  }
+  get messages(): Message[] {
+    return this.chunks.filter((chunk) => chunk.includes('event: message')).map((chunk) => JSON.parse(/data: (.*)\n/.exec(chunk)![1]) as Message);
+  }
+}
+
+/** messaging.rpc.messages-after over a thread held in memory; counts the calls. */
+function fakeMessaging(thread: Message[]) {
+  const calls: Array<{ code: string; after: number }> = [];
+  const rpc = {
+    request: jest.fn(async (_subject: string, payload: { code: string; after: number }) => {
+      calls.push(payload);
+      return thread.filter((candidate) => candidate.id > payload.after);
+    }),
+  };
+  return { rpc: rpc as unknown as RpcClient, calls };
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('MessageStreams', () => {
+  it('fetches an item’s new message once for all its streams and sends each only what its caller may read', async () => {
+    const thread = [message(1, A)];
+    const { rpc, calls } = fakeMessaging(thread);
+    const streams = new MessageStreams(rpc);
+    const owner = new RecordingSink();
+    const finderA = new RecordingSink();
+    const finderB = new RecordingSink();
+    streams.open({ itemCode: 'ITEM', conversationId: null, latestMessageId: 1 }, undefined, owner);
+    streams.open({ itemCode: 'ITEM', conversationId: A, latestMessageId: 1 }, undefined, finderA);
+    streams.open({ itemCode: 'ITEM', conversationId: B, latestMessageId: 1 }, undefined, finderB);
+
+    thread.push(message(2, A, 'Finder 1'));
+    streams.messageCreated('ITEM', A, 2);
+    await flush();
+
+    expect(calls).toEqual([{ code: 'ITEM', after: 1 }]);
+    expect(owner.messages).toEqual([message(2, A, 'Finder 1')]);
+    // The owner's labels are not the finder's to see.
+    expect(finderA.messages).toEqual([message(2, A)]);
+    expect(finderB.chunks).toEqual([]);
+  });
+
+  it('does not fetch for events nobody listening may read, nor for messages already fetched', async () => {
+    const { rpc, calls } = fakeMessaging([message(5, B)]);
+    const streams = new MessageStreams(rpc);
+    streams.open({ itemCode: 'ITEM', conversationId: A, latestMessageId: 4 }, undefined, new RecordingSink());
+    streams.messageCreated('ITEM', B, 5);
+    streams.messageCreated('OTHER', A, 6);
+    await flush();
+    expect(calls).toEqual([]);
+  });
+
+  it('fetches once more after a fetch when events came during it, never two at once', async () => {
+    const thread = [message(2, A)];
+    const { rpc, calls } = fakeMessaging(thread);
+    const streams = new MessageStreams(rpc);
+    const owner = new RecordingSink();
+    streams.open({ itemCode: 'ITEM', conversationId: null, latestMessageId: 1 }, undefined, owner);
+    streams.messageCreated('ITEM', A, 2);
+    thread.push(message(3, A));
+    streams.messageCreated('ITEM', A, 3);
+    await flush();
+    await flush();
+    expect(calls).toEqual([
+      { code: 'ITEM', after: 1 },
+      { code: 'ITEM', after: 2 },
+    ]);
+    expect(owner.messageIds).toEqual([2, 3]);
+  });
+
+  it('resumes after Last-Event-ID with one fetch for that client, in order, without repeats', async () => {
+    const thread = [message(1, A), message(2, A), message(3, A)];
+    const { rpc, calls } = fakeMessaging(thread);
+    const streams = new MessageStreams(rpc);
+    const resumed = new RecordingSink();
+    streams.open({ itemCode: 'ITEM', conversationId: A, latestMessageId: 3 }, 1, resumed);
+    thread.push(message(4, A));
+    streams.messageCreated('ITEM', A, 4);
+    await flush();
+    await flush();
+    expect(calls[0]).toEqual({ code: 'ITEM', after: 1 });
+    expect(resumed.messageIds).toEqual([2, 3, 4]);
+  });
+
+  it('tells every stream of a reset item, and ends finders’ streams, whose conversations are gone', () => {
+    const { rpc } = fakeMessaging([]);
+    const streams = new MessageStreams(rpc);
+    const owner = new RecordingSink();
+    const finder = new RecordingSink();
+    streams.open({ itemCode: 'ITEM', conversationId: null, latestMessageId: 0 }, undefined, owner);
+    streams.open({ itemCode: 'ITEM', conversationId: A, latestMessageId: 0 }, undefined, finder);
+    streams.conversationsCleared('ITEM', 9);
+    expect(owner.chunks).toEqual(['event: cleared\ndata: {}\n\n']);
+    expect(finder.chunks).toEqual(['event: cleared\ndata: {}\n\n']);
+    expect([owner.ended, finder.ended]).toEqual([false, true]);
+    expect(streams.openStreams).toBe(1);
+  });
+
+  it('sends heartbeats, and ends every stream at shutdown', () => {
+    const { rpc } = fakeMessaging([]);
+    const streams = new MessageStreams(rpc);
+    const sinks = [new RecordingSink(), new RecordingSink()];
+    streams.open({ itemCode: 'ONE', conversationId: null, latestMessageId: 0 }, undefined, sinks[0]);
+    streams.open({ itemCode: 'TWO', conversationId: null, latestMessageId: 0 }, undefined, sinks[1]);
+    streams.heartbeat();
+    expect(sinks.map((sink) => sink.chunks)).toEqual([[': heartbeat\n\n'], [': heartbeat\n\n']]);
+    streams.beforeApplicationShutdown();
+    expect(sinks.map((sink) => sink.ended)).toEqual([true, true]);
+    expect(streams.openStreams).toBe(0);
+  });
+
+  it('ends the streams of an item messaging no longer knows', async () => {
+    const rpc = { request: jest.fn(async () => Promise.reject(RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.'))) } as unknown as RpcClient;
+    const streams = new MessageStreams(rpc);
+    const sink = new RecordingSink();
+    streams.open({ itemCode: 'ITEM', conversationId: null, latestMessageId: 0 }, undefined, sink);
+    streams.messageCreated('ITEM', A, 1);
+    await flush();
+    expect(sink.ended).toBe(true);
+    expect(streams.openStreams).toBe(0);
+  });
+
+  it('forgets a stream when its client goes', () => {
+    const { rpc } = fakeMessaging([]);
+    const streams = new MessageStreams(rpc);
+    const sink = new RecordingSink();
+    streams.open({ itemCode: 'ITEM', conversationId: null, latestMessageId: 0 }, undefined, sink);
+    sink.end();
+    expect(streams.openStreams).toBe(0);
+  });
+});

@@ -1,0 +1,54 @@
+import { createPublicKey } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { PushSubscriber, PushSubscriptionBody } from '@homing/contracts';
+import { RpcError } from '@homing/platform';
+import { isAllowedPushEndpoint } from '../channels/push/push-endpoints';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../config/notifications.config';
+import { PushSubscriptionsRepository } from './push-subscriptions.repository';
+
+/** Who may be told by push, and where: subscriptions on a known push service only (S12). */
+@Injectable()
+export class PushSubscriptionsService {
+  constructor(
+    @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
+    private readonly subscriptions: PushSubscriptionsRepository,
+  ) {}
+
+  async register(subscriber: PushSubscriber, subscription: PushSubscriptionBody): Promise<void> {
+    this.assertAllowed(subscription);
+    await this.subscriptions.save(subscriber, subscription);
+  }
+
+  async reregister(userId: string, oldEndpoint: string | undefined, subscription: PushSubscriptionBody): Promise<void> {
+    this.assertAllowed(subscription);
+    await this.subscriptions.replace({ userId }, oldEndpoint, subscription);
+  }
+
+  async unregister(userId: string, endpoint: string): Promise<void> {
+    await this.subscriptions.remove({ userId }, endpoint);
+  }
+
+  vapidPublicKey(): { public_key: string } {
+    return { public_key: this.config.VAPID_PUBLIC_KEY };
+  }
+
+  private assertAllowed(subscription: PushSubscriptionBody): void {
+    if (!isAllowedPushEndpoint(subscription.endpoint, this.config.PUSH_SERVICE_HOSTS)) {
+      throw RpcError.validation({ endpoint: 'invalid' }, 'The endpoint is not on a known push service.');
+    }
+    // A key that is not a P-256 point could never be encrypted for: refuse it now, not in eight failed sends.
+    if (!isP256PublicKey(subscription.keys.p256dh)) throw RpcError.validation({ 'keys.p256dh': 'invalid' });
+  }
+}
+
+/** An uncompressed P-256 point (0x04 || x || y) that lies on the curve. */
+function isP256PublicKey(p256dh: string): boolean {
+  const raw = Buffer.from(p256dh, 'base64url');
+  if (raw.length !== 65 || raw[0] !== 4) return false;
+  try {
+    createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') }, format: 'jwk' });
+    return true;
+  } catch {
+    return false;
+  }
+}

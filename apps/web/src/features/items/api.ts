@@ -1,0 +1,84 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FoundItems, PublicItem, UpdateItemBody } from '@homing/contracts';
+
+import { useApi } from '../../lib/api-context';
+import { newIdempotencyKey } from '../../lib/idempotency-key';
+
+// The owner's item calls of product spec §7, with their TanStack Query keys.
+
+export const itemKeys = {
+  owned: ['items', 'owned'] as const,
+  one: (code: string) => ['items', 'owned', code] as const,
+  found: (codes: readonly string[]) => ['items', 'found', codes.join(',')] as const,
+  qr: (code: string) => ['qr', code] as const,
+};
+
+export function useOwnedItems() {
+  const api = useApi();
+  // limit 0 is the gateway's default page (50).
+  return useQuery({ queryKey: itemKeys.owned, queryFn: () => api.request<PublicItem[]>('GET', '/user/items', { query: { limit: 0, offset: 0 } }) });
+}
+
+/** Which of these items a finder has written about: the 'found' overlay. */
+export function useFoundFlags(codes: readonly string[]) {
+  const api = useApi();
+  return useQuery({
+    queryKey: itemKeys.found(codes),
+    queryFn: () => api.request<FoundItems>('GET', '/user/found-items', { query: { codes: codes.join(',') } }),
+    enabled: codes.length > 0,
+  });
+}
+
+export function useOwnedItem(code: string | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: itemKeys.one(code ?? ''),
+    queryFn: () => api.request<PublicItem>('GET', `/user/items/${encodeURIComponent(code ?? '')}`),
+    enabled: !!code,
+  });
+}
+
+export function useCreateItem() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    // The key makes the POST safe to retry after a network error: the gateway answers a repeat with the first item.
+    mutationFn: (body: { name: string; idempotencyKey?: string }) =>
+      api.request<PublicItem>('POST', '/items', { body: { name: body.name }, idempotencyKey: body.idempotencyKey ?? newIdempotencyKey() }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: itemKeys.owned }),
+  });
+}
+
+export function useUpdateItem(code: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (changes: UpdateItemBody) => api.request<PublicItem>('PATCH', `/user/items/${encodeURIComponent(code)}`, { body: changes }),
+    onSuccess: (item) => {
+      queryClient.setQueryData(itemKeys.one(code), item);
+      return queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true });
+    },
+  });
+}
+
+export function useDeleteItem(code: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.request<void>('DELETE', `/user/items/${encodeURIComponent(code)}`),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: itemKeys.one(code) });
+      return queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true });
+    },
+  });
+}
+
+/** The QR image of a tag as base64 SVG text (`/qr/{code}?sizeInPx=400&b64=1`); it never changes, so it is kept. */
+export function useQrImage(code: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: itemKeys.qr(code),
+    queryFn: () => api.request<string>('GET', `/qr/${encodeURIComponent(code)}`, { base: '', query: { sizeInPx: 400, b64: 1 }, responseType: 'text' }),
+    staleTime: Infinity,
+  });
+}

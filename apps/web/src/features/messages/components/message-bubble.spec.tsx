@@ -1,0 +1,54 @@
+import { render, screen } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { describe, expect, it } from 'vitest';
+import type { Message } from '@homing/contracts';
+
+import { createI18n } from '../../../i18n/i18n';
+import { MessageBubble, type Viewer } from './message-bubble';
+
+const now = Date.parse('2026-11-20T12:00:00Z');
+const message = (overrides: Partial<Message> = {}): Message => ({
+  id: 1,
+  conversation_id: '0190a000-0000-7000-8000-000000000001',
+  author: 'finder',
+  content: 'Found your keys\nat the station',
+  created_at: '2026-11-20T11:57:00Z',
+  is_read: false,
+  ...overrides,
+});
+
+function show(value: Message, viewer: Viewer) {
+  const i18n = createI18n();
+  return render(
+    <I18nextProvider i18n={i18n}>
+      <ol>
+        <MessageBubble message={value} viewer={viewer} now={now} />
+      </ol>
+    </I18nextProvider>,
+  );
+}
+
+describe('a message bubble', () => {
+  it('shows the content line by line and how long ago it was written', () => {
+    show(message(), 'owner');
+    expect(screen.getByText('Found your keys')).toBeInTheDocument();
+    expect(screen.getByText('at the station')).toBeInTheDocument();
+    expect(screen.getByText('3 minutes ago')).toBeInTheDocument();
+  });
+
+  it('labels the owner as "you" for the owner, aligned right, and as "owner" for the finder', () => {
+    const { unmount } = show(message({ author: 'owner' }), 'owner');
+    expect(screen.getByText('you').closest('li')).toHaveClass('bubble--own');
+    unmount();
+    show(message({ author: 'owner' }), 'finder');
+    expect(screen.getByText('owner').closest('li')).not.toHaveClass('bubble--own');
+  });
+
+  it('names the finder, by number when the owner has several', () => {
+    const { unmount } = show(message({ finder: 'Finder 2' }), 'owner');
+    expect(screen.getByText('Finder 2')).toBeInTheDocument();
+    unmount();
+    show(message(), 'owner');
+    expect(screen.getByText('finder')).toBeInTheDocument();
+  });
+});

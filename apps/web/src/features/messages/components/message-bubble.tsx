@@ -1,0 +1,26 @@
+import { useTranslation } from 'react-i18next';
+import type { Message } from '@homing/contracts';
+
+import { formatRelativeTime } from '../../../lib/relative-time';
+
+export type Viewer = 'owner' | 'finder';
+
+/** One message: who wrote it, what (line by line), and how long ago; the reader's own messages on the right. */
+export function MessageBubble({ message, viewer, now }: { message: Message; viewer: Viewer; now?: number }) {
+  const { t, i18n } = useTranslation();
+  const own = message.author === viewer;
+  const author = own ? t('found.authorYou') : message.author === 'owner' ? t('found.authorOwner') : (message.finder ?? t('found.authorFinder'));
+  return (
+    <li className={`bubble${own ? ' bubble--own' : ''}`}>
+      <p className="bubble__author">{author}</p>
+      <div className="bubble__content">
+        {message.content.split('\n').map((line, index) => (
+          <p key={index}>{line}</p>
+        ))}
+      </div>
+      <p className="bubble__time">
+        <time dateTime={message.created_at}>{formatRelativeTime(message.created_at, i18n.resolvedLanguage ?? 'en', now)}</time>
+      </p>
+    </li>
+  );
+}

@@ -1,0 +1,109 @@
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MESSAGE_MAX_LENGTH } from '@homing/contracts';
+
+export interface MessageDraft {
+  content: string;
+  email: string;
+}
+
+interface MessageFormProps {
+  /** The first message also asks for the finder's optional e-mail. */
+  withEmail?: boolean;
+  submitLabel: string;
+  /** Sends the draft; resolves to the draft to put back in the inputs when sending failed. */
+  onSend(draft: MessageDraft): Promise<MessageDraft | null>;
+  error?: string | null;
+}
+
+// Plain inputs rather than react-hook-form and zod: this form is on the page a finder's phone loads first.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A message and, for a first message, an optional e-mail. Cmd/Ctrl+Enter sends (spec §2). */
+export function MessageForm({ withEmail = false, submitLabel, onSend, error }: MessageFormProps) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [content, setContent] = useState('');
+  const [email, setEmail] = useState('');
+  const [problem, setProblem] = useState<{ field: 'content' | 'email'; text: string } | null>(null);
+  const [sending, setSending] = useState(false);
+
+  const send = async () => {
+    if (sending) return;
+    if (!content.trim()) return setProblem({ field: 'content', text: t('validation.required') });
+    if (withEmail && email.trim() && !EMAIL.test(email.trim())) return setProblem({ field: 'email', text: t('validation.emailInvalid') });
+    setProblem(null);
+    setSending(true);
+    // Cleared at once: the message shows in the thread while it is sent, and comes back here if sending fails.
+    setContent('');
+    setEmail('');
+    const restored = await onSend({ content: content.trim(), email: email.trim() });
+    setSending(false);
+    if (restored) {
+      setContent(restored.content);
+      setEmail(restored.email);
+    }
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void send();
+  };
+  const keyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
+      event.preventDefault();
+      void send();
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={submit} onKeyDown={keyDown} className="message-form">
+      <div className="field">
+        <label htmlFor={`${id}-content`}>{t('found.message')}</label>
+        <textarea
+          id={`${id}-content`}
+          rows={4}
+          maxLength={MESSAGE_MAX_LENGTH}
+          value={content}
+          onChange={(event) => setContent(event.target.value)}
+          aria-invalid={problem?.field === 'content' ? true : undefined}
+          aria-describedby={problem?.field === 'content' ? `${id}-problem` : undefined}
+        />
+        {problem?.field === 'content' && (
+          <p id={`${id}-problem`} className="field__error" role="alert">
+            {problem.text}
+          </p>
+        )}
+      </div>
+      {withEmail && (
+        <div className="field">
+          <label htmlFor={`${id}-email`}>{t('found.emailOptional')}</label>
+          <p id={`${id}-hint`} className="field__hint">
+            {t('found.emailHint')}
+          </p>
+          <input
+            id={`${id}-email`}
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            aria-invalid={problem?.field === 'email' ? true : undefined}
+            aria-describedby={problem?.field === 'email' ? `${id}-hint ${id}-problem` : `${id}-hint`}
+          />
+          {problem?.field === 'email' && (
+            <p id={`${id}-problem`} className="field__error" role="alert">
+              {problem.text}
+            </p>
+          )}
+        </div>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={sending}>
+        {submitLabel}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,74 @@
+import { waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+
+import { createI18n, languageStorageKey, pickLanguage } from './i18n';
+import en from './locales/en.json';
+import es from './locales/es.json';
+import it_ from './locales/it.json';
+import nl from './locales/nl.json';
+
+type Texts = { [key: string]: string | Texts };
+
+function keysOf(texts: Texts, prefix = ''): string[] {
+  return Object.entries(texts).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : keysOf(value, `${prefix}${key}.`)));
+}
+
+function textAt(texts: Texts, key: string): string | undefined {
+  const value = key.split('.').reduce<string | Texts | undefined>((node, part) => (typeof node === 'object' ? node[part] : undefined), texts);
+  return typeof value === 'string' ? value : undefined;
+}
+
+describe('texts', () => {
+  const english = keysOf(en);
+
+  it.each([
+    ['nl', nl],
+    ['es', es],
+  ])('has every English text in %s, and nothing else', (_language, texts) => {
+    const missing = english.filter((key) => !textAt(texts, key)?.trim());
+    expect(missing).toEqual([]);
+    expect(keysOf(texts).filter((key) => !english.includes(key))).toEqual([]);
+  });
+
+  it.each([
+    ['nl', nl],
+    ['es', es],
+  ])('keeps the same placeholders in %s', (_language, texts) => {
+    const placeholders = (text = '') => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
+    for (const key of english) expect([key, placeholders(textAt(texts, key))]).toEqual([key, placeholders(textAt(en, key))]);
+  });
+
+  it('has no texts in Italian yet (listed, not selectable)', () => {
+    expect(it_).toEqual({});
+  });
+});
+
+describe('choosing the display language', () => {
+  it('takes a browser language we offer from /lang', () => {
+    expect(pickLanguage(['fr-FR', 'nl-BE', 'en'])).toBe('nl');
+    expect(pickLanguage(['it', 'fr'])).toBeUndefined();
+  });
+
+  it('uses the stored choice first, without asking /lang', () => {
+    localStorage.setItem(languageStorageKey, 'es');
+    const browserLanguages = vi.fn(async () => ['nl']);
+    const i18n = createI18n({ browserLanguages });
+    expect(i18n.resolvedLanguage).toBe('es');
+    expect(browserLanguages).not.toHaveBeenCalled();
+  });
+
+  it('ignores a stored language we do not offer and follows /lang', async () => {
+    localStorage.setItem(languageStorageKey, 'it');
+    const i18n = createI18n({ browserLanguages: async () => ['de', 'nl-NL'] });
+    await waitFor(() => expect(i18n.resolvedLanguage).toBe('nl'));
+    expect(document.documentElement.lang).toBe('nl');
+  });
+
+  it('stays in English when /lang fails or names nothing we offer', async () => {
+    const failing = createI18n({ browserLanguages: () => Promise.reject(new Error('offline')) });
+    const foreign = createI18n({ browserLanguages: async () => ['de', 'fr'] });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(failing.resolvedLanguage).toBe('en');
+    expect(foreign.resolvedLanguage).toBe('en');
+  });
+});

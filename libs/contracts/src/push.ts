@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** Push subscriptions kept per user (and per finder's conversation): a new one beyond this replaces the oldest. */
+export const PUSH_SUBSCRIPTIONS_MAX = 16;
+
+// base64url without padding, as browsers give the keys: P-256 public key uncompressed (65 bytes), auth secret 16 bytes.
+const base64url = (bytes: number) => z.string().regex(new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}$`));
+
+/**
+ * A browser's push subscription as `PushSubscription.toJSON()` gives it. Which hosts an endpoint may name is the
+ * notifications service's configuration: it checks them when one is registered and again before every send.
+ */
+export const pushSubscriptionSchema = z.strictObject({
+  endpoint: z.url({ protocol: /^https$/ }).max(1024),
+  expirationTime: z.number().int().nullable().optional(),
+  keys: z.strictObject({ p256dh: base64url(65), auth: base64url(16) }),
+});
+export type PushSubscriptionBody = z.infer<typeof pushSubscriptionSchema>;
+
+/** `POST /user/push/reregister`: the browser's new subscription, and the endpoint it replaces (`pushsubscriptionchange`). */
+export const pushReregisterBodySchema = pushSubscriptionSchema.extend({ old_endpoint: z.string().max(1024).optional() });
+export type PushReregisterBody = z.infer<typeof pushReregisterBodySchema>;
+
+/** `POST /user/push/unregister`. */
+export const pushUnregisterBodySchema = z.strictObject({ endpoint: z.string().min(1).max(1024) });
+export type PushUnregisterBody = z.infer<typeof pushUnregisterBodySchema>;
+
+/** `GET /push/vapid-public-key`: the application server key the browser subscribes with (base64url). */
+export const vapidPublicKeySchema = z.object({ public_key: z.string() });
+export type VapidPublicKey = z.infer<typeof vapidPublicKeySchema>;
+
+/** Who a subscription tells: a logged-in owner, or the finder of one conversation (by their finder token). */
+export const pushSubscriberSchema = z.union([z.strictObject({ userId: z.uuid() }), z.strictObject({ conversationId: z.uuid() })]);
+export type PushSubscriber = z.infer<typeof pushSubscriberSchema>;
+
+/**
+ * What a push carries: what happened and where to look. No names, addresses or message text: the push service
+ * relays it, and the service worker words it in the browser's language.
+ */
+export interface PushPayload {
+  kind: 'new-message';
+  /** `finder` wrote (to the owner) or the `owner` replied (to the finder). */
+  author: 'finder' | 'owner';
+  /** Path of the page to open: `/found/XXXX-XXXX-XXXX-XXXX`. */
+  url: string;
+}

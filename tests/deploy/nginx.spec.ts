@@ -1,0 +1,96 @@
+import { NginxConfFile } from 'nginx-conf';
+import { join } from 'node:path';
+import { root } from './support';
+
+type Node = NginxConfFile['nginx'];
+interface Directive {
+  _value: string;
+  _name: string;
+  [child: string]: unknown;
+}
+
+const children = (node: unknown, name: string): Directive[] => {
+  const value = (node as Record<string, unknown> | undefined)?.[name];
+  return value === undefined ? [] : ((Array.isArray(value) ? value : [value]) as Directive[]);
+};
+
+function loadConfig(path: string): Promise<Node> {
+  return new Promise((resolve, reject) =>
+    NginxConfFile.create(path, (error, file) => (error || !file ? reject(error ?? new Error(`cannot read ${path}`)) : resolve(file.nginx))),
+  );
+}
+
+/**
+ * The location nginx picks for a URI: regular expressions in order win over the longest prefix, unless that
+ * prefix is `^~` or `=`. The config's own regexes, evaluated by JavaScript (PCRE and JS agree on these).
+ */
+function locate(server: Directive, uri: string): Directive | undefined {
+  const locations = children(server, 'location').map((location) => {
+    const [first, ...rest] = location._value.trim().split(/\s+/);
+    const modifier = ['=', '~', '~*', '^~'].includes(first) ? first : '';
+    return { location, modifier, path: modifier ? rest.join(' ') : first };
+  });
+  const exact = locations.find((candidate) => candidate.modifier === '=' && candidate.path === uri);
+  if (exact) return exact.location;
+  const prefix = locations
+    .filter((candidate) => (candidate.modifier === '' || candidate.modifier === '^~') && uri.startsWith(candidate.path))
+    .sort((a, b) => b.path.length - a.path.length)[0];
+  if (prefix?.modifier === '^~') return prefix.location;
+  const regex = locations.find((candidate) => (candidate.modifier === '~' || candidate.modifier === '~*') && new RegExp(candidate.path, candidate.modifier === '~*' ? 'i' : '').test(uri));
+  return regex?.location ?? prefix?.location;
+}
+
+describe('deploy/nginx/web.conf', () => {
+  let config: Node;
+  let server: Directive;
+  beforeAll(async () => {
+    config = await loadConfig(join(root, 'deploy/nginx/web.conf'));
+    [server] = children(config, 'server');
+  });
+  const value = (node: unknown, name: string) => children(node, name)[0]?._value;
+  const proxiesToGateway = (uri: string) => value(locate(server, uri), 'proxy_pass') === 'http://gateway:8080';
+
+  it('listens on the port the web image and its Kubernetes Service expect', () => {
+    expect(value(server, 'listen')).toBe('8080');
+  });
+
+  it('serves index.html for any page of the app (SPA fallback), but 404s a missing asset', () => {
+    for (const uri of ['/', '/found/ABCD-EFGH-JKLM-NPQR', '/items', '/languages']) {
+      expect({ uri, tryFiles: value(locate(server, uri), 'try_files') }).toEqual({ uri, tryFiles: '$uri /index.html' });
+    }
+    expect(value(locate(server, '/assets/index-3f2a.js'), 'try_files')).toBe('$uri =404');
+  });
+
+  it('proxies /api/, /qr/ and /lang to the gateway, and nothing else', () => {
+    for (const uri of ['/api/v1/items/X', '/qr/ABCD-EFGH-JKLM-NPQR', '/lang', '/lang/nl']) expect({ uri, proxied: proxiesToGateway(uri) }).toEqual({ uri, proxied: true });
+    for (const uri of ['/', '/languages', '/apidocs', '/assets/a.js', '/sw.js']) expect({ uri, proxied: proxiesToGateway(uri) }).toEqual({ uri, proxied: false });
+  });
+
+  it('never caches index.html or sw.js, and caches hashed assets for good', () => {
+    const cacheHeader = children(server, 'add_header').find((directive) => directive._value.startsWith('Cache-Control '));
+    const variable = cacheHeader?._value.split(/\s+/)[1];
+    const map = children(config, 'map').find((candidate) => candidate._value.split(/\s+/)[1] === variable);
+    expect(map?._value.split(/\s+/)[0]).toBe('$uri');
+    const lookup = (uri: string) => {
+      const entry = Object.keys(map ?? {}).find((key) => key === uri) ?? Object.keys(map ?? {}).find((key) => key.startsWith('~') && new RegExp(key.slice(1)).test(uri));
+      return entry ? value(map, entry)?.replace(/^"|"$/g, '') : undefined;
+    };
+    expect(lookup('/index.html')).toBe('no-cache');
+    expect(lookup('/sw.js')).toBe('no-cache');
+    expect(lookup('/assets/index-3f2a.js')).toMatch(/max-age=31536000.*immutable/);
+  });
+
+  it('sends the security headers on every response', () => {
+    const headers = Object.fromEntries(
+      children(server, 'add_header').map((directive) => {
+        const [name, ...rest] = directive._value.split(/\s+(?=(?:[^"]*"[^"]*")*[^"]*$)/);
+        return [name, rest.map((part) => part.replace(/^"|"$/g, ''))];
+      }),
+    );
+    expect(headers['X-Content-Type-Options']).toEqual(['nosniff', 'always']);
+    expect(headers['Referrer-Policy']).toEqual(['no-referrer', 'always']);
+    expect(headers['Content-Security-Policy']).toEqual(["frame-ancestors 'none'", 'always']);
+    // One add_header inside a location replaces every server-level one for that location.
+    expect(children(server, 'location').filter((location) => children(location, 'add_header').length > 0).map((location) => location._value)).toEqual([]);
+  });
+});

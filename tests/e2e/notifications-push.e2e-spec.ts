@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { CreateMessageResponse, HttpErrorBody, PublicItem, VapidPublicKey } from '@homing/contracts';
+import { expectEventually, testKeys } from '@homing/testing';
+import { testAccessToken } from '../support/access-tokens';
+import { startStack, type Stack } from '../support/stack';
+
+interface Call {
+  token?: string;
+  finderToken?: string;
+  body?: unknown;
+}
+
+// Web push through the whole stack: the web app's calls (VAPID key, owner and finder subscriptions) at the gateway,
+// messages written through it, and pushes arriving at the stack's push service, decrypted as a browser would.
+describe('web push through the whole stack', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+
+  afterAll(() => stack?.stop());
+
+  async function call<T = HttpErrorBody>(method: string, path: string, options: Call = {}): Promise<{ status: number; body: T }> {
+    const headers: Record<string, string> = {};
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.finderToken) headers['x-finder-token'] = options.finderToken;
+    const response = await fetch(`${stack.api}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+  }
+
+  /** An item of a new owner, once messaging has learnt who owns it. */
+  async function ownedItem(): Promise<{ code: string; token: string }> {
+    const { token } = testAccessToken();
+    const created = await call<PublicItem>('POST', '/items', { token, body: { name: 'Keys' } });
+    expect(created.status).toBe(201);
+    await expectEventually(async () => expect((await call('GET', `/user/items/${created.body.code}/unread-count`, { token })).status).toBe(200));
+    return { code: created.body.code, token };
+  }
+
+  it('gives the web app the VAPID public key without a log-in', async () => {
+    expect(await call<VapidPublicKey>('GET', '/push/vapid-public-key')).toEqual({ status: 200, body: { public_key: testKeys().VAPID_PUBLIC_KEY } });
+  });
+
+  it('pushes a finder message to the owner and the owner reply to the finder, each subscribed at the gateway', async () => {
+    const { code, token } = await ownedItem();
+    const ownerBrowser = stack.push.subscribe();
+    expect((await call('POST', '/user/push/register', { token, body: ownerBrowser })).status).toBe(204);
+
+    const first = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { body: { content: 'Found your keys' } });
+    expect(first.status).toBe(201);
+    const [toOwner] = await stack.push.waitForPushes(ownerBrowser);
+    expect(toOwner.payload).toEqual({ kind: 'new-message', author: 'finder', url: `/found/${code}` });
+    expect(toOwner.text).not.toContain('Found your keys');
+
+    const finderBrowser = stack.push.subscribe();
+    const finderToken = first.body.finder_token;
+    expect((await call('POST', `/items/${code}/push/register`, { finderToken, body: finderBrowser })).status).toBe(204);
+    expect((await call('POST', `/items/${code}/messages`, { token, body: { content: 'Thank you!' } })).status).toBe(201);
+    const [toFinder] = await stack.push.waitForPushes(finderBrowser);
+    expect(toFinder.payload).toEqual({ kind: 'new-message', author: 'owner', url: `/found/${code}` });
+
+    // Unsubscribed: the next message reaches the owner's browser no more.
+    expect((await call('POST', '/user/push/unregister', { token, body: { endpoint: ownerBrowser.endpoint } })).status).toBe(204);
+    expect((await call('POST', `/items/${code}/messages`, { finderToken, body: { content: 'Where shall we meet?' } })).status).toBe(201);
+    const { rows } = await stack.db.query(`SELECT count(*)::int AS count FROM "${stack.schemaOf('notifications')}".push_subscriptions WHERE endpoint = $1`, [ownerBrowser.endpoint]);
+    expect(rows).toEqual([{ count: 0 }]);
+  });
+
+  it('moves an owner subscription the browser changed to its new endpoint', async () => {
+    const { code, token } = await ownedItem();
+    const before = stack.push.subscribe();
+    const after = stack.push.subscribe();
+    expect((await call('POST', '/user/push/register', { token, body: before })).status).toBe(204);
+    expect((await call('POST', '/user/push/reregister', { token, body: { ...after, old_endpoint: before.endpoint } })).status).toBe(204);
+    expect((await call('POST', `/items/${code}/messages`, { body: { content: 'Found it' } })).status).toBe(201);
+    await stack.push.waitForPushes(after);
+    expect(stack.push.pushesTo(before)).toHaveLength(0);
+  });
+
+  it('answers bad subscriptions and strangers in the HTTP contract, never 500', async () => {
+    const { code, token } = await ownedItem();
+    const valid = stack.push.subscribe();
+    const expectError = async (answer: Promise<{ status: number; body: HttpErrorBody }>, status: number, responseCode: string) => {
+      const { status: got, body } = await answer;
+      expect({ status: got, response_code: body.response_code }).toEqual({ status, response_code: responseCode });
+      expect(typeof body.message).toBe('string');
+      return body;
+    };
+    // Not on the push service allowed in this configuration (nor on any in production).
+    for (const endpoint of ['https://127.0.0.1/push/1', 'https://169.254.169.254/latest', 'https://example.com/push/1']) {
+      const body = await expectError(call('POST', '/user/push/register', { token, body: { ...valid, endpoint } }), 422, 'VALIDATION_ERROR');
+      expect(body.validation).toEqual({ endpoint: 'invalid' });
+    }
+    await expectError(call('POST', '/user/push/register', { token, body: { ...valid, endpoint: 'http://example.com/push' } }), 422, 'VALIDATION_ERROR');
+    await expectError(call('POST', '/user/push/register', { token, body: { ...valid, keys: { p256dh: 'short', auth: valid.keys.auth } } }), 422, 'VALIDATION_ERROR');
+    await expectError(call('POST', '/user/push/register', { token, body: { ...valid, extra: true } }), 400, 'MALFORMED_REQUEST');
+    await expectError(call('POST', '/user/push/register', { token, body: [] }), 400, 'MALFORMED_REQUEST');
+    await expectError(call('POST', '/user/push/unregister', { token, body: {} }), 422, 'VALIDATION_ERROR');
+    await expectError(call('POST', '/user/push/register', { body: valid }), 401, 'UNAUTHORIZED');
+    // A finder needs the token of a conversation of this item.
+    await expectError(call('POST', `/items/${code}/push/register`, { body: valid }), 403, 'FORBIDDEN');
+    await expectError(call('POST', `/items/${code}/push/register`, { finderToken: 'A'.repeat(22), body: valid }), 403, 'FORBIDDEN');
+    const other = await ownedItem();
+    const written = await call<CreateMessageResponse>('POST', `/items/${other.code}/messages`, { body: { content: 'Hello' } });
+    await expectError(call('POST', `/items/${code}/push/register`, { finderToken: written.body.finder_token, body: valid }), 403, 'FORBIDDEN');
+    await expectError(call('POST', `/items/NOPE-${randomUUID().slice(0, 4)}/push/register`, { finderToken: written.body.finder_token, body: valid }), 404, 'ITEM_NOT_FOUND');
+  });
+});

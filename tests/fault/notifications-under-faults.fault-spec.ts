@@ -1,0 +1,94 @@
+import { reportFigure, sized } from './harness/figures';
+import { FaultStack } from './harness/fault-stack';
+import { privateInfraAvailable } from './harness/private-infra';
+import { ownedTags, type RetryFigures } from './harness/product-client';
+import { expectEventually } from '@homing/testing';
+
+// F2 and F5 (../shared/RELIABILITY.md): every activation sends its owner two e-mails (welcome, "your tag is
+// active"), from two events, through BullMQ. With notifications SIGKILLed again and again (F2), or Redis killed
+// with jobs queued (F5, AOF on), every e-mail must arrive exactly once.
+const describeWithInfra = privateInfraAvailable() ? describe : describe.skip;
+
+async function mailCounts(stack: FaultStack, owners: Array<{ email: string }>, expectedEach: number) {
+  let lost = 0;
+  await expectEventually(
+    () => {
+      lost = owners.reduce((sum, { email }) => sum + Math.max(0, expectedEach - stack.mail.mailsTo(email).length), 0);
+      expect(lost).toBe(0);
+    },
+    { timeoutMs: 180_000, intervalMs: 1000 },
+  ).catch(() => undefined);
+  // Let late duplicates (a job retried after a stall) arrive before counting them.
+  await new Promise((resolveWait) => setTimeout(resolveWait, 3000));
+  const duplicated = owners.reduce((sum, { email }) => sum + Math.max(0, stack.mail.mailsTo(email).length - expectedEach), 0);
+  return { lost, duplicated };
+}
+
+describeWithInfra('F2: notifications SIGKILLed while events arrive', () => {
+  let stack: FaultStack;
+  beforeAll(async () => {
+    // Stalled jobs are picked up again after the lock expires (15 s, RELIABILITY's settings).
+    stack = await FaultStack.start();
+  });
+  afterAll(() => stack?.stop());
+
+  it('sends every e-mail once', async () => {
+    const owners = sized(20, 200);
+    const kills = sized(2, 5);
+    const figures: RetryFigures = { statuses: new Map() };
+    const killer = (async () => {
+      for (let kill = 0; kill < kills; kill += 1) {
+        await new Promise((resolveWait) => setTimeout(resolveWait, 1500));
+        await stack.service('notifications').kill('SIGKILL');
+      }
+    })();
+    const activated = await ownedTags(stack, owners, figures);
+    await killer;
+    await stack.waitReady('notifications');
+    const { lost, duplicated } = await mailCounts(stack, activated, 2);
+    const crashes = stack.crashes();
+    reportFigure({
+      id: 'F2',
+      test: `notifications SIGKILLed ${kills}× during activations (welcome + tag-active e-mails)`,
+      figure: `e-mails lost ${lost} of ${owners * 2}; duplicated ${duplicated}`,
+      size: `${owners} activations, ${kills} kills`,
+      passed: lost === 0 && duplicated === 0 && crashes.length === 0,
+    });
+    expect({ lost, duplicated }).toEqual({ lost: 0, duplicated: 0 });
+    expect(crashes).toEqual([]);
+  });
+});
+
+describeWithInfra('F5: Redis killed with jobs queued (AOF)', () => {
+  let stack: FaultStack;
+  beforeAll(async () => {
+    stack = await FaultStack.start();
+  });
+  afterAll(() => stack?.stop());
+
+  it('loses no job and sends nothing twice', async () => {
+    const owners = sized(20, 200);
+    const figures: RetryFigures = { statuses: new Map() };
+    // The SMTP server keeps every sender waiting: jobs pile up active and waiting in Redis.
+    stack.mail.holdNext(owners * 4);
+    const activated = await ownedTags(stack, owners, figures);
+    await expectEventually(() => expect(stack.mail.heldCount).toBeGreaterThan(0), { timeoutMs: 30_000 });
+    await stack.redis.process.kill('SIGKILL');
+    await new Promise((resolveWait) => setTimeout(resolveWait, 1000));
+    await stack.redis.restart();
+    // The held sends belonged to jobs whose locks died with the old Redis connection; answering them now is the
+    // worst case: a send completes after its job may already be running again elsewhere.
+    stack.mail.releaseAll();
+    const { lost, duplicated } = await mailCounts(stack, activated, 2);
+    const crashes = stack.crashes();
+    reportFigure({
+      id: 'F5',
+      test: 'redis-server (AOF) SIGKILLed with e-mail jobs queued and in flight',
+      figure: `jobs lost ${lost} of ${owners * 2}; duplicate sends ${duplicated}`,
+      size: `${owners} activations`,
+      passed: lost === 0 && duplicated === 0 && crashes.length === 0,
+    });
+    expect({ lost, duplicated }).toEqual({ lost: 0, duplicated: 0 });
+    expect(crashes).toEqual([]);
+  });
+});

@@ -1,0 +1,350 @@
+import { randomUUID } from 'node:crypto';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { Client } from 'pg';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import { RPC_ERROR_HEADER, STREAMS, type DomainEvent, type RpcErrorBody, type UserLanguage } from '@homing/contracts';
+import {
+  deleteNamespaceStreams,
+  dropSchemas,
+  ensureDatabase,
+  expectEventually,
+  freePort,
+  isolatedName,
+  linkIn,
+  PushSink,
+  runServiceCommand,
+  ServiceProcess,
+  SmtpSink,
+  testInfra,
+} from '@homing/testing';
+
+const MINUTE = 60_000;
+
+// Notices of new messages (ARCHITECTURE §9): a finder's message e-mails the owner, coalesced to one e-mail per
+// conversation per 15 minutes (RELIABILITY A4), and pushes to the owner's subscriptions; an owner's reply e-mails the
+// finder who left an address and pushes to the finder's. The consumer and the worker run as separate processes
+// (NOTIFICATIONS_ROLE); identity and messaging are answered by responders here; pushes go to a local push service
+// whose certificate the processes trust.
+describe('notifications of new messages', () => {
+  const infra = testInfra();
+  const namespace = isolatedName();
+  const schema = `notifications_${namespace}`;
+  const publicUrl = 'https://homing.test';
+  const mail = new SmtpSink();
+  const push = new PushSink();
+  const users = new Map<string, { id: string; email: string; language: UserLanguage }>();
+  const finders = new Map<string, string | null>();
+  const processes: ServiceProcess[] = [];
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+  let jsm: JetStreamManager;
+  let redis: IORedis;
+  let emailQueue: Queue;
+  let pushQueue: Queue;
+  let db: Client;
+  let worker: ServiceProcess;
+  let consumer: ServiceProcess;
+  // Written before the consumer existed: must never be mailed.
+  let before: { owner: { email: string }; event: DomainEvent<'messaging.message.created.v1'> };
+
+  const newOwner = (language: UserLanguage) => {
+    const user = { id: randomUUID(), email: `owner-${randomUUID()}@example.test`, language };
+    users.set(user.id, user);
+    return user;
+  };
+  const messageEvent = (
+    data: Omit<DomainEvent<'messaging.message.created.v1'>['data'], 'messageId'>,
+    occurredAt = new Date(),
+  ): DomainEvent<'messaging.message.created.v1'> => ({
+    id: randomUUID(),
+    subject: 'messaging.message.created.v1',
+    occurredAt: occurredAt.toISOString(),
+    correlationId: 'notifications-messages-test',
+    causationId: null,
+    producer: 'messaging',
+    aggregateId: data.itemCode,
+    version: 1,
+    data: { ...data, messageId: Math.floor(Math.random() * 1e9) },
+  });
+  const publish = (event: DomainEvent, msgId = event.id) => js.publish(`${namespace}.${event.subject}`, JSON.stringify(event), { msgID: msgId });
+  const stream = `${namespace.toUpperCase()}_${STREAMS.events.name}`;
+  const settled = (durable: string) =>
+    expectEventually(async () => {
+      const info = await jsm.consumers.info(stream, durable);
+      expect(info.num_pending + info.num_ack_pending).toBe(0);
+    });
+  const emailJobsSettled = () =>
+    expectEventually(async () => {
+      const counts = await emailQueue.getJobCounts('waiting', 'active', 'delayed');
+      expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0 });
+    });
+  const start = async (role: 'consumer' | 'worker', env: NodeJS.ProcessEnv) => {
+    const service = new ServiceProcess('notifications', await freePort(), { ...env, NOTIFICATIONS_ROLE: role });
+    processes.push(service);
+    await service.start(30_000);
+    return service;
+  };
+  const pushJobsSettled = () =>
+    expectEventually(async () => {
+      const counts = await pushQueue.getJobCounts('waiting', 'active', 'delayed');
+      expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0 });
+    });
+  /** notifications.rpc.register-push as the gateway calls it: the answer, or the error reply's body. */
+  const registerPush = async (subscriber: { userId: string } | { conversationId: string }, subscription: unknown) => {
+    const reply = await nc.request(`${namespace}.notifications.rpc.register-push`, JSON.stringify({ subscriber, subscription }), { timeout: 5000 });
+    return reply.headers?.get(RPC_ERROR_HEADER) ? { error: reply.json<RpcErrorBody>() } : { ok: reply.json() };
+  };
+  const subscriptionRows = async (endpoint: string) =>
+    (await db.query(`SELECT user_id, conversation_id FROM "${schema}".push_subscriptions WHERE endpoint = $1`, [endpoint])).rows;
+  const tagCode = () => randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase();
+
+  beforeAll(async () => {
+    await mail.start();
+    await push.start();
+    await ensureDatabase(infra.databaseUrl);
+    nc = await connect({ servers: infra.natsUrl });
+    js = jetstream(nc);
+    jsm = await jetstreamManager(nc);
+    nc.subscribe(`${namespace}.identity.rpc.get-user`, {
+      callback: (_error, msg) => void msg.respond(JSON.stringify(users.get(msg.json<{ userId: string }>().userId))),
+    });
+    nc.subscribe(`${namespace}.messaging.rpc.get-finder-contact`, {
+      callback: (_error, msg) => void msg.respond(JSON.stringify({ email: finders.get(msg.json<{ conversationId: string }>().conversationId) ?? null })),
+    });
+    const env = {
+      NODE_ENV: 'test',
+      DATABASE_URL: infra.databaseUrl,
+      DATABASE_SCHEMA: schema,
+      NATS_URL: infra.natsUrl,
+      NATS_NAMESPACE: namespace,
+      REDIS_URL: infra.redisUrl,
+      SMTP_URL: mail.url,
+      PUBLIC_URL: publicUrl,
+      PUSH_SERVICE_HOSTS: push.host,
+      NODE_EXTRA_CA_CERTS: push.caPath,
+    };
+    await runServiceCommand('notifications', ['migrate'], env);
+    worker = await start('worker', env);
+    // A first consumer process declares the streams; its durable consumer is then removed, as if it never existed, and
+    // an event is published before the next process creates it anew.
+    const first = await start('consumer', env);
+    await expectEventually(() => jsm.consumers.info(stream, 'notifications__new-message-mail'));
+    expect(await first.stop()).toBe(0);
+    processes.splice(processes.indexOf(first), 1);
+    await jsm.consumers.delete(stream, 'notifications__new-message-mail');
+    // Only the worker runs now, and it consumes no events: the durable consumer stays gone.
+    await expect(jsm.consumers.info(stream, 'notifications__new-message-mail')).rejects.toThrow(/consumer not found/);
+    const owner = newOwner('en');
+    before = { owner, event: messageEvent({ itemCode: tagCode(), conversationId: randomUUID(), author: 'finder', ownerUserId: owner.id }) };
+    await publish(before.event);
+    consumer = await start('consumer', env);
+    await expectEventually(() => jsm.consumers.info(stream, 'notifications__new-message-mail'));
+    redis = new IORedis(infra.redisUrl, { maxRetriesPerRequest: null });
+    emailQueue = new Queue('email', { connection: redis, prefix: `homing_${namespace}` });
+    pushQueue = new Queue('push', { connection: redis, prefix: `homing_${namespace}` });
+    db = new Client({ connectionString: infra.databaseUrl });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    const exitCodes = await Promise.all(processes.map((service) => service.stop()));
+    for (const service of processes) for (const user of users.values()) expect(service.logs).not.toContain(user.email);
+    await emailQueue?.obliterate({ force: true }).catch(() => undefined);
+    await emailQueue?.close();
+    await pushQueue?.obliterate({ force: true }).catch(() => undefined);
+    await pushQueue?.close();
+    await db?.end();
+    await push.stop();
+    redis?.disconnect();
+    await mail.stop();
+    await deleteNamespaceStreams(nc, namespace);
+    await nc.drain();
+    await dropSchemas(infra.databaseUrl, [schema]);
+    expect(exitCodes).toEqual(processes.map(() => 0));
+  });
+
+  it.each([
+    ['en', 'Someone wrote about your lost item'],
+    ['nl', 'Iemand schreef over je verloren spullen'],
+    ['es', 'Alguien escribió sobre tu objeto perdido'],
+  ] as const)('e-mails the owner in their language (%s) when a finder writes, with a link to the thread', async (language, subject) => {
+    const owner = newOwner(language);
+    const code = tagCode();
+    await publish(messageEvent({ itemCode: code, conversationId: randomUUID(), author: 'finder', ownerUserId: owner.id }));
+    const [received] = await mail.waitForMails(owner.email);
+    expect(received.subject).toBe(subject);
+    expect(linkIn(received, `${publicUrl}/found/`)).toBe(`${publicUrl}/found/${code.match(/.{4}/g)?.join('-')}`);
+  });
+
+  it('sends the owner one e-mail per conversation per 15 minutes, and nothing again for a replayed event (A4, F14)', async () => {
+    const owner = newOwner('en');
+    const conversationId = randomUUID();
+    const itemCode = tagCode();
+    const finderWrites = (minutesAgo: number) =>
+      messageEvent({ itemCode, conversationId, author: 'finder', ownerUserId: owner.id }, new Date(Date.now() - minutesAgo * MINUTE));
+    const first = finderWrites(40);
+    await publish(first);
+    const [opened] = await mail.waitForMails(owner.email);
+    expect(opened.messageId).toBe(`<email_${first.id}_${owner.id}@homing>`);
+
+    // 10 and 14 minutes later: inside the window. Another conversation of the same owner has a window of its own.
+    await publish(finderWrites(30));
+    await publish(finderWrites(26));
+    const other = messageEvent({ itemCode, conversationId: randomUUID(), author: 'finder', ownerUserId: owner.id });
+    await publish(other);
+    await mail.waitForMails(owner.email, 2);
+    await settled('notifications__new-message-mail');
+    await emailJobsSettled();
+    expect(mail.mailsTo(owner.email).map((received) => received.messageId)).toEqual([opened.messageId, `<email_${other.id}_${owner.id}@homing>`]);
+
+    // 20 minutes after the first: a new window, a new e-mail; then the first event replayed (stored anew).
+    const later = finderWrites(20);
+    await publish(later);
+    await mail.waitForMails(owner.email, 3);
+    await publish(first, randomUUID());
+    await settled('notifications__new-message-mail');
+    await emailJobsSettled();
+    expect(mail.mailsTo(owner.email).map((received) => received.messageId)).toEqual([
+      opened.messageId,
+      `<email_${other.id}_${owner.id}@homing>`,
+      `<email_${later.id}_${owner.id}@homing>`,
+    ]);
+  });
+
+  it('e-mails a finder who left an address when the owner replies, and nobody when they left none', async () => {
+    const owner = newOwner('nl');
+    const conversationId = randomUUID();
+    const finderEmail = `finder-${randomUUID()}@example.test`;
+    finders.set(conversationId, finderEmail);
+    const code = tagCode();
+    const reply = messageEvent({ itemCode: code, conversationId, author: 'owner', ownerUserId: owner.id });
+    await publish(reply);
+    const [received] = await mail.waitForMails(finderEmail);
+    expect(received.subject).toBe('The owner answered your message');
+    expect(received.messageId).toBe(`<email_${reply.id}_${conversationId}@homing>`);
+    expect(linkIn(received, `${publicUrl}/found/`)).toBe(`${publicUrl}/found/${code.match(/.{4}/g)?.join('-')}`);
+
+    const silent = messageEvent({ itemCode: code, conversationId: randomUUID(), author: 'owner', ownerUserId: owner.id });
+    await publish(silent);
+    await expectEventually(async () => expect(await (await emailQueue.getJob(`email_${silent.id}_${silent.data.conversationId}`))?.getState()).toBe('completed'));
+    // The owner is not told of their own reply.
+    expect(mail.mailsTo(owner.email)).toHaveLength(0);
+  });
+
+  it('sends nothing for messages written before its consumer existed', async () => {
+    await settled('notifications__new-message-mail');
+    await emailJobsSettled();
+    expect(mail.mailsTo(before.owner.email)).toHaveLength(0);
+    expect(await emailQueue.getJob(`email_${before.event.id}_${before.event.data.ownerUserId}`)).toBeUndefined();
+  });
+
+  it('pushes every finder message to each of the owner subscriptions, decrypted by the browser to where to look, once', async () => {
+    const owner = newOwner('es');
+    const [phone, laptop] = [push.subscribe(), push.subscribe()];
+    expect(await registerPush({ userId: owner.id }, phone)).toEqual({ ok: {} });
+    expect(await registerPush({ userId: owner.id }, laptop)).toEqual({ ok: {} });
+    const code = tagCode();
+    const conversationId = randomUUID();
+    const first = messageEvent({ itemCode: code, conversationId, author: 'finder', ownerUserId: owner.id });
+    await publish(first);
+    await publish(messageEvent({ itemCode: code, conversationId, author: 'finder', ownerUserId: owner.id }));
+    // Not coalesced like e-mail: two messages, two pushes to each subscription.
+    const [pushed] = await push.waitForPushes(phone, 2);
+    await push.waitForPushes(laptop, 2);
+    expect(pushed.payload).toEqual({ kind: 'new-message', author: 'finder', url: `/found/${code.match(/.{4}/g)?.join('-')}` });
+    expect(pushed.ttl).toBe(24 * 60 * 60);
+    expect(pushed.text).not.toContain(owner.email);
+
+    await publish(first, randomUUID());
+    await settled('notifications__new-message-push');
+    await pushJobsSettled();
+    expect(push.pushesTo(phone)).toHaveLength(2);
+    expect(push.pushesTo(laptop)).toHaveLength(2);
+  });
+
+  it('pushes the owner reply to the finder subscription of that conversation only', async () => {
+    const owner = newOwner('en');
+    const conversationId = randomUUID();
+    const finder = push.subscribe();
+    const otherFinder = push.subscribe();
+    const ownerPhone = push.subscribe();
+    await registerPush({ conversationId }, finder);
+    await registerPush({ conversationId: randomUUID() }, otherFinder);
+    await registerPush({ userId: owner.id }, ownerPhone);
+    await publish(messageEvent({ itemCode: tagCode(), conversationId, author: 'owner', ownerUserId: owner.id }));
+    const [pushed] = await push.waitForPushes(finder);
+    expect(pushed.payload).toMatchObject({ kind: 'new-message', author: 'owner' });
+    await settled('notifications__new-message-push');
+    await pushJobsSettled();
+    expect(push.pushesTo(otherFinder)).toHaveLength(0);
+    expect(push.pushesTo(ownerPhone)).toHaveLength(0);
+  });
+
+  it('deletes a subscription its push service calls gone (410), and waits out a 429 as Retry-After says (F13)', async () => {
+    const owner = newOwner('en');
+    const [gone, busy] = [push.subscribe(), push.subscribe()];
+    await registerPush({ userId: owner.id }, gone);
+    await registerPush({ userId: owner.id }, busy);
+    push.answerNext(gone, 410);
+    push.answerNext(busy, 429, { headers: { 'Retry-After': '2' } });
+    const event = messageEvent({ itemCode: tagCode(), conversationId: randomUUID(), author: 'finder', ownerUserId: owner.id });
+    const published = Date.now();
+    await publish(event);
+    await push.waitForPushes(busy);
+    expect(Date.now() - published).toBeGreaterThanOrEqual(2000);
+    await expectEventually(async () => expect(await subscriptionRows(gone.endpoint)).toEqual([]));
+    expect(push.refused.filter((refusal) => refusal.endpoint === gone.endpoint).map((refusal) => refusal.status)).toEqual([410]);
+    expect(push.refused.filter((refusal) => refusal.endpoint === busy.endpoint).map((refusal) => refusal.status)).toEqual([429]);
+    await pushJobsSettled();
+    expect(await pushQueue.getJobCounts('failed')).toMatchObject({ failed: 1 });
+    expect(push.pushesTo(gone)).toHaveLength(0);
+    expect(push.pushesTo(busy)).toHaveLength(1);
+  });
+
+  it('refuses subscriptions that are not https on an allowed push service, and keeps at most 16 per owner', async () => {
+    const owner = newOwner('en');
+    const keys = push.subscribe().keys;
+    for (const endpoint of ['https://127.0.0.1/push/1', 'https://example.com/push/1', 'https://localhost/push/1']) {
+      const answer = await registerPush({ userId: owner.id }, { endpoint, keys });
+      expect({ endpoint, answer }).toEqual({ endpoint, answer: { error: expect.objectContaining({ status: 422, validation: { endpoint: 'invalid' } }) } });
+    }
+    const subscriptions = Array.from({ length: 17 }, () => push.subscribe());
+    for (const subscription of subscriptions) await registerPush({ userId: owner.id }, subscription);
+    // The oldest went; registering a known endpoint again keeps one row.
+    expect(await subscriptionRows(subscriptions[0].endpoint)).toEqual([]);
+    await registerPush({ userId: owner.id }, subscriptions[16]);
+    expect(await subscriptionRows(subscriptions[16].endpoint)).toEqual([{ user_id: owner.id, conversation_id: null }]);
+    const { rows } = await db.query(`SELECT count(*)::int AS count FROM "${schema}".push_subscriptions WHERE user_id = $1`, [owner.id]);
+    expect(rows).toEqual([{ count: 16 }]);
+  });
+
+  it('runs the queue workers in the worker role only', async () => {
+    // Two processes up (worker and consumer): one worker on each queue.
+    expect(await emailQueue.getWorkersCount()).toBe(1);
+    expect(await pushQueue.getWorkersCount()).toBe(1);
+  });
+
+  it('reports queue depths by state, and job durations and failures per channel, at /metrics (in every role)', async () => {
+    await pushJobsSettled();
+    const scrape = async (service: ServiceProcess) => (await fetch(`http://127.0.0.1:${service.port}/metrics`)).text();
+    const value = (text: string, name: string, labels: Record<string, string>) => {
+      const line = text
+        .split('\n')
+        .find((candidate) => candidate.startsWith(`${name}{`) && Object.entries(labels).every(([key, label]) => candidate.includes(`${key}="${label}"`)));
+      return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    const fromWorker = await scrape(worker);
+    const fromConsumer = await scrape(consumer);
+    for (const text of [fromWorker, fromConsumer]) {
+      // The 410 of the F13 test: one failed push job, kept.
+      expect(value(text, 'homing_notification_queue_jobs', { queue: 'push', state: 'failed' })).toBe(1);
+      expect(value(text, 'homing_notification_queue_jobs', { queue: 'email', state: 'waiting' })).toBe(0);
+      expect(value(text, 'homing_notification_queue_jobs', { queue: 'push', state: 'delayed' })).toBe(0);
+    }
+    expect(value(fromWorker, 'homing_notification_job_duration_seconds_count', { channel: 'email', outcome: 'sent' })).toBeGreaterThanOrEqual(8);
+    expect(value(fromWorker, 'homing_notification_job_duration_seconds_count', { channel: 'push', outcome: 'delayed' })).toBe(1);
+    expect(value(fromWorker, 'homing_notification_job_failures_total', { channel: 'push', final: 'true' })).toBe(1);
+  });
+});

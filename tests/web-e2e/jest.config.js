@@ -1,0 +1,11 @@
+// Browser end-to-end tier: the built product as `npm start` runs it (the gateway serving dist/apps/web), driven by
+// Debian's Chromium through playwright-core. Screenshots land in tests/web-e2e/test-results/ (git-ignored).
+module.exports = {
+  ...require('../../tools/jest/preset'),
+  displayName: 'web-e2e',
+  testMatch: ['<rootDir>/tests/web-e2e/**/*.web-e2e-spec.ts'],
+  globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+  globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+  testTimeout: 120_000,
+  maxWorkers: 1,
+};
