@@ -6,16 +6,32 @@ import { testKeys } from './keys';
 
 const ROOT = resolve(__dirname, '../../..');
 
-/** A free TCP port on localhost. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+// Ports handed to services come from a block of their own per Jest worker, below the kernel's ephemeral range
+// (32768–60999 here): a port from `listen(0)` is free again the moment it is closed, so two workers, or two services
+// of one stack, could be handed the same one, and a service that then fails to bind would leave the other's
+// /health/ready answering in its name. Blocks of 400 from 21000 stay clear of RabbitMQ's 25672.
+const PORT_BLOCK_START = 21_000;
+const PORT_BLOCK_SIZE = 400;
+const portBlock = PORT_BLOCK_START + ((Number(process.env.JEST_WORKER_ID ?? '0') % 10) * PORT_BLOCK_SIZE);
+// Test files of one worker run one after another in fresh module registries: a random start keeps a file from
+// reusing the ports of the one before it, whose processes may still be exiting.
+let nextOffset = Math.floor(Math.random() * PORT_BLOCK_SIZE);
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolveFree(true)));
   });
+}
+
+/** A free TCP port on localhost, never one this process handed out before. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < PORT_BLOCK_SIZE; attempt++) {
+    const port = portBlock + (nextOffset++ % PORT_BLOCK_SIZE);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${portBlock}–${portBlock + PORT_BLOCK_SIZE - 1}`);
 }
 
 /** Runs a built service's command (`migrate`, `seed-tags`) and resolves with its stdout; rejects on a non-zero exit. */
