@@ -143,7 +143,9 @@ export class EventProcessor {
     try {
       await this.deadLetters.send(consumer.durableName, msg, reason, eventId);
       this.logger.error(`${consumer.durableName}: event #${msg.info.streamSequence} on ${this.unprefix(msg.subject)} dead-lettered: ${reason}`);
-      msg.term(reason.slice(0, 200));
+      // Without a reason: NATS before 2.10 (this machine's 2.9) does not know `+TERM <reason>`, ignores it and
+      // delivers the event again after every ack wait. The reason travels in the dead letter's headers instead.
+      msg.term();
       return 'dead-lettered';
     } catch (error) {
       // Not copied: keep it in the stream for another try rather than lose it.
