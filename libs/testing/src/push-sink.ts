@@ -23,6 +23,8 @@ export interface ReceivedPush {
   ttl: number;
   /** The VAPID JWT's claims (`aud`, `exp`, `sub`), its signature checked with the `k=` key. */
   vapid: { aud: string; exp: number; sub: string; publicKey: string };
+  /** When the push arrived (ms since the epoch): latency figures use it. */
+  receivedAt: number;
 }
 
 interface Subscriber {
@@ -137,7 +139,7 @@ export class PushSink {
       if (!Number.isInteger(ttl) || ttl < 0) throw new Error('a TTL header is required');
       if (request.headers['content-encoding'] !== 'aes128gcm') throw new Error('Content-Encoding must be aes128gcm');
       const text = decrypt(body, subscriber).toString('utf8');
-      this.received.push({ endpoint, payload: parseJson(text), text, ttl, vapid });
+      this.received.push({ endpoint, payload: parseJson(text), text, ttl, vapid, receivedAt: Date.now() });
       response.writeHead(201).end();
     } catch (error) {
       answer(400, (error as Error).message);

@@ -6,16 +6,17 @@ import { testKeys } from './keys';
 
 const ROOT = resolve(__dirname, '../../..');
 
-// Ports handed to services come from a block of their own per Jest worker, below the kernel's ephemeral range
+// Ports handed to services come from a slice of their own per Jest worker, below the kernel's ephemeral range
 // (32768–60999 here): a port from `listen(0)` is free again the moment it is closed, so two workers, or two services
 // of one stack, could be handed the same one, and a service that then fails to bind would leave the other's
-// /health/ready answering in its name. Blocks of 400 from 21000 stay clear of RabbitMQ's 25672.
-const PORT_BLOCK_START = 21_000;
-const PORT_BLOCK_SIZE = 400;
-const portBlock = PORT_BLOCK_START + ((Number(process.env.JEST_WORKER_ID ?? '0') % 10) * PORT_BLOCK_SIZE);
-// Test files of one worker run one after another in fresh module registries: a random start keeps a file from
-// reusing the ports of the one before it, whose processes may still be exiting.
-let nextOffset = Math.floor(Math.random() * PORT_BLOCK_SIZE);
+// /health/ready answering in its name. Within its slice a port is drawn at random, never twice by one process, so
+// two test runs on one machine (whose workers share slices) rarely reach for the same port at the same moment.
+const PORTS_FROM = 20_000;
+const SLICE_SIZE = 1_500;
+const SLICES = 8;
+const RESERVED = new Set([25_672]); // RabbitMQ's inter-node port
+const slice = PORTS_FROM + (Number(process.env.JEST_WORKER_ID ?? '0') % SLICES) * SLICE_SIZE;
+const handedOut = new Set<number>();
 
 function canListen(port: number): Promise<boolean> {
   return new Promise((resolveFree) => {
@@ -27,11 +28,13 @@ function canListen(port: number): Promise<boolean> {
 
 /** A free TCP port on localhost, never one this process handed out before. */
 export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < PORT_BLOCK_SIZE; attempt++) {
-    const port = portBlock + (nextOffset++ % PORT_BLOCK_SIZE);
+  for (let attempt = 0; attempt < SLICE_SIZE; attempt++) {
+    const port = slice + Math.floor(Math.random() * SLICE_SIZE);
+    if (handedOut.has(port) || RESERVED.has(port)) continue;
+    handedOut.add(port);
     if (await canListen(port)) return port;
   }
-  throw new Error(`no free port in ${portBlock}–${portBlock + PORT_BLOCK_SIZE - 1}`);
+  throw new Error(`no free port in ${slice}–${slice + SLICE_SIZE - 1}`);
 }
 
 /** Runs a built service's command (`migrate`, `seed-tags`) and resolves with its stdout; rejects on a non-zero exit. */

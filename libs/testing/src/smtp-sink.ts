@@ -12,6 +12,8 @@ export interface ReceivedMail {
   messageId: string;
   headers: Array<{ key: string; value: string }>;
   raw: string;
+  /** When the sink accepted it (ms since the epoch): latency figures use it. */
+  receivedAt: number;
 }
 
 /**
@@ -86,6 +88,7 @@ export class SmtpSink {
           messageId,
           headers: mail.headers.map(({ key, value }) => ({ key, value })),
           raw: raw.toString('utf8'),
+          receivedAt: Date.now(),
         });
         callback();
       },

@@ -58,9 +58,21 @@ export class FaultStack {
       PORT: String(stack.ports.get(service)),
     });
     stack.envOf = envOf;
+    try {
+      await stack.startServices();
+    } catch (error) {
+      // A stack that did not come up stops what it started: supervised processes would otherwise run on, restarting.
+      await stack.stop().catch(() => undefined);
+      throw error;
+    }
+    return stack;
+  }
+
+  private async startServices(): Promise<void> {
+    const envOf = this.envOf;
     for (const service of SERVICES.filter((name) => name !== 'gateway')) await runServiceCommand(service, ['migrate'], envOf(service));
     for (const service of SERVICES) {
-      stack.services.set(
+      this.services.set(
         service,
         new ManagedProcess(service, process.execPath, [resolve(ROOT, 'dist/apps', service, 'main.js')], {
           cwd: ROOT,
@@ -70,9 +82,8 @@ export class FaultStack {
         }),
       );
     }
-    for (const service of SERVICES) stack.service(service).start();
-    await Promise.all(SERVICES.map((service) => stack.waitReady(service)));
-    return stack;
+    for (const service of SERVICES) this.service(service).start();
+    await Promise.all(SERVICES.map((service) => this.waitReady(service)));
   }
 
   /** The port services dial for a dependency: its proxy's if proxied. */

@@ -29,7 +29,7 @@ import { errorResponses, jsonSchemaOf, NOT_YOURS } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { openEventStream, parseLastEventId } from './event-stream';
 import { FINDER_TOKEN_API_HEADER, FinderToken } from './finder-token';
-import { MESSAGE_LIMITS, MessageLimits } from './message-limits';
+import { failedOnOurSide, MESSAGE_LIMITS, MessageLimits } from './message-limits';
 import { HEARTBEAT_MS, MessageStreams } from './message-streams';
 import { ThreadReaders } from './thread-readers';
 
@@ -96,15 +96,20 @@ export class ConversationsHttpController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreateMessageResponse> {
-    await this.limits.admit(request.ip, code, reply);
-    return this.rpc.request('messaging.rpc.post-message', {
-      code,
-      content: body.content,
-      conversationId: body.conversation_id,
-      viewerUserId: viewer?.id ?? null,
-      finderToken,
-      idempotencyKey,
-    });
+    const refund = await this.limits.admit(request.ip, code, reply);
+    try {
+      return await this.rpc.request('messaging.rpc.post-message', {
+        code,
+        content: body.content,
+        conversationId: body.conversation_id,
+        viewerUserId: viewer?.id ?? null,
+        finderToken,
+        idempotencyKey,
+      });
+    } catch (error) {
+      if (failedOnOurSide(error)) await refund();
+      throw error;
+    }
   }
 
   @Public()

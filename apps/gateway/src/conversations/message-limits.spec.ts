@@ -1,4 +1,18 @@
-import { MESSAGE_LIMITS, messageLimitWait } from './message-limits';
+import { ResponseCode } from '@homing/contracts';
+import { RpcError, RpcTimeoutError, RpcUnavailableError } from '@homing/platform';
+import { failedOnOurSide, MESSAGE_LIMITS, messageLimitWait } from './message-limits';
+
+describe('failedOnOurSide', () => {
+  it('gives the count back for writes the product failed: messaging away, too slow, or a bug', () => {
+    expect(failedOnOurSide(new RpcUnavailableError('messaging.rpc.post-message'))).toBe(true);
+    expect(failedOnOurSide(new RpcTimeoutError('messaging.rpc.post-message'))).toBe(true);
+    expect(failedOnOurSide(new Error('unexpected'))).toBe(true);
+  });
+
+  it('keeps counting writes refused for what they are', () => {
+    expect(failedOnOurSide(RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'No such item'))).toBe(false);
+  });
+});
 
 describe('messageLimitWait', () => {
   const remaining = { address: 120_000, tag: 600_000 };

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { parseTagCode, ResponseCode } from '@homing/contracts';
 import { RedisClient } from '@homing/platform';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
-import { ApiError } from '../http/http-error';
+import { ApiError, toHttpError } from '../http/http-error';
 import { countInWindow, retryAfterSeconds } from '../http/window-counter';
 
 /**
@@ -30,11 +30,15 @@ export class MessageLimits {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  /** Counts one write to the tag's thread from the address; past a limit, 429 with `Retry-After`. */
-  async admit(address: string, input: string, reply: Pick<FastifyReply, 'header'>): Promise<void> {
+  /**
+   * Counts one write to the tag's thread from the address; past a limit, 429 with `Retry-After`. Resolves with a
+   * refund for a write that then fails on the product's side (503, 504): a finder retrying through an outage, as the
+   * web app does with the same Idempotency-Key, must not use up the tag's hour.
+   */
+  async admit(address: string, input: string, reply: Pick<FastifyReply, 'header'>): Promise<() => Promise<void>> {
     const code = parseTagCode(input);
     // Not a code at all: messaging answers 404, and no key is made of whatever was typed.
-    if (!code) return;
+    if (!code) return NO_REFUND;
     const tagKey = `${this.config.NATS_NAMESPACE}:messages:${code}`;
     const addressKey = `${tagKey}:${address}`;
     let waitMs: number;
@@ -44,11 +48,31 @@ export class MessageLimits {
     } catch (error) {
       // A finder's message is never refused because Redis is away: the limit guards against floods, not the thread.
       this.logger.warn(`message limits unavailable: ${(error as Error).message}`);
-      return;
+      return NO_REFUND;
     }
     if (waitMs > 0) {
       void reply.header('retry-after', String(retryAfterSeconds(waitMs)));
       throw new ApiError(429, ResponseCode.RATE_LIMITED, 'Too many messages for this tag. Try again later.');
     }
+    return async () => {
+      // DECR leaves a key's expiry alone; a window that ended meanwhile has nothing left to refund.
+      await this.redis.redis
+        .multi()
+        .eval(REFUND_SCRIPT, 1, addressKey)
+        .eval(REFUND_SCRIPT, 1, tagKey)
+        .exec()
+        .catch((error: Error) => this.logger.warn(`message limits: refund failed: ${error.message}`));
+    };
   }
+}
+
+const NO_REFUND = async (): Promise<void> => undefined;
+
+// Decrements a window's count only while the window (the key) exists, never below zero.
+const REFUND_SCRIPT = "if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then return redis.call('DECR', KEYS[1]) end return 0";
+
+/** Whether a write that failed with this error failed on the product's side (so its count is given back). */
+export function failedOnOurSide(error: unknown): boolean {
+  const answer = toHttpError(error);
+  return answer === null || answer.status >= 500;
 }
