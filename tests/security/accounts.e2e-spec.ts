@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import Redis from 'ioredis';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, revokedSessionKey, type HttpErrorBody } from '@homing/contracts';
 import { expectEventually, freePort, ServiceProcess, testInfra, testKeys, waitForEvent } from '@homing/testing';
-import { reportFigure } from '../fault/harness/figures';
+import { reportFigure, sized } from '../fault/harness/figures';
 import { startStack, type Stack } from '../support/stack';
 import { call as callStack, clientAddress, findSecrets, median, type Answer, type CallOptions } from './support';
 
@@ -171,11 +171,24 @@ describe('accounts under attack (S1–S7)', () => {
     await stack.db.query(`UPDATE ${identity('users')} SET locked_until = now() - interval '1 second' WHERE id = $1`, [user.userId]);
     const unlocked = await login(user.email, user.password);
 
-    const passed = limitedFromOne >= attempts - 20 && limitedForged >= attempts - 20 && progressive && lockedSameAsWrong && unlocked.status === 200;
+    // 200 (40 in the small size) from 100 distinct addresses at the trusted proxy (an attacker who really has them): the per-address limit
+    // does not bite, the account lock does, after 10 failures; the right password then fails like a wrong one.
+    const spread = await newUser();
+    const spreadAttempts = sized(40, attempts);
+    const fromMany: number[] = [];
+    for (let start = 0; start < spreadAttempts; start += 10) {
+      const batch = await Promise.all(Array.from({ length: 10 }, (_, offset) => login(spread.email, `spread-${start + offset}`, { from: `198.51.100.${(start + offset) % 100}` })));
+      fromMany.push(...batch.map((answer) => answer.status));
+    }
+    const counted = (await stack.db.query<{ failures: number }>(`SELECT failed_logins AS failures FROM ${identity('users')} WHERE id = $1`, [spread.userId])).rows[0].failures;
+    const spreadRight = await login(spread.email, spread.password);
+    const spreadLockedAlike = spreadRight.status === wrong.status && spreadRight.text === wrong.text;
+
+    const passed = counted === 10 && spreadLockedAlike && fromMany.every((status) => status === 401 || status === 429) && limitedFromOne >= attempts - 20 && limitedForged >= attempts - 20 && progressive && lockedSameAsWrong && unlocked.status === 200;
     reportFigure({
       id: 'S3',
       test: `${attempts} wrong passwords on one account from 1 address and from 100 forged X-Forwarded-For addresses`,
-      figure: `1 address: ${attempts - limitedFromOne} answered, ${limitedFromOne} limited; forged XFF via untrusted peer: ${attempts - limitedForged} answered, ${limitedForged} limited; lock ${Math.round(afterFirstLock.lockedForS)} s then ${Math.round(afterSecondLock.lockedForS)} s; locked answer = wrong-password answer: ${lockedSameAsWrong ? 'yes' : 'no'}`,
+      figure: `1 address: ${attempts - limitedFromOne} answered, ${limitedFromOne} limited; forged XFF via untrusted peer: ${attempts - limitedForged} answered, ${limitedForged} limited; lock ${Math.round(afterFirstLock.lockedForS)} s then ${Math.round(afterSecondLock.lockedForS)} s; locked answer = wrong-password answer: ${lockedSameAsWrong && spreadLockedAlike ? 'yes' : 'no'}; ${Math.min(spreadAttempts, 100)} real addresses: failures counted ${counted} of ${spreadAttempts} (locked after 10), logged in 0`,
       size: `${attempts} attempts each`,
       passed,
     });
@@ -183,6 +196,7 @@ describe('accounts under attack (S1–S7)', () => {
     expect(fromOne.slice(0, 20).every((status) => status === 401)).toBe(true);
     expect(limitedFromOne).toBe(attempts - 20);
     expect(limitedForged).toBe(attempts - 20);
+    expect({ counted, spreadLockedAlike, loggedIn: fromMany.filter((status) => status === 200).length }).toEqual({ counted: 10, spreadLockedAlike: true, loggedIn: 0 });
     expect({ progressive, lockedSameAsWrong, unlocked: unlocked.status }).toEqual({ progressive: true, lockedSameAsWrong: true, unlocked: 200 });
   });
 

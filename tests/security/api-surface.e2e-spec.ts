@@ -460,7 +460,7 @@ describe('the API surface under attack (S8–S10, S12, S13, B2–B4, A1, A3, A4)
     const shapesPerEndpoint = [...shapes.values()].map((set) => set.size);
     reportFigure({
       id: 'A3',
-      test: `${sent} login-code, forgot-password and claim requests for one victim address from ${sent} addresses, spread over ${rounds} minutes`,
+      test: `${sent} login-code, forgot-password and claim requests for one victim address from ${sent} addresses, in ${rounds} rounds a minute apart (send times moved back)`,
       figure: `e-mails reaching the victim ${reached} (limit 5 an hour); answer shapes per endpoint ${shapesPerEndpoint.join('/')}`,
       size: `${sent} requests`,
       passed: reached <= 5 && shapesPerEndpoint.every((count) => count === 1),
