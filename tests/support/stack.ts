@@ -59,7 +59,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     'gateway',
     new ServiceProcess('gateway', gatewayPort, { ...shared, WEB_DIST: 'dist/apps/web', PUBLIC_URL: `http://localhost:${gatewayPort}`, ...options.env?.gateway }),
   );
-  await Promise.all([...services.values()].map((service) => service.start()));
+  try {
+    await Promise.all([...services.values()].map((service) => service.start()));
+  } catch (error) {
+    // A service that never got ready must not leave the others running: the test run would wait on them for ever.
+    await Promise.all([...services.values()].map((service) => service.stop().catch(() => undefined)));
+    await Promise.all([mail.stop(), push.stop()]);
+    throw error;
+  }
   const nc = await connect({ servers: infra.natsUrl });
   const db = new Client({ connectionString: infra.databaseUrl });
   await db.connect();

@@ -4,6 +4,7 @@ import { ResponseCode, type RpcRequest, type RpcResponse, type User, type UserLa
 import { OutboxWriter, RpcError } from '@homing/platform';
 import { IDENTITY_CONFIG, type IdentityConfig } from '../config/identity.config';
 import { TransactionsRepository } from '../database/transactions.repository';
+import { LOGIN_FAILURE_MIN_DURATION_MS, untilElapsed } from '../mail-limits/uniform-duration';
 import { PasswordHasher } from '../passwords/password-hasher';
 import { PasswordTokensService } from '../password-tokens/password-tokens.service';
 import { SessionsService } from '../sessions/sessions.service';
@@ -31,12 +32,14 @@ export class AccountsService {
    * is the same) and a locked account (the password is still verified, and ignored) all answer 401 alike.
    */
   async login(email: string, password: string): Promise<string> {
+    const started = performance.now();
     const user = await this.users.findByEmail(this.transactions.manager, email);
     const locked = user?.lockedUntil != null && user.lockedUntil > user.now;
     const matches = await this.hasher.verify(user?.passwordHash ?? null, password);
     if (!user || locked || !matches) {
       // Tries while locked do not count: the lock grows with failures after it ends, not with its own traffic.
       if (user && !locked) await this.countFailure(user.id);
+      await untilElapsed(started, LOGIN_FAILURE_MIN_DURATION_MS);
       throw invalidCredentials();
     }
     return this.transactions.run(async (tx) => {
