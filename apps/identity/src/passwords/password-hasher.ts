@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import argon2 from 'argon2';
 import { ResponseCode } from '@homing/contracts';
-import { RpcError } from '@homing/platform';
+import { requestContext, RpcError } from '@homing/platform';
 import { IDENTITY_CONFIG, type IdentityConfig } from '../config/identity.config';
 import { BoundedPool, PoolFullError } from './bounded-pool';
 import { isCommonPassword } from './common-passwords';
@@ -45,7 +45,7 @@ export class PasswordHasher {
 
   private async onPool<T>(task: () => Promise<T>): Promise<T> {
     try {
-      return await this.pool.run(task);
+      return await this.pool.run(task, requestContext.deadline());
     } catch (error) {
       if (error instanceof PoolFullError) {
         throw new RpcError({ status: 429, response_code: ResponseCode.RATE_LIMITED, message: 'You are making too many requests.' });
