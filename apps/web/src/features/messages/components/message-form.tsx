@@ -14,17 +14,19 @@ interface MessageFormProps {
   /** Sends the draft; resolves to the draft to put back in the inputs when sending failed. */
   onSend(draft: MessageDraft): Promise<MessageDraft | null>;
   error?: string | null;
+  /** What the inputs start with. */
+  initial?: MessageDraft | null;
 }
 
 // Plain inputs rather than react-hook-form and zod: this form is on the page a finder's phone loads first.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A message and, for a first message, an optional e-mail. Cmd/Ctrl+Enter sends (spec §2). */
-export function MessageForm({ withEmail = false, submitLabel, onSend, error }: MessageFormProps) {
+export function MessageForm({ withEmail = false, submitLabel, onSend, error, initial }: MessageFormProps) {
   const { t } = useTranslation();
   const id = useId();
-  const [content, setContent] = useState('');
-  const [email, setEmail] = useState('');
+  const [content, setContent] = useState(initial?.content ?? '');
+  const [email, setEmail] = useState(initial?.email ?? '');
   const [problem, setProblem] = useState<{ field: 'content' | 'email'; text: string } | null>(null);
   const [sending, setSending] = useState(false);
 
