@@ -81,5 +81,8 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['src/testing/setup-tests.ts'],
     include: ['src/**/*.spec.{ts,tsx}'],
+    // Above Testing Library's 5 s waits (src/testing/setup-tests.ts): a page's first test compiles its module, which
+    // on a machine shared with other test runs takes seconds.
+    testTimeout: 15_000,
   },
 });

@@ -638,6 +638,15 @@ describe('the web app in a browser', () => {
     expect(await finder.getByLabel(ENGLISH.finderEmail).inputValue()).toBe('finder@example.test');
     await finder.getByRole('button', { name: ENGLISH.sendFirst }).click();
     await finder.getByRole('list', { name: ENGLISH.messages }).getByText('I found it on the bus').waitFor();
+
+    // Nothing on the page moves as the app takes the prerendered page's place (cumulative layout shift 0).
+    const visitor = await openPage({ viewport: 'phone' });
+    await visitor.addInitScript(`window.layoutShifts = [];
+      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.layoutShifts.push(entry.value); }).observe({ type: 'layout-shift', buffered: true });`);
+    await visitor.goto(url(`/found/${tag}`));
+    await visitor.getByRole('button', { name: ENGLISH.sendFirst, disabled: false }).waitFor();
+    await visitor.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    expect(await visitor.evaluate('window.layoutShifts')).toEqual([]);
   });
   it('shows the owner older messages 5 at a time, and answers the finder the owner picks', async () => {
     const user = await newUser();

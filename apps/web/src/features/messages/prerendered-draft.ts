@@ -3,12 +3,28 @@ import type { MessageDraft } from './components/message-form';
 // What a finder typed into the prerendered finder page (found.html) before the app took over, so the app's form
 // starts with it rather than empty.
 let draft: MessageDraft | null = null;
+let prerendered = false;
 
 /** Reads the prerendered form's inputs inside `root`, before the app replaces them. */
 export function keepPrerenderedDraft(root: ParentNode): void {
+  prerendered = true;
   const content = root.querySelector('textarea')?.value ?? '';
   const email = root.querySelector<HTMLInputElement>('input[type="email"]')?.value ?? '';
   draft = content || email ? { content, email } : null;
+}
+
+/** Whether the page opened as the prerendered finder page, so its first view keeps that page's layout. */
+export function openedPrerendered(): boolean {
+  return prerendered;
+}
+
+/** What the finder types while the item loads, for the form that follows. */
+export function rememberDraft(typed: MessageDraft): void {
+  draft = typed.content || typed.email ? typed : null;
+}
+
+export function peekPrerenderedDraft(): MessageDraft | null {
+  return draft;
 }
 
 /** The draft once: the next form starts empty. */

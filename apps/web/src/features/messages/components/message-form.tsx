@@ -16,13 +16,17 @@ interface MessageFormProps {
   error?: string | null;
   /** What the inputs start with. */
   initial?: MessageDraft | null;
+  /** Not sendable yet (the page is still loading); the inputs take text all the same. */
+  disabled?: boolean;
+  /** Told of every change of the inputs. */
+  onDraftChange?(draft: MessageDraft): void;
 }
 
 // Plain inputs rather than react-hook-form and zod: this form is on the page a finder's phone loads first.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A message and, for a first message, an optional e-mail. Cmd/Ctrl+Enter sends (spec §2). */
-export function MessageForm({ withEmail = false, submitLabel, onSend, error, initial }: MessageFormProps) {
+export function MessageForm({ withEmail = false, submitLabel, onSend, error, initial, disabled = false, onDraftChange }: MessageFormProps) {
   const { t } = useTranslation();
   const id = useId();
   const [content, setContent] = useState(initial?.content ?? '');
@@ -31,7 +35,7 @@ export function MessageForm({ withEmail = false, submitLabel, onSend, error, ini
   const [sending, setSending] = useState(false);
 
   const send = async () => {
-    if (sending) return;
+    if (sending || disabled) return;
     if (!content.trim()) return setProblem({ field: 'content', text: t('validation.required') });
     if (withEmail && email.trim() && !EMAIL.test(email.trim())) return setProblem({ field: 'email', text: t('validation.emailInvalid') });
     setProblem(null);
@@ -66,7 +70,10 @@ export function MessageForm({ withEmail = false, submitLabel, onSend, error, ini
           rows={4}
           maxLength={MESSAGE_MAX_LENGTH}
           value={content}
-          onChange={(event) => setContent(event.target.value)}
+          onChange={(event) => {
+            setContent(event.target.value);
+            onDraftChange?.({ content: event.target.value, email });
+          }}
           aria-invalid={problem?.field === 'content' ? true : undefined}
           aria-describedby={problem?.field === 'content' ? `${id}-problem` : undefined}
         />
@@ -87,7 +94,10 @@ export function MessageForm({ withEmail = false, submitLabel, onSend, error, ini
             type="email"
             autoComplete="email"
             value={email}
-            onChange={(event) => setEmail(event.target.value)}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              onDraftChange?.({ content, email: event.target.value });
+            }}
             aria-invalid={problem?.field === 'email' ? true : undefined}
             aria-describedby={problem?.field === 'email' ? `${id}-hint ${id}-problem` : `${id}-hint`}
           />
@@ -103,7 +113,7 @@ export function MessageForm({ withEmail = false, submitLabel, onSend, error, ini
           {error}
         </p>
       )}
-      <button type="submit" disabled={sending}>
+      <button type="submit" disabled={sending || disabled}>
         {submitLabel}
       </button>
     </form>
