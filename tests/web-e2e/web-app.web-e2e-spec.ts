@@ -647,6 +647,7 @@ describe('the web app in a browser', () => {
     await visitor.getByRole('button', { name: ENGLISH.sendFirst, disabled: false }).waitFor();
     await visitor.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
     expect(await visitor.evaluate('window.layoutShifts')).toEqual([]);
+    expect(await seriousViolations(visitor)).toEqual([]);
   });
   it('shows the owner older messages 5 at a time, and answers the finder the owner picks', async () => {
     const user = await newUser();
@@ -708,6 +709,7 @@ describe('the web app in a browser', () => {
     await thread.getByText('Yes, I am here').waitFor();
     expect(await read(firstToken)).toContain('Yes, I am here');
     expect(await read(second.finder_token as string)).not.toContain('Yes, I am here');
+    expect(await seriousViolations(owner)).toEqual([]);
     await screenshot(owner, 'owner-thread-two-finders-1280');
   });
 });
