@@ -636,6 +636,8 @@ describe('the web app in a browser', () => {
     await finder.getByRole('button', { name: ENGLISH.sendFirst, disabled: false }).waitFor();
     expect(await finder.getByLabel(ENGLISH.message, { exact: true }).inputValue()).toBe('I found it on the bus');
     expect(await finder.getByLabel(ENGLISH.finderEmail).inputValue()).toBe('finder@example.test');
+    // And the finder is still typing where they were.
+    expect(await finder.evaluate('document.activeElement && document.activeElement.getAttribute("type")')).toBe('email');
     await finder.getByRole('button', { name: ENGLISH.sendFirst }).click();
     await finder.getByRole('list', { name: ENGLISH.messages }).getByText('I found it on the bus').waitFor();
 

@@ -8,7 +8,7 @@ import { postMessage, setFinder } from '../../../features/messages/api';
 import { storedFinderToken, storeFinderToken } from '../../../features/messages/finder-token';
 import { MessageBubble } from '../../../features/messages/components/message-bubble';
 import { MessageForm, type MessageDraft } from '../../../features/messages/components/message-form';
-import { takePrerenderedDraft } from '../../../features/messages/prerendered-draft';
+import { takePrerenderedDraft, takePrerenderedFocus } from '../../../features/messages/prerendered-draft';
 import { useThread } from '../../../features/messages/use-thread';
 import { PushOptIn } from '../../../features/push/push-opt-in';
 import { useApi } from '../../../lib/api-context';
@@ -23,6 +23,7 @@ export function FinderView({ item }: { item: PublicItem }) {
   const api = useApi();
   const [finderToken, setFinderToken] = useState(() => storedFinderToken(item.code));
   const [prerenderedDraft] = useState(takePrerenderedDraft);
+  const [prerenderedFocus] = useState(takePrerenderedFocus);
   // The first message while it is being sent: shown at once, taken back if sending fails.
   const [pending, setPending] = useState<Message | null>(null);
   const [sendError, setSendError] = useState<string | null>(null);
@@ -91,6 +92,7 @@ export function FinderView({ item }: { item: PublicItem }) {
           withEmail={!finderToken}
           // What the finder typed into the prerendered page before the app took over.
           initial={finderToken ? null : prerenderedDraft}
+          focusField={finderToken ? null : prerenderedFocus}
           submitLabel={finderToken ? t('found.sendReply') : t('found.sendFirst')}
           onSend={finderToken ? reply : sendFirst}
           error={sendError}

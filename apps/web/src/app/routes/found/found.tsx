@@ -6,7 +6,7 @@ import { FormError } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
 import { usePublicItem } from '../../../features/messages/api';
 import { MessageForm } from '../../../features/messages/components/message-form';
-import { openedPrerendered, peekPrerenderedDraft, rememberDraft } from '../../../features/messages/prerendered-draft';
+import { openedPrerendered, peekPrerenderedDraft, peekPrerenderedFocus, rememberDraft, rememberFocus } from '../../../features/messages/prerendered-draft';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/error-catalogue';
 import { FinderIntro, FinderView } from './finder-view';
@@ -33,12 +33,24 @@ export function FoundPage() {
 function PrerenderedLoading() {
   const { t } = useTranslation();
   const [initial] = useState(peekPrerenderedDraft);
+  const [focusField] = useState(peekPrerenderedFocus);
   return (
     <FinderIntro>
       <p role="status" className="visually-hidden">
         {t('found.loading')}
       </p>
-      <MessageForm withEmail disabled initial={initial} submitLabel={t('found.sendFirst')} onSend={async () => null} onDraftChange={rememberDraft} />
+      {/* Where the finder is typing, for the form that follows (a blur towards nothing keeps the last input). */}
+      <div onFocus={(event) => rememberFocus(event.target)} onBlur={(event) => event.relatedTarget && rememberFocus(event.relatedTarget)}>
+        <MessageForm
+          withEmail
+          disabled
+          initial={initial}
+          focusField={focusField}
+          submitLabel={t('found.sendFirst')}
+          onSend={async () => null}
+          onDraftChange={rememberDraft}
+        />
+      </div>
     </FinderIntro>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_MAX_LENGTH } from '@homing/contracts';
 
@@ -20,19 +20,32 @@ interface MessageFormProps {
   disabled?: boolean;
   /** Told of every change of the inputs. */
   onDraftChange?(draft: MessageDraft): void;
+  /** The input to focus when the form appears, with the caret at its end (the finder was typing there). */
+  focusField?: 'content' | 'email' | null;
 }
 
 // Plain inputs rather than react-hook-form and zod: this form is on the page a finder's phone loads first.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A message and, for a first message, an optional e-mail. Cmd/Ctrl+Enter sends (spec §2). */
-export function MessageForm({ withEmail = false, submitLabel, onSend, error, initial, disabled = false, onDraftChange }: MessageFormProps) {
+export function MessageForm({ withEmail = false, submitLabel, onSend, error, initial, disabled = false, onDraftChange, focusField }: MessageFormProps) {
   const { t } = useTranslation();
   const id = useId();
   const [content, setContent] = useState(initial?.content ?? '');
   const [email, setEmail] = useState(initial?.email ?? '');
   const [problem, setProblem] = useState<{ field: 'content' | 'email'; text: string } | null>(null);
   const [sending, setSending] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  const [startFocus] = useState(focusField);
+
+  useEffect(() => {
+    if (!startFocus) return;
+    const input = form.current?.querySelector<HTMLTextAreaElement | HTMLInputElement>(startFocus === 'content' ? 'textarea' : 'input[type="email"]');
+    input?.focus();
+    // E-mail inputs have no selection to set (the browser throws).
+    if (input instanceof HTMLTextAreaElement) input.setSelectionRange(input.value.length, input.value.length);
+  }, [startFocus]);
 
   const send = async () => {
     if (sending || disabled) return;
@@ -62,7 +75,7 @@ export function MessageForm({ withEmail = false, submitLabel, onSend, error, ini
   };
 
   return (
-    <form noValidate onSubmit={submit} onKeyDown={keyDown} className="message-form">
+    <form ref={form} noValidate onSubmit={submit} onKeyDown={keyDown} className="message-form">
       <div className="field">
         <label htmlFor={`${id}-content`}>{t('found.message')}</label>
         <textarea
