@@ -54,10 +54,11 @@ describe('deploy/nginx/web.conf', () => {
     expect(value(server, 'listen')).toBe('8080');
   });
 
-  it('serves index.html for any page of the app (SPA fallback), but 404s a missing asset', () => {
-    for (const uri of ['/', '/found/ABCD-EFGH-JKLM-NPQR', '/items', '/languages']) {
+  it('serves index.html for any page of the app (SPA fallback), found.html for the finder page, but 404s a missing asset', () => {
+    for (const uri of ['/', '/found', '/items', '/languages']) {
       expect({ uri, tryFiles: value(locate(server, uri), 'try_files') }).toEqual({ uri, tryFiles: '$uri /index.html' });
     }
+    expect(value(locate(server, '/found/ABCD-EFGH-JKLM-NPQR'), 'try_files')).toBe('$uri /found.html');
     expect(value(locate(server, '/assets/index-3f2a.js'), 'try_files')).toBe('$uri =404');
   });
 
@@ -66,7 +67,7 @@ describe('deploy/nginx/web.conf', () => {
     for (const uri of ['/', '/languages', '/apidocs', '/assets/a.js', '/sw.js']) expect({ uri, proxied: proxiesToGateway(uri) }).toEqual({ uri, proxied: false });
   });
 
-  it('never caches index.html or sw.js, and caches hashed assets for good', () => {
+  it('never caches index.html, found.html or sw.js, and caches hashed assets for good', () => {
     const cacheHeader = children(server, 'add_header').find((directive) => directive._value.startsWith('Cache-Control '));
     const variable = cacheHeader?._value.split(/\s+/)[1];
     const map = children(config, 'map').find((candidate) => candidate._value.split(/\s+/)[1] === variable);
@@ -76,6 +77,7 @@ describe('deploy/nginx/web.conf', () => {
       return entry ? value(map, entry)?.replace(/^"|"$/g, '') : undefined;
     };
     expect(lookup('/index.html')).toBe('no-cache');
+    expect(lookup('/found.html')).toBe('no-cache');
     expect(lookup('/sw.js')).toBe('no-cache');
     expect(lookup('/assets/index-3f2a.js')).toMatch(/max-age=31536000.*immutable/);
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expectEventually, linkIn, runServiceCommand, type ReceivedMail } from '@homing/testing';
+import { expectEventually, linkIn, runServiceCommand, type ReceivedMail, type SinkSubscription } from '@homing/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
 import { launchChromium, newContext, screenshot, seriousViolations, VIEWPORTS } from './browser';
@@ -26,7 +26,7 @@ describe('the web app in a browser', () => {
     stack = await startStack({
       env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' }, notifications: { PUBLIC_URL: publicUrl } },
       beforeStart: async ({ envOf }) => {
-        tags = (await runServiceCommand('items', ['seed-tags', '--count', '6'], envOf('items'))).trim().split('\n');
+        tags = (await runServiceCommand('items', ['seed-tags', '--count', '10'], envOf('items'))).trim().split('\n');
       },
     });
     browser = await launchChromium();
@@ -326,6 +326,10 @@ describe('the web app in a browser', () => {
     reset: 'Reset item',
     resetConfirm: 'Yes, reset',
     resetDone: 'Item reset.',
+    pushTitle: 'Get notified of new messages?',
+    pushAccept: 'Yes, notify me',
+    pushDecline: 'Not now',
+    pushOn: 'Notifications are on for this device.',
   };
   const DUTCH: typeof ENGLISH = {
     email: 'E-mail',
@@ -350,7 +354,45 @@ describe('the web app in a browser', () => {
     reset: 'Voorwerp resetten',
     resetConfirm: 'Ja, resetten',
     resetDone: 'Voorwerp gereset.',
+    pushTitle: 'Meldingen krijgen van nieuwe berichten?',
+    pushAccept: 'Ja, geef me een melding',
+    pushDecline: 'Niet nu',
+    pushOn: 'Meldingen staan aan op dit apparaat.',
   };
+  const SPANISH: typeof ENGLISH = {
+    email: 'Correo electrónico',
+    activate: 'Activar',
+    confirmTitle: '¿Es este tu correo electrónico?',
+    confirm: 'Confirmar',
+    setPasswordTitle: 'Elige una contraseña',
+    passwordOptional: 'Contraseña (opcional)',
+    finish: 'Terminar',
+    doneTitle: 'Tu etiqueta está activada',
+    nameItem: 'Ponle nombre a tu objeto',
+    name: 'Nombre',
+    save: 'Guardar',
+    noMessages: 'Todavía no hay mensajes.',
+    finderTitle: 'Has encontrado un objeto de otra persona',
+    message: 'Mensaje',
+    finderEmail: 'Tu correo electrónico (opcional)',
+    sendFirst: 'Enviar al propietario',
+    sendReply: 'Enviar respuesta',
+    messages: 'Mensajes',
+    unread: '1 mensajes sin leer',
+    reset: 'Restablecer objeto',
+    resetConfirm: 'Sí, restablecer',
+    resetDone: 'Objeto restablecido.',
+    pushTitle: '¿Quieres recibir avisos de nuevos mensajes?',
+    pushAccept: 'Sí, avísame',
+    pushDecline: 'Ahora no',
+    pushOn: 'Los avisos están activados en este dispositivo.',
+  };
+
+  async function declinePush(page: Page, texts: typeof ENGLISH) {
+    const offer = page.getByRole('dialog', { name: texts.pushTitle });
+    await offer.getByRole('button', { name: texts.pushDecline }).click();
+    await offer.waitFor({ state: 'detached' });
+  }
 
   /**
    * The whole conversation in two browsers: activation by a new user, a finder's first message with an e-mail, the
@@ -373,12 +415,15 @@ describe('the web app in a browser', () => {
     await finder.getByLabel(texts.finderEmail).fill(finderEmail);
     await finder.getByRole('button', { name: texts.sendFirst }).click();
     await finder.getByRole('button', { name: texts.sendReply }).waitFor();
+    // Once they have written, the finder is offered pushes of the owner's reply; declining puts it off for an hour.
+    await declinePush(finder, texts);
     const finderThread = finder.getByRole('list', { name: texts.messages });
     await finderThread.getByText('at the station').waitFor();
 
     await owner.goto(url(`/found/${tag}`));
     await owner.getByLabel(texts.unread).waitFor();
     await owner.getByText('I found your backpack').waitFor();
+    await declinePush(owner, texts);
     await owner.getByLabel(texts.message, { exact: true }).fill('Thank you! I can pick it up at 5.');
     await owner.getByRole('button', { name: texts.sendReply }).click();
     await owner.getByText('Thank you! I can pick it up at 5.').waitFor();
@@ -415,6 +460,10 @@ describe('the web app in a browser', () => {
     await conversationWalk('nl-NL', DUTCH, false);
   });
 
+  it('carries the same conversation in Spanish', async () => {
+    await conversationWalk('es-ES', SPANISH, false);
+  });
+
   it('activates a tag for an existing, logged-in user', async () => {
     const user = await newUser();
     const page = await openPage();
@@ -426,5 +475,243 @@ describe('the web app in a browser', () => {
     await page.getByText('The tag is added to your items.').waitFor();
     await page.goto(url(`/activate/${tag}`));
     await heading(page, 'This tag is already activated');
+  });
+  /**
+   * A browser whose push subscription is one of the stack's push service: Chromium here has no push service of its
+   * own, so `PushManager.prototype.subscribe` answers with the sink's subscription, which the server then pushes to.
+   */
+  async function pushReadyPage(subscription: SinkSubscription, options: Parameters<typeof newContext>[1] = {}) {
+    const context = await newContext(browser, options);
+    contexts.push(context);
+    await context.grantPermissions(['notifications'], { origin: stack.base });
+    await context.addInitScript(`(() => {
+      if (typeof PushManager === 'undefined') return;
+      const subscription = ${JSON.stringify(subscription)};
+      PushManager.prototype.subscribe = async function () {
+        return { endpoint: subscription.endpoint, expirationTime: null, options: {}, getKey: () => null, toJSON: () => subscription, unsubscribe: async () => true };
+      };
+    })()`);
+    return context.newPage();
+  }
+
+  /** Hands a push's payload to the page's service worker as the browser's push service would (DevTools protocol). */
+  async function deliverPush(page: Page, data: string) {
+    const cdp = await page.context().newCDPSession(page);
+    const registration = new Promise<string>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+        const found = registrations.find((candidate) => candidate.scopeURL === `${stack.base}/` && !candidate.isDeleted);
+        if (found) resolve(found.registrationId);
+      });
+    });
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: stack.base, registrationId: await registration, data });
+    await cdp.detach();
+  }
+
+  /** The notifications the page's service worker shows, newest last. */
+  function shownNotifications(page: Page): Promise<Array<{ title: string; body: string; url: string }>> {
+    return page.evaluate(
+      'navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => all.map((n) => ({ title: n.title, body: n.body, url: n.data && n.data.url })))',
+    );
+  }
+
+  async function waitForNotification(page: Page, title: string) {
+    return expectEventually(
+      async () => {
+        const shown = await shownNotifications(page);
+        const notification = shown.find((candidate) => candidate.title === title);
+        if (!notification) throw new Error(`no notification "${title}" among ${JSON.stringify(shown)}`);
+        return notification;
+      },
+      { timeoutMs: 10_000 },
+    );
+  }
+
+  it('serves the service worker uncached as JavaScript', async () => {
+    const response = await fetch(url('/sw.js'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^(application|text)\/javascript/);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(await response.text()).toContain('LANG_UPDATE');
+  });
+
+  it('pushes the owner’s reply to the finder and the finder’s message to the owner, shown by the service worker in each one’s language', async () => {
+    const tag = unclaimedTag();
+    const setUp = await openPage();
+    await activateAsNewUser(setUp, tag, 'Green scarf');
+    const ownerToken = await setUp.evaluate<string>(`localStorage.getItem(${JSON.stringify(TOKEN_KEY)})`);
+
+    // The finder, in Dutch, subscribes to the item once they have written.
+    const finderSubscription = stack.push.subscribe();
+    const finder = await pushReadyPage(finderSubscription, { locale: 'nl-NL', viewport: 'phone' });
+    await finder.goto(url(`/found/${tag}`));
+    await heading(finder, DUTCH.finderTitle);
+    await finder.getByLabel(DUTCH.message, { exact: true }).fill('Ik heb je sjaal gevonden');
+    await finder.getByRole('button', { name: DUTCH.sendFirst }).click();
+    const finderOffer = finder.getByRole('dialog', { name: DUTCH.pushTitle });
+    await finderOffer.waitFor();
+    await finder.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    await finderOffer.getByRole('button', { name: DUTCH.pushAccept }).click();
+    await finder.getByText(DUTCH.pushOn).waitFor();
+
+    // The owner, in English, subscribes as a user on their thread.
+    const ownerSubscription = stack.push.subscribe();
+    const owner = await pushReadyPage(ownerSubscription);
+    await owner.goto(url('/'));
+    await owner.evaluate(`localStorage.setItem(${JSON.stringify(TOKEN_KEY)}, ${JSON.stringify(ownerToken)})`);
+    await owner.goto(url(`/found/${tag}`));
+    await owner.getByText('Ik heb je sjaal gevonden').waitFor();
+    await owner.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    await owner.getByRole('dialog', { name: ENGLISH.pushTitle }).getByRole('button', { name: ENGLISH.pushAccept }).click();
+    await owner.getByText(ENGLISH.pushOn).waitFor();
+
+    await owner.getByLabel(ENGLISH.message, { exact: true }).fill('Dank je! Ik kom hem halen.');
+    await owner.getByRole('button', { name: ENGLISH.sendReply }).click();
+    const [toFinder] = await stack.push.waitForPushes(finderSubscription, 1, 30_000);
+    expect(toFinder.payload).toEqual({ kind: 'new-message', author: 'owner', url: `/found/${tag}` });
+
+    await finder.getByRole('list', { name: DUTCH.messages }).getByText('Dank je! Ik kom hem halen.').waitFor({ timeout: 15_000 });
+    await finder.getByLabel(DUTCH.message, { exact: true }).fill('Prima, tot straks');
+    await finder.getByRole('button', { name: DUTCH.sendReply }).click();
+    const toOwner = await expectEventually(
+      () => {
+        const push = stack.push.pushesTo(ownerSubscription).find((candidate) => (candidate.payload as { author?: string }).author === 'finder');
+        if (!push) throw new Error('no push of the finder’s message to the owner yet');
+        return push;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(toOwner.payload).toEqual({ kind: 'new-message', author: 'finder', url: `/found/${tag}` });
+
+    // Each push, handed to the browser's service worker, is shown in that browser's language and leads to the thread.
+    await deliverPush(finder, toFinder.text);
+    expect(await waitForNotification(finder, 'De eigenaar heeft geantwoord')).toEqual({
+      title: 'De eigenaar heeft geantwoord',
+      body: 'De eigenaar van het voorwerp dat je vond, heeft op je bericht geantwoord. Tik om het te lezen.',
+      url: `/found/${tag}`,
+    });
+    await deliverPush(owner, toOwner.text);
+    expect((await waitForNotification(owner, 'New message about your item')).url).toBe(`/found/${tag}`);
+
+    // A language chosen later reaches the service worker (LANG_UPDATE) and words the next push.
+    await finder.getByLabel('Taal').selectOption('es');
+    await heading(finder, 'Has encontrado un objeto de otra persona');
+    await expectEventually(async () => {
+      await deliverPush(finder, toFinder.text);
+      await waitForNotification(finder, 'El propietario ha respondido');
+    }, { timeoutMs: 20_000 });
+  });
+  it('sends the finder page’s text and form in its HTML, usable before the app’s code has loaded', async () => {
+    const tag = unclaimedTag();
+    await activateAsNewUser(await openPage(), tag, 'Black wallet');
+
+    const response = await fetch(url(`/found/${tag}`));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    const html = await response.text();
+    expect(html).toContain('<h1>You found someone&#x27;s item</h1>');
+    expect(html).toMatch(/<form[^>]*>[\s\S]*<label[^>]*>Message<\/label><textarea[\s\S]*<input[^>]*type="email"[\s\S]*>Send to the owner<\/button><\/form>/);
+
+    // A phone that has not run a line of script yet already shows the page and takes the message.
+    const scriptless = await browser.newContext({ javaScriptEnabled: false, viewport: VIEWPORTS.phone });
+    contexts.push(scriptless);
+    const bare = await scriptless.newPage();
+    await bare.goto(url(`/found/${tag}`));
+    await heading(bare, ENGLISH.finderTitle);
+    await bare.getByLabel(ENGLISH.message, { exact: true }).fill('Typed before the app loaded');
+    await screenshot(bare, 'finder-page-before-script-360');
+
+    // What the finder typed while the page's code was on its way is still there when the app takes over.
+    const finder = await openPage({ viewport: 'phone' });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await finder.route(/\/assets\/found-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await finder.goto(url(`/found/${tag}`));
+    await finder.getByLabel(ENGLISH.message, { exact: true }).fill('I found it on the bus');
+    await finder.getByLabel(ENGLISH.finderEmail).fill('finder@example.test');
+    release();
+    await finder.getByRole('button', { name: ENGLISH.sendFirst, disabled: false }).waitFor();
+    expect(await finder.getByLabel(ENGLISH.message, { exact: true }).inputValue()).toBe('I found it on the bus');
+    expect(await finder.getByLabel(ENGLISH.finderEmail).inputValue()).toBe('finder@example.test');
+    // And the finder is still typing where they were.
+    expect(await finder.evaluate('document.activeElement && document.activeElement.getAttribute("type")')).toBe('email');
+    await finder.getByRole('button', { name: ENGLISH.sendFirst }).click();
+    await finder.getByRole('list', { name: ENGLISH.messages }).getByText('I found it on the bus').waitFor();
+
+    // Nothing on the page moves as the app takes the prerendered page's place (cumulative layout shift 0).
+    const visitor = await openPage({ viewport: 'phone' });
+    await visitor.addInitScript(`window.layoutShifts = [];
+      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.layoutShifts.push(entry.value); }).observe({ type: 'layout-shift', buffered: true });`);
+    await visitor.goto(url(`/found/${tag}`));
+    await visitor.getByRole('button', { name: ENGLISH.sendFirst, disabled: false }).waitFor();
+    await visitor.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    expect(await visitor.evaluate('window.layoutShifts')).toEqual([]);
+    expect(await seriousViolations(visitor)).toEqual([]);
+  });
+  it('shows the owner older messages 5 at a time, and answers the finder the owner picks', async () => {
+    const user = await newUser();
+    const owner = await openPage();
+    await logIn(owner, user);
+    await owner.goto(url('/add-item'));
+    await owner.getByLabel('Name').fill('Brown bag');
+    await owner.getByRole('button', { name: 'Save' }).click();
+    await owner.waitForURL(/\/found\//);
+    const code = decodeURIComponent(new URL(owner.url()).pathname.split('/')[2]);
+
+    const write = async (content: string, finderToken?: string) => {
+      const response = await fetch(`${stack.api}/items/${code}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.201.${Math.floor(Math.random() * 250)}.1`, ...(finderToken ? { 'x-finder-token': finderToken } : {}) },
+        body: JSON.stringify({ content }),
+      });
+      expect(response.status).toBe(201);
+      return (await response.json()) as { message: { id: number; conversation_id: string }; finder_token?: string };
+    };
+    const read = async (finderToken: string) => {
+      const response = await fetch(`${stack.api}/items/${code}/messages`, { headers: { 'x-finder-token': finderToken, 'x-forwarded-for': '10.202.0.1' } });
+      return ((await response.json()) as Array<{ content: string }>).map((message) => message.content);
+    };
+
+    // The first finder wrote weeks ago: 12 messages between 30 and 19 days old (written now, then dated back).
+    const first = await write('old 1');
+    const firstToken = first.finder_token as string;
+    for (let index = 2; index <= 12; index += 1) await write(`old ${index}`, firstToken);
+    await stack.db.query(
+      `UPDATE "${stack.schemaOf('messaging')}".messages SET created_at = now() - make_interval(days => 31 - (id - $2::bigint + 1)::int) WHERE conversation_id = $1`,
+      [first.message.conversation_id, first.message.id],
+    );
+    await write('first finder, still there?', firstToken);
+    const second = await write('second finder here');
+
+    await owner.goto(url(`/found/${code}`));
+    await owner.getByText('second finder here').waitFor();
+    await declinePush(owner, ENGLISH);
+    const thread = owner.getByRole('list', { name: ENGLISH.messages });
+    const olderShown = () => thread.getByText(/^old \d+$/).count();
+    expect(await olderShown()).toBe(0);
+    const showOlder = owner.getByRole('button', { name: 'Show older messages' });
+    await showOlder.click();
+    expect(await olderShown()).toBe(5);
+    await thread.getByText('old 8', { exact: true }).waitFor();
+    await showOlder.click();
+    expect(await olderShown()).toBe(10);
+    await showOlder.click();
+    expect(await olderShown()).toBe(12);
+    await showOlder.waitFor({ state: 'detached' });
+
+    // Two finders: the reply goes to the one who wrote last, unless the owner picks the other.
+    const replyTo = owner.getByLabel('Reply to');
+    expect(await replyTo.locator('option:checked').textContent()).toBe('Finder 2');
+    await replyTo.selectOption({ label: 'Finder 1' });
+    await owner.getByLabel(ENGLISH.message, { exact: true }).fill('Yes, I am here');
+    await owner.getByRole('button', { name: ENGLISH.sendReply }).click();
+    await thread.getByText('Yes, I am here').waitFor();
+    expect(await read(firstToken)).toContain('Yes, I am here');
+    expect(await read(second.finder_token as string)).not.toContain('Yes, I am here');
+    expect(await seriousViolations(owner)).toEqual([]);
+    await screenshot(owner, 'owner-thread-two-finders-1280');
   });
 });

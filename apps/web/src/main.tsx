@@ -6,6 +6,9 @@ import { RouterProvider } from 'react-router';
 
 import { AppProvider } from './app/provider';
 import { createAppRouter } from './app/router';
+import { keepPrerenderedDraft } from './features/messages/prerendered-draft';
+import { registerServiceWorker } from './features/push/service-worker';
+import { tellServiceWorkerLanguage } from './features/push/push-subscription';
 import { createI18n } from './i18n/i18n';
 import { ApiClient } from './lib/api-client';
 
@@ -16,6 +19,10 @@ if (!container) throw new Error('index.html must contain an element with id "roo
 const api = new ApiClient({ language: () => document.documentElement.lang || 'en' });
 const i18n = createI18n({ browserLanguages: () => api.request<string[]>('GET', '/lang', { base: '' }) });
 const router = createAppRouter();
+const pageLanguage = () => i18n.resolvedLanguage ?? 'en';
+registerServiceWorker(pageLanguage);
+// Pushes are worded in the page's language, whoever reads them (a finder is not logged in).
+i18n.on('languageChanged', () => void tellServiceWorkerLanguage(pageLanguage()).catch(() => undefined));
 
 // Spec §4: a token already expired when the page opens is refreshed, and the page reloaded with the fresh one.
 if (api.isTokenExpired()) {
@@ -24,10 +31,24 @@ if (api.isTokenExpired()) {
   });
 }
 
-createRoot(container).render(
-  <StrictMode>
-    <AppProvider i18n={i18n} api={api}>
-      <RouterProvider router={router} />
-    </AppProvider>
-  </StrictMode>,
-);
+const start = () =>
+  createRoot(container).render(
+    <StrictMode>
+      <AppProvider i18n={i18n} api={api}>
+        <RouterProvider router={router} />
+      </AppProvider>
+    </StrictMode>,
+  );
+
+// The finder page arrives prerendered (found.html): it stays, and keeps what the finder types, until the page's code
+// has loaded and the app can take its place without a blank moment in between.
+if (container.hasChildNodes() && !router.state.initialized) {
+  const unsubscribe = router.subscribe((state) => {
+    if (!state.initialized) return;
+    unsubscribe();
+    keepPrerenderedDraft(container);
+    start();
+  });
+} else {
+  start();
+}

@@ -16,7 +16,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     // Unknown paths outside the API are pages of the single-page app.
     if (error instanceof NotFoundException && this.webApp?.serves(request)) {
-      void this.webApp.sendIndex(reply);
+      void this.webApp.sendIndex(reply, request.url);
       return;
     }
     sendHttpError(reply, this.answerFor(error, request));

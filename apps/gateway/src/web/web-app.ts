@@ -5,12 +5,20 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 // Never cached, so a deploy reaches every browser at once; hashed assets under /assets are cached for a year.
-const NO_CACHE = new Set(['index.html', 'sw.js']);
+const NO_CACHE = new Set(['index.html', 'found.html', 'sw.js']);
 const NOT_PAGES = /^\/(api|qr|health|metrics)(\/|$)/;
+// The finder page comes with its text and form already in the HTML (the web build's found.html).
+const FINDER_PAGES = /^\/found\//;
 
-/** Serves the built web app and answers unknown page paths with index.html (the app routes them). */
+/**
+ * Serves the built web app and answers unknown page paths with index.html (the app routes them), or /found/* with
+ * found.html, the finder page prerendered.
+ */
 export class WebAppFallback {
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly hasFinderPage = existsSync(resolve(root, 'found.html')),
+  ) {}
 
   static async register(app: NestFastifyApplication, webDist: string): Promise<WebAppFallback> {
     const root = resolve(webDist);
@@ -33,7 +41,8 @@ export class WebAppFallback {
     return (request.method === 'GET' || request.method === 'HEAD') && !NOT_PAGES.test(request.url);
   }
 
-  sendIndex(reply: FastifyReply): Promise<void> | FastifyReply {
-    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', this.root);
+  sendIndex(reply: FastifyReply, path = '/'): Promise<void> | FastifyReply {
+    const page = this.hasFinderPage && FINDER_PAGES.test(path) ? 'found.html' : 'index.html';
+    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(page, this.root);
   }
 }

@@ -41,9 +41,11 @@ export function setFinder(api: ApiClient, code: string, email: string, finderTok
   return api.request<FinderTokenResponse>('POST', path(code, '/set-finder'), { body: { email }, headers: finderHeaders(finderToken) });
 }
 
-export function postMessage(api: ApiClient, code: string, content: string, finderToken: string | null) {
+/** Writes a message; the owner may name the conversation they answer (else the server picks the latest finder's). */
+export function postMessage(api: ApiClient, code: string, content: string, finderToken: string | null, conversationId?: string) {
+  const body = conversationId ? { content, conversation_id: conversationId } : { content };
   // The key makes a retried POST (network error) write the message once.
-  return api.request<CreateMessageResponse>('POST', path(code, '/messages'), { body: { content }, headers: finderHeaders(finderToken), idempotencyKey: newIdempotencyKey() });
+  return api.request<CreateMessageResponse>('POST', path(code, '/messages'), { body, headers: finderHeaders(finderToken), idempotencyKey: newIdempotencyKey() });
 }
 
 export function resetItem(api: ApiClient, code: string) {

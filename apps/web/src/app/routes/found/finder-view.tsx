@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message, PublicItem } from '@homing/contracts';
 
@@ -8,7 +8,9 @@ import { postMessage, setFinder } from '../../../features/messages/api';
 import { storedFinderToken, storeFinderToken } from '../../../features/messages/finder-token';
 import { MessageBubble } from '../../../features/messages/components/message-bubble';
 import { MessageForm, type MessageDraft } from '../../../features/messages/components/message-form';
+import { takePrerenderedDraft, takePrerenderedFocus } from '../../../features/messages/prerendered-draft';
 import { useThread } from '../../../features/messages/use-thread';
+import { PushOptIn } from '../../../features/push/push-opt-in';
 import { useApi } from '../../../lib/api-context';
 import { errorText } from '../../../lib/error-catalogue';
 
@@ -20,6 +22,8 @@ export function FinderView({ item }: { item: PublicItem }) {
   const { t } = useTranslation();
   const api = useApi();
   const [finderToken, setFinderToken] = useState(() => storedFinderToken(item.code));
+  const [prerenderedDraft] = useState(takePrerenderedDraft);
+  const [prerenderedFocus] = useState(takePrerenderedFocus);
   // The first message while it is being sent: shown at once, taken back if sending fails.
   const [pending, setPending] = useState<Message | null>(null);
   const [sendError, setSendError] = useState<string | null>(null);
@@ -67,11 +71,11 @@ export function FinderView({ item }: { item: PublicItem }) {
 
   const hasThread = shown.length > 0;
   return (
-    <section className="page found">
+    <FinderIntro
+      photo={item.photo && <img className="found__photo" src={item.photo.normal} alt={t('found.photoAlt')} width={400} height={400} />}
+      withIntro={!hasThread}
+    >
       <PageTitle title={t('found.finderTitle')} />
-      <h1>{t('found.finderTitle')}</h1>
-      {item.photo && <img className="found__photo" src={item.photo.normal} alt={t('found.photoAlt')} width={400} height={400} />}
-      {!hasThread && <p className="intro">{t('found.finderIntro')}</p>}
       {thread.status === 'error' && finderToken && <FormError>{errorText(t, thread.error)}</FormError>}
       {hasThread && (
         <ol className="thread" aria-label={t('found.threadLabel')}>
@@ -86,11 +90,32 @@ export function FinderView({ item }: { item: PublicItem }) {
           // A new form once the first message is in: the reply form has no e-mail field.
           key={finderToken ? 'reply' : 'first'}
           withEmail={!finderToken}
+          // What the finder typed into the prerendered page before the app took over.
+          initial={finderToken ? null : prerenderedDraft}
+          focusField={finderToken ? null : prerenderedFocus}
           submitLabel={finderToken ? t('found.sendReply') : t('found.sendFirst')}
           onSend={finderToken ? reply : sendFirst}
           error={sendError}
         />
       )}
+      {/* Once the finder has written: the owner's reply can then reach them. */}
+      <PushOptIn target={finderToken ? { kind: 'finder', code: item.code, finderToken } : null} offer={finderToken !== null} />
+    </FinderIntro>
+  );
+}
+
+/**
+ * What every finder sees first: the title, the item's photo, the intro, then the rest of the page. Also rendered at
+ * build time into found.html (src/prerender/finder-shell.tsx), with the first-message form.
+ */
+export function FinderIntro({ photo, withIntro = true, children }: { photo?: ReactNode; withIntro?: boolean; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <section className="page found">
+      <h1>{t('found.finderTitle')}</h1>
+      {photo}
+      {withIntro && <p className="intro">{t('found.finderIntro')}</p>}
+      {children}
     </section>
   );
 }

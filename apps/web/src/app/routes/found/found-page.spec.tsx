@@ -142,6 +142,27 @@ describe('the owner’s thread', () => {
     expect(screen.getByRole('button', { name: 'Send reply' })).toBeInTheDocument();
   });
 
+  it('lets the owner pick which finder to answer when several wrote, the latest by default', async () => {
+    const first = '0190a000-0000-7000-8000-00000000000a';
+    const second = '0190a000-0000-7000-8000-00000000000b';
+    const fetch = gateway({
+      [`GET ${API}`]: ownerItem,
+      [`GET /api/v1/user/items/${CODE}/unread-count`]: () => jsonResponse(200, 2),
+      [`GET ${API}/messages`]: () =>
+        jsonResponse(200, [message({ conversation_id: first, finder: 'Finder 1', content: 'first finder' }), message({ conversation_id: second, finder: 'Finder 2', content: 'second finder' })]),
+      [`GET ${API}/finder-details`]: () => jsonResponse(200, { finder_known: true }),
+      [`POST ${API}/messages`]: async (_url, init) => jsonResponse(201, { message: message({ id: 900, author: 'owner', ...JSON.parse(String(init.body)) }) }),
+    });
+    renderApp(`/found/${CODE}`, { fetch, token: fakeToken() });
+    const replyTo = await screen.findByLabelText('Reply to');
+    expect(replyTo).toHaveDisplayValue('Finder 2');
+    await userEvent.selectOptions(replyTo, 'Finder 1');
+    await userEvent.type(screen.getByLabelText('Message'), 'to the first');
+    await userEvent.click(screen.getByRole('button', { name: 'Send reply' }));
+    await waitFor(() => expect(callsTo(fetch, 'POST', `${API}/messages`)).toHaveLength(1));
+    expect(JSON.parse(String(callsTo(fetch, 'POST', `${API}/messages`)[0][1]?.body))).toEqual({ content: 'to the first', conversation_id: first });
+  });
+
   it('shows the no-messages note and the own-scan notice instead of a form, and no reset, before anyone wrote', async () => {
     const fetch = gateway({
       [`GET ${API}`]: () => jsonResponse(200, item({ is_owner: true, name: null })),

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Message, PublicItem } from '@homing/contracts';
@@ -9,8 +9,10 @@ import { PageTitle } from '../../../components/page-title';
 import { QrImage } from '../../../features/items/qr-image';
 import { messageKeys, postMessage, useFinderDetails, useUnreadCount } from '../../../features/messages/api';
 import { MessageBubble } from '../../../features/messages/components/message-bubble';
+import { finderConversations, latestFinderConversation } from '../../../features/messages/conversations';
 import { MessageForm, type MessageDraft } from '../../../features/messages/components/message-form';
 import { useThread } from '../../../features/messages/use-thread';
+import { PushOptIn } from '../../../features/push/push-opt-in';
 import { useApi } from '../../../lib/api-context';
 import { errorText } from '../../../lib/error-catalogue';
 import { ItemBackModal, ResetModal } from './item-modals';
@@ -41,13 +43,18 @@ export function OwnerView({ item }: { item: PublicItem }) {
   const [olderShown, setOlderShown] = useState(0);
   const [modal, setModal] = useState<'reset' | 'back' | null>(null);
   const [sendError, setSendError] = useState<string | null>(null);
+  // With several finders the owner picks whom to answer; by default the one who wrote last (ARCHITECTURE §8).
+  const [chosenConversation, setChosenConversation] = useState<string | null>(null);
+  const conversations = finderConversations(thread.messages);
+  const replyTo = conversations.length > 1 ? (conversations.find(({ id }) => id === chosenConversation)?.id ?? latestFinderConversation(thread.messages)) : undefined;
+  const replyToId = useId();
   const { visible, hidden } = visibleMessages(thread.messages, olderShown);
   const title = item.name || t('found.ownerDefaultTitle');
 
   const reply = async (draft: MessageDraft): Promise<MessageDraft | null> => {
     setSendError(null);
     try {
-      thread.add((await postMessage(api, item.code, draft.content, null)).message);
+      thread.add((await postMessage(api, item.code, draft.content, null, replyTo)).message);
       return null;
     } catch (error) {
       setSendError(errorText(t, error));
@@ -97,6 +104,18 @@ export function OwnerView({ item }: { item: PublicItem }) {
               {t('found.finderUnknown')}
             </p>
           )}
+          {replyTo && (
+            <div className="field">
+              <label htmlFor={replyToId}>{t('found.replyTo')}</label>
+              <select id={replyToId} value={replyTo} onChange={(event) => setChosenConversation(event.target.value)}>
+                {conversations.map(({ id, number }) => (
+                  <option key={id} value={id}>
+                    {t('found.finderNumber', { number })}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           {hasMessages && <MessageForm submitLabel={t('found.sendReply')} onSend={reply} error={sendError} />}
         </div>
         <aside className="found__qr">
@@ -104,6 +123,8 @@ export function OwnerView({ item }: { item: PublicItem }) {
         </aside>
       </div>
       {modal === 'reset' && <ResetModal code={item.code} onClose={() => setModal(null)} onReset={afterReset} />}
+      {/* Once someone found the item: their next messages can then reach the owner at once. */}
+      <PushOptIn target={{ kind: 'owner' }} offer={hasMessages} />
       {modal === 'back' && <ItemBackModal item={item} hasMessages={hasMessages} onClose={() => setModal(null)} onReset={() => setModal('reset')} />}
     </section>
   );

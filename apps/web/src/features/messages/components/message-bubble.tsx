@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { Message } from '@homing/contracts';
 
 import { formatRelativeTime } from '../../../lib/relative-time';
+import { finderNumber } from '../conversations';
 
 export type Viewer = 'owner' | 'finder';
 
@@ -9,7 +10,9 @@ export type Viewer = 'owner' | 'finder';
 export function MessageBubble({ message, viewer, now }: { message: Message; viewer: Viewer; now?: number }) {
   const { t, i18n } = useTranslation();
   const own = message.author === viewer;
-  const author = own ? t('found.authorYou') : message.author === 'owner' ? t('found.authorOwner') : (message.finder ?? t('found.authorFinder'));
+  const number = finderNumber(message);
+  const finder = number === undefined ? t('found.authorFinder') : t('found.finderNumber', { number });
+  const author = own ? t('found.authorYou') : message.author === 'owner' ? t('found.authorOwner') : finder;
   return (
     <li className={`bubble${own ? ' bubble--own' : ''}`}>
       <p className="bubble__author">{author}</p>

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_MAX_LENGTH } from '@homing/contracts';
 
@@ -14,22 +14,41 @@ interface MessageFormProps {
   /** Sends the draft; resolves to the draft to put back in the inputs when sending failed. */
   onSend(draft: MessageDraft): Promise<MessageDraft | null>;
   error?: string | null;
+  /** What the inputs start with. */
+  initial?: MessageDraft | null;
+  /** Not sendable yet (the page is still loading); the inputs take text all the same. */
+  disabled?: boolean;
+  /** Told of every change of the inputs. */
+  onDraftChange?(draft: MessageDraft): void;
+  /** The input to focus when the form appears, with the caret at its end (the finder was typing there). */
+  focusField?: 'content' | 'email' | null;
 }
 
 // Plain inputs rather than react-hook-form and zod: this form is on the page a finder's phone loads first.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A message and, for a first message, an optional e-mail. Cmd/Ctrl+Enter sends (spec §2). */
-export function MessageForm({ withEmail = false, submitLabel, onSend, error }: MessageFormProps) {
+export function MessageForm({ withEmail = false, submitLabel, onSend, error, initial, disabled = false, onDraftChange, focusField }: MessageFormProps) {
   const { t } = useTranslation();
   const id = useId();
-  const [content, setContent] = useState('');
-  const [email, setEmail] = useState('');
+  const [content, setContent] = useState(initial?.content ?? '');
+  const [email, setEmail] = useState(initial?.email ?? '');
   const [problem, setProblem] = useState<{ field: 'content' | 'email'; text: string } | null>(null);
   const [sending, setSending] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  const [startFocus] = useState(focusField);
+
+  useEffect(() => {
+    if (!startFocus) return;
+    const input = form.current?.querySelector<HTMLTextAreaElement | HTMLInputElement>(startFocus === 'content' ? 'textarea' : 'input[type="email"]');
+    input?.focus();
+    // E-mail inputs have no selection to set (the browser throws).
+    if (input instanceof HTMLTextAreaElement) input.setSelectionRange(input.value.length, input.value.length);
+  }, [startFocus]);
 
   const send = async () => {
-    if (sending) return;
+    if (sending || disabled) return;
     if (!content.trim()) return setProblem({ field: 'content', text: t('validation.required') });
     if (withEmail && email.trim() && !EMAIL.test(email.trim())) return setProblem({ field: 'email', text: t('validation.emailInvalid') });
     setProblem(null);
@@ -56,7 +75,7 @@ export function MessageForm({ withEmail = false, submitLabel, onSend, error }: M
   };
 
   return (
-    <form noValidate onSubmit={submit} onKeyDown={keyDown} className="message-form">
+    <form ref={form} noValidate onSubmit={submit} onKeyDown={keyDown} className="message-form">
       <div className="field">
         <label htmlFor={`${id}-content`}>{t('found.message')}</label>
         <textarea
@@ -64,7 +83,10 @@ export function MessageForm({ withEmail = false, submitLabel, onSend, error }: M
           rows={4}
           maxLength={MESSAGE_MAX_LENGTH}
           value={content}
-          onChange={(event) => setContent(event.target.value)}
+          onChange={(event) => {
+            setContent(event.target.value);
+            onDraftChange?.({ content: event.target.value, email });
+          }}
           aria-invalid={problem?.field === 'content' ? true : undefined}
           aria-describedby={problem?.field === 'content' ? `${id}-problem` : undefined}
         />
@@ -85,7 +107,10 @@ export function MessageForm({ withEmail = false, submitLabel, onSend, error }: M
             type="email"
             autoComplete="email"
             value={email}
-            onChange={(event) => setEmail(event.target.value)}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              onDraftChange?.({ content, email: event.target.value });
+            }}
             aria-invalid={problem?.field === 'email' ? true : undefined}
             aria-describedby={problem?.field === 'email' ? `${id}-hint ${id}-problem` : `${id}-hint`}
           />
@@ -101,7 +126,7 @@ export function MessageForm({ withEmail = false, submitLabel, onSend, error }: M
           {error}
         </p>
       )}
-      <button type="submit" disabled={sending}>
+      <button type="submit" disabled={sending || disabled}>
         {submitLabel}
       </button>
     </form>

@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+vi.mock('workbox-precaching', () => ({ cleanupOutdatedCaches: vi.fn(), precacheAndRoute: vi.fn() }));
+
+type Handler = (event: Record<string, unknown>) => void;
+
+/** A service worker's global scope, as far as src/sw.ts uses it. */
+function fakeWorkerScope(windows: Array<{ url: string; focus: ReturnType<typeof vi.fn>; navigate: ReturnType<typeof vi.fn> }> = []) {
+  const handlers = new Map<string, Handler>();
+  const stored = new Map<string, string>();
+  const scope = {
+    __WB_MANIFEST: [],
+    location: new URL('https://homing.example/sw.js'),
+    navigator: { language: 'en-GB' },
+    addEventListener: (type: string, handler: Handler) => handlers.set(type, handler),
+    skipWaiting: vi.fn(async () => undefined),
+    registration: { showNotification: vi.fn(async () => undefined) },
+    clients: { claim: vi.fn(), matchAll: vi.fn(async () => windows), openWindow: vi.fn(async () => null) },
+  };
+  vi.stubGlobal('self', scope);
+  vi.stubGlobal('caches', {
+    open: async () => ({
+      put: async (key: string, response: Response) => void stored.set(key, await response.text()),
+      match: async (key: string) => (stored.has(key) ? new Response(stored.get(key)) : undefined),
+    }),
+  });
+  /** Dispatches an event and waits for what it handed to waitUntil. */
+  const dispatch = async (type: string, fields: Record<string, unknown>) => {
+    const pending: Array<Promise<unknown>> = [];
+    handlers.get(type)?.({ ...fields, waitUntil: (promise: Promise<unknown>) => pending.push(promise) });
+    await Promise.all(pending);
+  };
+  return { scope, dispatch };
+}
+
+// Not a typed import: the worker is compiled with the WebWorker library (tsconfig.sw.json), the tests with the DOM's.
+const workerModule = './sw';
+const pushOf = (payload: unknown) => ({ data: { json: () => payload } });
+
+describe('the service worker', () => {
+  beforeEach(() => vi.resetModules());
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows a push in the language the page last told it, and in the browser’s before that', async () => {
+    const { scope, dispatch } = fakeWorkerScope();
+    await import(/* @vite-ignore */ workerModule);
+    await dispatch('push', pushOf({ kind: 'new-message', author: 'finder', url: '/found/ABCD-EFGH-JKMN-PQRS' }));
+    expect(scope.registration.showNotification).toHaveBeenLastCalledWith('New message about your item', expect.objectContaining({ data: { url: '/found/ABCD-EFGH-JKMN-PQRS' } }));
+
+    await dispatch('message', { data: { type: 'LANG_UPDATE', language: 'nl' } });
+    await dispatch('push', pushOf({ kind: 'new-message', author: 'owner', url: '/found/ABCD-EFGH-JKMN-PQRS' }));
+    expect(scope.registration.showNotification).toHaveBeenLastCalledWith('De eigenaar heeft geantwoord', expect.objectContaining({ lang: 'nl' }));
+  });
+
+  it('ignores a push that is not one of ours', async () => {
+    const { scope, dispatch } = fakeWorkerScope();
+    await import(/* @vite-ignore */ workerModule);
+    await dispatch('push', pushOf({ kind: 'new-message', author: 'owner', url: 'https://elsewhere.example/' }));
+    expect(scope.registration.showNotification).not.toHaveBeenCalled();
+  });
+
+  it('focuses the thread when it is open, else takes another window of the app there, else opens one', async () => {
+    const thread = 'https://homing.example/found/ABCD-EFGH-JKMN-PQRS';
+    const notification = { close: vi.fn(), data: { url: '/found/ABCD-EFGH-JKMN-PQRS' } };
+    const open = { url: thread, focus: vi.fn(), navigate: vi.fn() };
+    let worker = fakeWorkerScope([{ url: 'https://homing.example/items', focus: vi.fn(), navigate: vi.fn() }, open]);
+    await import(/* @vite-ignore */ workerModule);
+    await worker.dispatch('notificationclick', { notification });
+    expect(open.focus).toHaveBeenCalled();
+    expect(notification.close).toHaveBeenCalled();
+
+    vi.resetModules();
+    const other = { url: 'https://homing.example/items', focus: vi.fn(), navigate: vi.fn(async () => ({ focus: other.focus })) };
+    worker = fakeWorkerScope([other]);
+    await import(/* @vite-ignore */ workerModule);
+    await worker.dispatch('notificationclick', { notification });
+    expect(other.navigate).toHaveBeenCalledWith(thread);
+    expect(other.focus).toHaveBeenCalled();
+
+    vi.resetModules();
+    worker = fakeWorkerScope();
+    await import(/* @vite-ignore */ workerModule);
+    await worker.dispatch('notificationclick', { notification });
+    expect(worker.scope.clients.openWindow).toHaveBeenCalledWith(thread);
+  });
+});
