@@ -1,14 +1,22 @@
 #!/usr/bin/env node
-// `npm run bench` runs every benchmark; `npm run bench -- b1` or `-- l1` one of them; further options go to it.
+// `npm run bench` runs every benchmark; `npm run bench -- b1` (or b6, l1) one of them; further options go to it.
+// `--smoke` runs each for a few seconds, judges nothing and writes nothing (npm test's bench-smoke tier).
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
-const BENCHES = { b1: 'scan-cpu-ratio.bench.mjs', l1: 'items-scan.bench.mjs' };
+// b1 also measures B2 (the framework's share of a cached scan).
+const BENCHES = { b1: 'scan-cpu-ratio.bench.mjs', b6: 'qr.bench.mjs', l1: 'items-scan.bench.mjs' };
+// L1 knows no --smoke: a short, slow rate instead.
+const SMOKE_OPTIONS = { l1: ['--rates', '100', '--seconds', '2'] };
 const [first, ...rest] = process.argv.slice(2);
 const chosen = first in BENCHES ? [first] : Object.keys(BENCHES);
 const options = first in BENCHES ? rest : process.argv.slice(2);
+const smoke = options.includes('--smoke');
+const started = Date.now();
 for (const name of chosen) {
   console.log(`\n== ${name.toUpperCase()} ==`);
-  const { status } = spawnSync(process.execPath, [resolve(import.meta.dirname, BENCHES[name]), ...options], { stdio: 'inherit' });
+  const benchOptions = smoke && SMOKE_OPTIONS[name] ? SMOKE_OPTIONS[name] : options;
+  const { status } = spawnSync(process.execPath, [resolve(import.meta.dirname, BENCHES[name]), ...benchOptions], { stdio: 'inherit' });
   if (status !== 0) process.exit(status ?? 1);
 }
+console.log(`\n${chosen.join(', ')} done in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
