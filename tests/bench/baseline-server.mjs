@@ -47,6 +47,25 @@ const STATIC_SVG = Buffer.from(process.env.STATIC_SVG ?? '<svg xmlns="http://www
 app.get('/static/qr.svg', async (request, reply) =>
   reply.header('content-type', 'image/svg+xml; charset=utf-8').header('cache-control', 'public, max-age=604800').header('etag', '"static"').send(STATIC_SVG),
 );
+// B4's floor: an in-process "anything new since message id N?" handler for an owner's poll: the bearer token verified
+// as the gateway verifies it (ES256, issuer, audience), then the newest message id per item from memory
+// (POLL_LATEST_FILE: {code: id}).
+if (process.env.POLL_LATEST_FILE) {
+  const { default: jwt } = await import('jsonwebtoken');
+  const { readFileSync } = await import('node:fs');
+  const latest = new Map(Object.entries(JSON.parse(readFileSync(process.env.POLL_LATEST_FILE, 'utf8'))));
+  const publicKey = process.env.JWT_PUBLIC_KEY;
+  app.get('/poll/api/v1/items/:code/messages', async (request, reply) => {
+    try {
+      jwt.verify((request.headers.authorization ?? '').slice('Bearer '.length), publicKey, { algorithms: ['ES256'], issuer: 'homing-identity', audience: 'homing' });
+    } catch {
+      return reply.code(401).send({ response_code: 'UNAUTHORIZED', message: 'Not logged in.' });
+    }
+    const after = Number(request.query.after);
+    if (Number.isInteger(after) && after >= (latest.get(request.params.code) ?? Infinity)) return [];
+    return reply.code(500).send({ response_code: 'NOT_MEASURED', message: 'Only empty polls are measured.' });
+  });
+}
 app.get('/health/ready', async () => ({ status: 'ok' }));
 
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

@@ -62,6 +62,15 @@ export function cpuMicros(pid) {
   return { user: Number(fields[11]) * CLOCK_TICK_US, system: Number(fields[12]) * CLOCK_TICK_US };
 }
 
+// A process gone meanwhile (a database backend its pool closed while idle) did no work worth counting.
+function cpuOr(pid, fallback) {
+  try {
+    return cpuMicros(pid);
+  } catch {
+    return fallback;
+  }
+}
+
 /** Resident memory of a process in bytes, from /proc/<pid>/status. */
 export function residentBytes(pid) {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -81,9 +90,10 @@ export async function backendsOf(db, clientPid) {
 }
 
 /** Runs load.mjs on the load core: `requests` GETs of `<url><path>` where `{code}` in the path takes codes from a file. */
-export function loadPinned({ url, path, codesFile = '-', requests, connections = 10 }) {
+export function loadPinned({ url, path, codesFile = '-', requests, connections = 10, spreadAddresses = false }) {
   const out = execFileSync('taskset', ['-c', LOAD_CORE, process.execPath, resolve(import.meta.dirname, 'load.mjs'), url, codesFile, String(requests), String(connections), path], {
     encoding: 'utf8',
+    env: { ...process.env, LOAD_SPREAD_ADDRESSES: spreadAddresses ? '1' : '0' },
   });
   return JSON.parse(out.trim().split('\n').pop());
 }
@@ -96,16 +106,16 @@ export function loadPinned({ url, path, codesFile = '-', requests, connections =
 export async function measureCpu({ name, processes: listed, send, requests, warmUp = Math.max(500, requests / 5) }) {
   send(warmUp);
   // After the warm-up: database pools open (and close idle) backends as they please.
-  const processes = typeof listed === 'function' ? await listed() : listed;
+  // A backend closed by its pool since it was listed is left out.
+  const processes = (typeof listed === 'function' ? await listed() : listed).filter(({ pid }) => existsSync(`/proc/${pid}/stat`));
   for (const { pid } of processes) execFileSync('taskset', ['-cp', SERVER_CORE, String(pid)], { stdio: 'ignore' });
-  const before = processes.map(({ pid }) => cpuMicros(pid));
+  const before = processes.map(({ pid }) => cpuOr(pid, { user: 0, system: 0 }));
   const result = send(requests);
   if (result.errors || result.non2xx) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
   const perProcess = {};
   const kernel = {};
   processes.forEach(({ name: processName, pid }, index) => {
-    // A database backend closed by its pool while idle did no work worth counting.
-    const after = existsSync(`/proc/${pid}/stat`) ? cpuMicros(pid) : before[index];
+    const after = cpuOr(pid, before[index]);
     perProcess[processName] = (perProcess[processName] ?? 0) + (after.user + after.system - before[index].user - before[index].system) / result.requests;
     kernel[processName] = (kernel[processName] ?? 0) + (after.system - before[index].system) / result.requests;
   });

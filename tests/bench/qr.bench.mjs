@@ -48,14 +48,15 @@ try {
 
   const [itemsPort, gatewayPort, baselinePort] = [await freePort(), await freePort(), await freePort()];
   const items = startPinned(process.execPath, [resolve(root, 'dist/apps/items/main.js')], { ...productEnv, PORT: String(itemsPort) });
-  const gateway = startPinned(process.execPath, [resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(gatewayPort) });
+  const gateway = startPinned(process.execPath, [resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(gatewayPort), TRUSTED_PROXIES: '127.0.0.1' });
   await Promise.all([itemsPort, gatewayPort].map((port) => waitReady(`http://127.0.0.1:${port}/health/ready`)));
   // The static route sends what the gateway sends for a hot code.
   const staticSvg = await (await fetch(`http://127.0.0.1:${gatewayPort}/qr/${codes[0]}`)).text();
   const baseline = startPinned(process.execPath, [resolve(import.meta.dirname, 'baseline-server.mjs')], { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, PORT: String(baselinePort), STATIC_SVG: staticSvg });
   await waitReady(`http://127.0.0.1:${baselinePort}/health/ready`);
 
-  const send = (port, path, file = '-') => (amount) => loadPinned({ url: `http://127.0.0.1:${port}`, path, codesFile: file, requests: amount, connections });
+  // /qr is rate limited per client address: the load comes from many, as it would.
+  const send = (port, path, file = '-') => (amount) => loadPinned({ url: `http://127.0.0.1:${port}`, path, codesFile: file, requests: amount, connections, spreadAddresses: true });
   const productProcesses = async () => [
     { name: 'gateway', pid: gateway.pid },
     { name: 'items', pid: items.pid },

@@ -59,6 +59,8 @@ try {
   const cachedGateway = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(cachedPort) });
   const baseline = startPinned(process.execPath, [resolve(import.meta.dirname, 'baseline-server.mjs')], { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, PORT: String(baselinePort) });
   await Promise.all([itemsPort, gatewayPort, cachedPort, baselinePort].map((port) => waitReady(`http://127.0.0.1:${port}/health/ready`)));
+  // Profiles are named by pid.
+  if (profileDir) console.log(`pids: uncached gateway ${gateway.pid}, cached gateway ${cachedGateway.pid}, items ${items.pid}`);
 
   const withBackends = async (processes, clients) => {
     const all = [...processes];
