@@ -54,7 +54,9 @@ if (process.env.POLL_LATEST_FILE) {
   const { default: jwt } = await import('jsonwebtoken');
   const { readFileSync } = await import('node:fs');
   const latest = new Map(Object.entries(JSON.parse(readFileSync(process.env.POLL_LATEST_FILE, 'utf8'))));
-  const publicKey = process.env.JWT_PUBLIC_KEY;
+  const { createPublicKey } = await import('node:crypto');
+  // Parsed once, as the gateway does: jsonwebtoken given the PEM text would parse it on every call.
+  const publicKey = createPublicKey(process.env.JWT_PUBLIC_KEY);
   app.get('/poll/api/v1/items/:code/messages', async (request, reply) => {
     try {
       jwt.verify((request.headers.authorization ?? '').slice('Bearer '.length), publicKey, { algorithms: ['ES256'], issuer: 'homing-identity', audience: 'homing' });

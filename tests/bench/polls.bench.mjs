@@ -4,7 +4,7 @@
 // and revocation checks, messaging, items, a private nats-server, their PostgreSQL backends), against an in-process
 // "anything new since N?" handler (bare Fastify verifying the same token, the newest id per item from memory).
 // Each owner polls from an address of their own (X-Forwarded-For behind a trusted proxy), as owners do. Goal ≤ 2.5×.
-// Usage: npm run bench -- b4 [--rounds 3 --requests 6000 --owners 300] [--smoke]
+// Usage: npm run bench -- b4 [--rounds 3 --requests 4000 --owners 150] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,8 +17,8 @@ import { benchKeys } from './bench-env.mjs';
 import { backendsOf, breakdown, ensureDatabase, figureOf, formatRatio, freePort, loadPinned, machineLine, measureCpu, median, option, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
-const requests = Number(option('requests', smoke ? '300' : '6000'));
-const owners = Number(option('owners', smoke ? '20' : '300'));
+const requests = Number(option('requests', smoke ? '300' : '4000'));
+const owners = Number(option('owners', smoke ? '20' : '150'));
 const connections = Number(option('connections', '10'));
 const GOAL = 2.5;
 const SSE_GOAL_MS = 50;

@@ -5,7 +5,7 @@
 //   library's own render, `qrcode.toString` in a loop with the same options. Goal ≤ 1.1×.
 // - cached: CPU per request of /qr over a few hot codes (rendered and known already) against bare Fastify sending
 //   one SVG held in memory; the figure is static / cached, as throughput per CPU. Goal ≥ 0.8×.
-// Servers on core 0, load on core 1, alternating rounds. Usage: npm run bench -- b6 [--rounds 3 --requests 3000] [--smoke]
+// Servers on core 0, load on core 1, alternating rounds. Usage: npm run bench -- b6 [--rounds 3 --requests 2000] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { benchKeys } from './bench-env.mjs';
 import { backendsOf, breakdown, ensureDatabase, figureOf, formatRatio, freePort, LOAD_CORE, loadPinned, machineLine, measureCpu, option, root, runItems, seedItems, SERVER_CORE, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
-const requests = Number(option('requests', smoke ? '300' : '3000'));
+const requests = Number(option('requests', smoke ? '300' : '2000'));
 const connections = Number(option('connections', '10'));
 const ROWS = smoke ? 2_000 : 50_000;
 const HOT_TAGS = 50;

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// `npm run bench` runs every benchmark; `npm run bench -- b1` (or b4, b6, b8, l1) one of them; further options go to it.
+// `npm run bench` runs every benchmark; `npm run bench -- b1` (or b3, b4, b6, b8, l1) one of them; further options go to it.
 // `--smoke` runs each for a few seconds, judges nothing and writes nothing (npm test's bench-smoke tier).
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 // b1 also measures B2 (the framework's share of a cached scan).
-const BENCHES = { b1: 'scan-cpu-ratio.bench.mjs', b4: 'polls.bench.mjs', b6: 'qr.bench.mjs', b8: 'footprint.bench.mjs', l1: 'items-scan.bench.mjs' };
+const BENCHES = { b1: 'scan-cpu-ratio.bench.mjs', b3: 'messages.bench.mjs', b4: 'polls.bench.mjs', b6: 'qr.bench.mjs', b8: 'footprint.bench.mjs', l1: 'items-scan.bench.mjs' };
 // L1 knows no --smoke: a short, slow rate instead.
 const SMOKE_OPTIONS = { l1: ['--rates', '100', '--seconds', '2'] };
 const [first, ...rest] = process.argv.slice(2);

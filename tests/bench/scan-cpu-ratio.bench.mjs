@@ -8,7 +8,7 @@
 //   bare Fastify answering the same hot set from a Map. Goal ≤ 1.2×.
 // Servers on core 0, load on core 1, alternating rounds; each figure is the median of per-round ratios. Prints a
 // table and rewrites B1's section of docs/benchmarks.md.
-// Usage: npm run bench -- b1 [--rounds 3 --requests 10000 --connections 10 --cpu-prof DIR] [--smoke]
+// Usage: npm run bench -- b1 [--rounds 3 --requests 6000 --connections 10 --cpu-prof DIR] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { benchKeys } from './bench-env.mjs';
 import { backendsOf, ensureDatabase, runItems, seedItems, breakdown, figureOf, formatRatio, freePort, machineLine, measureCpu, loadPinned, option, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
-const requests = Number(option('requests', smoke ? '600' : '10000'));
+const requests = Number(option('requests', smoke ? '600' : '6000'));
 const connections = Number(option('connections', '10'));
 // --cpu-prof DIR: gateway and items write V8 CPU profiles there when they stop (see profile-summary.mjs).
 const profileDir = option('cpu-prof', undefined);
