@@ -6,17 +6,19 @@ import { resolve } from 'node:path';
 
 // b1 also measures B2 (the framework's share of a cached scan).
 const BENCHES = { b1: 'scan-cpu-ratio.bench.mjs', b3: 'messages.bench.mjs', b4: 'polls.bench.mjs', b6: 'qr.bench.mjs', b8: 'footprint.bench.mjs', l1: 'items-scan.bench.mjs' };
-// L1 knows no --smoke: a short, slow rate instead.
-const SMOKE_OPTIONS = { l1: ['--rates', '100', '--seconds', '2'] };
+// L1 knows no --smoke and measures the scan B1 already exercises: the smoke leaves it out.
+const SMOKE_SKIPS = new Set(['l1']);
 const [first, ...rest] = process.argv.slice(2);
-const chosen = first in BENCHES ? [first] : Object.keys(BENCHES);
 const options = first in BENCHES ? rest : process.argv.slice(2);
 const smoke = options.includes('--smoke');
+const chosen = first in BENCHES ? [first] : Object.keys(BENCHES).filter((name) => !(smoke && SMOKE_SKIPS.has(name)));
 const started = Date.now();
+const took = [];
 for (const name of chosen) {
   console.log(`\n== ${name.toUpperCase()} ==`);
-  const benchOptions = smoke && SMOKE_OPTIONS[name] ? SMOKE_OPTIONS[name] : options;
-  const { status } = spawnSync(process.execPath, [resolve(import.meta.dirname, BENCHES[name]), ...benchOptions], { stdio: 'inherit' });
+  const begin = Date.now();
+  const { status } = spawnSync(process.execPath, [resolve(import.meta.dirname, BENCHES[name]), ...options], { stdio: 'inherit' });
   if (status !== 0) process.exit(status ?? 1);
+  took.push(`${name} ${((Date.now() - begin) / 1000).toFixed(0)} s`);
 }
-console.log(`\n${chosen.join(', ')} done in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+console.log(`\n${took.join(', ')}: done in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
