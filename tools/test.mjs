@@ -9,6 +9,8 @@ const tiers = [
   ['typecheck', 'npx nx run-many -t typecheck --parallel=2 --outputStyle=static && npx tsc -p tests/tsconfig.json'],
   ['unit', 'npm run test:unit'],
   ['build', 'npx nx run-many -t build --parallel=2 --outputStyle=static'],
+  // Every benchmark for a few seconds against the build, judging nothing, so that benchmarks keep working.
+  ['bench-smoke', 'npm run bench -- --smoke'],
   ['integration', 'npm run test:integration'],
   ['e2e', 'npm run test:e2e'],
   ['web-e2e', 'npm run test:web-e2e'],

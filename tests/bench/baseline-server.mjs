@@ -25,6 +25,49 @@ app.get('/api/v1/items/:code', async (request, reply) => {
   const { name, reward_cents, claimed_at } = rows[0];
   return { code, name, reward: reward_cents, claimed_at, activated: claimed_at !== null, is_owner: false };
 });
+// B2's floor, and what B1's cached figure would be with no framework: the same answer from a Map filled from the same
+// query on first use (a code checked as the gateway checks it), so a repeated scan is validation, a lookup and JSON.
+const TAG_CODE = /^[0-9A-HJKMNP-TV-Z]{16}$/;
+const remembered = new Map();
+app.get('/memory/api/v1/items/:code', async (request, reply) => {
+  const code = request.params.code.toUpperCase().replace(/-/g, '');
+  if (!TAG_CODE.test(code)) return reply.code(404).send({ response_code: 'ITEM_NOT_FOUND', message: 'Item not found.' });
+  let item = remembered.get(code);
+  if (!item) {
+    const { rows } = await pool.query({ ...FIND_BY_CODE, values: [code] });
+    if (!rows[0]) return reply.code(404).send({ response_code: 'ITEM_NOT_FOUND', message: 'Item not found.' });
+    const { name, reward_cents, claimed_at } = rows[0];
+    item = { code, name, reward: reward_cents, claimed_at, activated: claimed_at !== null, is_owner: false };
+    remembered.set(code, item);
+  }
+  return item;
+});
+// B6's static route: one SVG of a QR image held in memory, sent with the headers the gateway's cached /qr sends.
+const STATIC_SVG = Buffer.from(process.env.STATIC_SVG ?? '<svg xmlns="http://www.w3.org/2000/svg"/>');
+app.get('/static/qr.svg', async (request, reply) =>
+  reply.header('content-type', 'image/svg+xml; charset=utf-8').header('cache-control', 'public, max-age=604800').header('etag', '"static"').send(STATIC_SVG),
+);
+// B4's floor: an in-process "anything new since message id N?" handler for an owner's poll: the bearer token verified
+// as the gateway verifies it (ES256, issuer, audience), then the newest message id per item from memory
+// (POLL_LATEST_FILE: {code: id}).
+if (process.env.POLL_LATEST_FILE) {
+  const { default: jwt } = await import('jsonwebtoken');
+  const { readFileSync } = await import('node:fs');
+  const latest = new Map(Object.entries(JSON.parse(readFileSync(process.env.POLL_LATEST_FILE, 'utf8'))));
+  const { createPublicKey } = await import('node:crypto');
+  // Parsed once, as the gateway does: jsonwebtoken given the PEM text would parse it on every call.
+  const publicKey = createPublicKey(process.env.JWT_PUBLIC_KEY);
+  app.get('/poll/api/v1/items/:code/messages', async (request, reply) => {
+    try {
+      jwt.verify((request.headers.authorization ?? '').slice('Bearer '.length), publicKey, { algorithms: ['ES256'], issuer: 'homing-identity', audience: 'homing' });
+    } catch {
+      return reply.code(401).send({ response_code: 'UNAUTHORIZED', message: 'Not logged in.' });
+    }
+    const after = Number(request.query.after);
+    if (Number.isInteger(after) && after >= (latest.get(request.params.code) ?? Infinity)) return [];
+    return reply.code(500).send({ response_code: 'NOT_MEASURED', message: 'Only empty polls are measured.' });
+  });
+}
 app.get('/health/ready', async () => ({ status: 'ok' }));
 
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

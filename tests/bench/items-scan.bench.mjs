@@ -21,8 +21,8 @@ const seconds = Number(option('seconds', '10'));
 const namespace = `bench_${randomBytes(3).toString('hex')}`;
 const env = {
   ...process.env,
-  DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/homing',
-  NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+  DATABASE_URL: process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/homing',
+  NATS_URL: process.env.NATS_URL ?? process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
   NATS_NAMESPACE: namespace,
   DATABASE_SCHEMA: `items_${namespace}`,
   LOG_LEVEL: 'warn',

@@ -1,160 +1,37 @@
 #!/usr/bin/env node
-// B1 (issue 6): CPU per tag scan, GET /api/v1/items/{code}, summed over every process that serves it (gateway,
-// items, a private nats-server, the PostgreSQL backends of items), against bare Fastify + pg running the same
-// prepared query on the same 100,000-row table. Servers on core 0, load on core 1, alternating rounds; the
-// ratio of each product round to the baseline round before it. Prints a table and rewrites B1's section of
-// docs/benchmarks.md. Usage: npm run bench -- b1 [--rounds 3 --requests 10000 --connections 10]
-import { execFileSync, spawn } from 'node:child_process';
+// B1 and B2: CPU per tag scan, GET /api/v1/items/{code}, summed over every process that serves it.
+// - B1 uncached: a gateway with its scan cache off (gateway, items, a private nats-server, the PostgreSQL backends of
+//   items), against bare Fastify + pg running the same prepared query on the same 100,000-row table. Goal ≤ 2.0×.
+// - B1 cached: the gateway with its cache, scanning a hot set of tags (every process above still counted), against
+//   the same bare Fastify + pg. Goal ≤ 1.0×.
+// - B2 (framework cost): the cached gateway's own CPU per scan (validated code, guards, JSON answer, no I/O) against
+//   bare Fastify answering the same hot set from a Map. Goal ≤ 1.2×.
+// Servers on core 0, load on core 1, alternating rounds; each figure is the median of per-round ratios. Prints a
+// table and rewrites B1's section of docs/benchmarks.md.
+// Usage: npm run bench -- b1 [--rounds 3 --requests 6000 --connections 10 --cpu-prof DIR] [--smoke]
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
 import { benchKeys } from './bench-env.mjs';
+import { backendsOf, ensureDatabase, runItems, seedItems, breakdown, figureOf, formatRatio, freePort, machineLine, measureCpu, loadPinned, option, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
-const root = resolve(import.meta.dirname, '../..');
-const args = process.argv.slice(2);
-const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
-const rounds = Number(option('rounds', '3'));
-const requests = Number(option('requests', '10000'));
+const rounds = Number(option('rounds', smoke ? '1' : '3'));
+const requests = Number(option('requests', smoke ? '600' : '6000'));
 const connections = Number(option('connections', '10'));
 // --cpu-prof DIR: gateway and items write V8 CPU profiles there when they stop (see profile-summary.mjs).
 const profileDir = option('cpu-prof', undefined);
 const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
-const GOAL = 2.0;
-const ROWS = 100_000;
-const SERVER_CORE = '0';
-const LOAD_CORE = '1';
-const CLOCK_TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+const GOALS = { uncached: 2.0, cached: 1.0, framework: 1.2 };
+const ROWS = smoke ? 2_000 : 100_000;
+// Tags scanned again and again in the cached rounds: far fewer than the cache holds, so after the warm-up every scan is a hit.
+const HOT_TAGS = 500;
 
 const namespace = `bench_${randomBytes(3).toString('hex')}`;
 const schema = `items_${namespace}`;
 const databaseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/homing_test';
 const work = mkdtempSync(join(tmpdir(), 'homing-b1-'));
-const children = [];
-
-const freePort = () =>
-  new Promise((done) => {
-    import('node:net').then(({ createServer }) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = server.address();
-        server.close(() => done(port));
-      });
-    });
-  });
-
-/** Starts a server process on the server core; its stdout is discarded, as a log collector would take it away. */
-function startPinned(command, commandArgs, env, stderr = 'inherit') {
-  const child = spawn('taskset', ['-c', SERVER_CORE, command, ...commandArgs], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', stderr] });
-  children.push(child);
-  return child;
-}
-
-async function waitReady(url) {
-  for (let attempt = 0; attempt < 150; attempt += 1) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} never answered 200`);
-}
-
-function runItems(command, env) {
-  execFileSync(process.execPath, [resolve(root, 'dist/apps/items/main.js'), ...command], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-/** utime and stime of a process (all its threads), in microseconds, from its own accounting. */
-function cpuMicros(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(fields[11]) * CLOCK_TICK_US, system: Number(fields[12]) * CLOCK_TICK_US };
-}
-
-/** PostgreSQL backends serving a client process: its sockets to the server, matched by client port. */
-async function backendsOf(db, clientPid) {
-  const ports = execFileSync('ss', ['-tnpH', 'state', 'established', '( dport = :5432 )'], { encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => line.includes(`pid=${clientPid},`))
-    .map((line) => Number(line.trim().split(/\s+/)[2].split(':').pop()));
-  const { rows } = await db.query('SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[])', [ports]);
-  return rows.map((row) => row.pid);
-}
-
-function load(port, codesFile, amount) {
-  const out = execFileSync('taskset', ['-c', LOAD_CORE, process.execPath, resolve(import.meta.dirname, 'load.mjs'), `http://127.0.0.1:${port}`, codesFile, String(amount), String(connections)], {
-    encoding: 'utf8',
-  });
-  return JSON.parse(out.trim().split('\n').pop());
-}
-
-/** One round: warm up, pin the database backends too, then CPU per request over a fixed number of scans. */
-async function measure(db, target, codesFile) {
-  load(target.port, codesFile, Math.max(1000, requests / 5));
-  const processes = Object.entries(target.pids).map(([name, pid]) => ({ name, pid }));
-  for (const client of target.databaseClients) processes.push(...(await backendsOf(db, client)).map((pid) => ({ name: 'postgres', pid })));
-  for (const { pid } of processes) execFileSync('taskset', ['-cp', SERVER_CORE, String(pid)], { stdio: 'ignore' });
-  const before = processes.map(({ pid }) => cpuMicros(pid));
-  const result = load(target.port, codesFile, requests);
-  if (result.errors || result.non2xx) throw new Error(`${target.name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
-  const perProcess = {};
-  const kernel = {};
-  processes.forEach(({ name, pid }, index) => {
-    const after = cpuMicros(pid);
-    perProcess[name] = (perProcess[name] ?? 0) + (after.user + after.system - before[index].user - before[index].system) / result.requests;
-    kernel[name] = (kernel[name] ?? 0) + (after.system - before[index].system) / result.requests;
-  });
-  const microsPerRequest = Object.values(perProcess).reduce((a, b) => a + b, 0);
-  return { microsPerRequest, perProcess, kernel, rps: result.rps };
-}
-
-async function seed(db) {
-  // Crockford base32, 16 characters: the shape of a minted code; half the tags claimed, with a name.
-  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-  const codes = Array.from({ length: ROWS }, () => Array.from(randomBytes(16), (byte) => alphabet[byte & 31]).join(''));
-  for (let start = 0; start < ROWS; start += 10_000) {
-    const batch = codes.slice(start, start + 10_000);
-    await db.query(
-      `INSERT INTO "${schema}".items (code, name, owner_user_id, claimed_at)
-       SELECT code, CASE WHEN n % 2 = 0 THEN 'Item ' || n END, CASE WHEN n % 2 = 0 THEN gen_random_uuid() END, CASE WHEN n % 2 = 0 THEN now() END
-       FROM unnest($1::char(16)[]) WITH ORDINALITY AS t(code, n)`,
-      [batch],
-    );
-  }
-  await db.query(`ANALYZE "${schema}".items`);
-  return codes;
-}
-
-async function ensureDatabase() {
-  const url = new URL(databaseUrl);
-  const name = url.pathname.slice(1);
-  url.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: url.href });
-  await admin.connect();
-  const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-  if (!rowCount) await admin.query(`CREATE DATABASE "${name}"`).catch(() => undefined);
-  await admin.end();
-}
-
-// Per process: µs of CPU per request, and how much of it the kernel spent (system time: sockets, scheduling).
-const breakdown = ({ perProcess, kernel }) =>
-  Object.entries(perProcess)
-    .map(([name, micros]) => `${name} ${micros.toFixed(0)} (kernel ${kernel[name].toFixed(0)})`)
-    .join(', ');
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-function writeReport(report) {
-  const file = resolve(root, 'docs/benchmarks.md');
-  const start = '<!-- b1:start (written by npm run bench -- b1) -->';
-  const end = '<!-- b1:end -->';
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    text = `# Benchmarks\n\n${start}\n${end}\n`;
-  }
-  if (!text.includes(start)) text += `\n${start}\n${end}\n`;
-  writeFileSync(file, text.slice(0, text.indexOf(start) + start.length) + `\n${report}\n` + text.slice(text.indexOf(end)));
-}
 
 let db;
 try {
@@ -168,74 +45,82 @@ try {
     NODE_ENV: 'production',
     ...benchKeys(),
   };
-  await ensureDatabase();
+  db = await ensureDatabase(databaseUrl);
   runItems(['migrate'], productEnv);
-  db = new pg.Client({ connectionString: databaseUrl, application_name: 'bench-b1-control' });
-  await db.connect();
-  const codes = await seed(db);
+  const codes = await seedItems(db, schema, ROWS);
   const codesFile = join(work, 'codes.txt');
   writeFileSync(codesFile, codes.join('\n'));
+  const hotFile = join(work, 'hot-codes.txt');
+  writeFileSync(hotFile, codes.slice(0, HOT_TAGS).join('\n'));
 
-  const [itemsPort, gatewayPort, baselinePort] = [await freePort(), await freePort(), await freePort()];
+  const [itemsPort, gatewayPort, cachedPort, baselinePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const items = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/items/main.js')], { ...productEnv, PORT: String(itemsPort) });
-  const gateway = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(gatewayPort) });
-  const baseline = startPinned(process.execPath, [resolve(import.meta.dirname, 'baseline-server.mjs')], {
-    DATABASE_URL: databaseUrl,
-    DATABASE_SCHEMA: schema,
-    PORT: String(baselinePort),
-  });
-  await Promise.all([itemsPort, gatewayPort, baselinePort].map((port) => waitReady(`http://127.0.0.1:${port}/health/ready`)));
+  const gateway = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(gatewayPort), SCAN_CACHE_MAX_ITEMS: '0' });
+  const cachedGateway = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(cachedPort) });
+  const baseline = startPinned(process.execPath, [resolve(import.meta.dirname, 'baseline-server.mjs')], { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, PORT: String(baselinePort) });
+  await Promise.all([itemsPort, gatewayPort, cachedPort, baselinePort].map((port) => waitReady(`http://127.0.0.1:${port}/health/ready`)));
+  // Profiles are named by pid.
+  if (profileDir) console.log(`pids: uncached gateway ${gateway.pid}, cached gateway ${cachedGateway.pid}, items ${items.pid}`);
 
-  const targets = {
-    baseline: { name: 'baseline', port: baselinePort, pids: { fastify: baseline.pid }, databaseClients: [baseline.pid] },
-    product: { name: 'product', port: gatewayPort, pids: { gateway: gateway.pid, items: items.pid, nats: nats.pid }, databaseClients: [items.pid] },
+  const withBackends = async (processes, clients) => {
+    const all = [...processes];
+    for (const client of clients) all.push(...(await backendsOf(db, client)).map((pid) => ({ name: 'postgres', pid })));
+    return all;
   };
-  // taskset execs the command, so a child's pid is the server's own.
-  console.log(`B1: ${requests} scans per round over ${ROWS} rows, ${connections} connections, servers on core ${SERVER_CORE}, load on core ${LOAD_CORE}\n`);
-  console.log('round   baseline µs/req (req/s)   product µs/req (req/s)   ratio   product µs/req by process');
+  const target = (port, file, path = '/api/v1/items/{code}') => (amount) => loadPinned({ url: `http://127.0.0.1:${port}`, path, codesFile: file, requests: amount, connections });
+  const measure = (name, processes, clients, send, warmUp) => measureCpu({ name, processes: () => withBackends(processes, clients), send, requests, warmUp });
+
+  console.log(`B1/B2: ${requests} scans per round over ${ROWS} rows (cached rounds: ${HOT_TAGS} hot tags), ${connections} connections, servers on core 0, load on core 1\n`);
+  console.log('round   baseline µs/req   uncached µs/req (ratio)   cached µs/req (ratio)   memory baseline µs/req   cached gateway µs/req (B2)');
   const rows = [];
   for (let round = 1; round <= rounds; round += 1) {
-    const base = await measure(db, targets.baseline, codesFile);
-    const product = await measure(db, targets.product, codesFile);
-    const ratio = product.microsPerRequest / base.microsPerRequest;
-    rows.push({ round, base, product, ratio });
+    const base = await measure('baseline', [{ name: 'fastify', pid: baseline.pid }], [baseline.pid], target(baselinePort, codesFile));
+    const uncached = await measure('uncached', [{ name: 'gateway', pid: gateway.pid }, { name: 'items', pid: items.pid }, { name: 'nats', pid: nats.pid }], [items.pid], target(gatewayPort, codesFile));
+    const memory = await measure('memory baseline', [{ name: 'fastify', pid: baseline.pid }], [], target(baselinePort, hotFile, '/memory/api/v1/items/{code}'), HOT_TAGS * 4);
+    const cached = await measure('cached', [{ name: 'gateway', pid: cachedGateway.pid }, { name: 'items', pid: items.pid }, { name: 'nats', pid: nats.pid }], [items.pid], target(cachedPort, hotFile), HOT_TAGS * 4);
+    const row = { round, base, uncached, cached, memory, ratios: { uncached: uncached.microsPerRequest / base.microsPerRequest, cached: cached.microsPerRequest / base.microsPerRequest, framework: cached.perProcess.gateway / memory.microsPerRequest } };
+    rows.push(row);
     console.log(
-      `${String(round).padStart(5)}   ${base.microsPerRequest.toFixed(0).padStart(7)} (${base.rps.toFixed(0).padStart(6)})          ${product.microsPerRequest.toFixed(0).padStart(7)} (${product.rps.toFixed(0).padStart(6)})         ${ratio.toFixed(2)}×   ${breakdown(product)}`,
+      `${String(round).padStart(5)}   ${base.microsPerRequest.toFixed(0).padStart(15)}   ${uncached.microsPerRequest.toFixed(0).padStart(8)} (${row.ratios.uncached.toFixed(2)}×)         ${cached.microsPerRequest.toFixed(0).padStart(6)} (${row.ratios.cached.toFixed(2)}×)        ${memory.microsPerRequest.toFixed(0).padStart(8)}                 ${cached.perProcess.gateway.toFixed(0).padStart(6)} (${row.ratios.framework.toFixed(2)}×)`,
     );
+    console.log(`        uncached by process: ${breakdown(uncached)}; cached by process: ${breakdown(cached)}`);
   }
-  const ratios = rows.map((row) => row.ratio);
-  const figure = median(ratios);
-  const pass = figure <= GOAL;
-  console.log(`\nB1 = ${figure.toFixed(2)}× (min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)}); goal ≤ ${GOAL.toFixed(1)}×: ${pass ? 'PASS' : 'FAIL'}`);
+  const figures = Object.fromEntries(Object.keys(GOALS).map((key) => [key, figureOf(rows.map((row) => row.ratios[key]))]));
+  const pass = Object.fromEntries(Object.keys(GOALS).map((key) => [key, figures[key].median <= GOALS[key]]));
+  const labels = { uncached: 'B1 uncached (scan CPU vs bare Fastify+pg)', cached: 'B1 cached (scan CPU vs bare Fastify+pg)', framework: 'B2 framework (gateway route vs raw Fastify route)' };
+  console.log('');
+  for (const key of Object.keys(GOALS)) console.log(`${labels[key]} = ${formatRatio(figures[key])}; goal ≤ ${GOALS[key].toFixed(1)}×: ${smoke ? 'smoke run, not judged' : pass[key] ? 'PASS' : 'MISS'}`);
 
   const { rows: pgVersion } = await db.query('SHOW server_version');
   const natsVersion = execFileSync('nats-server', ['--version'], { encoding: 'utf8' }).trim();
-  const table = rows.map(
-    ({ round, base, product, ratio }) =>
-      `| ${round} | ${base.microsPerRequest.toFixed(0)} | ${base.rps.toFixed(0)} | ${product.microsPerRequest.toFixed(0)} | ${product.rps.toFixed(0)} | ${ratio.toFixed(2)}× | ${breakdown(product)} |`,
-  );
-  if (!profileDir) writeReport(
-    [
-      '## B1: CPU per tag scan, product against bare Fastify + pg (latest run)',
-      '',
-      `**B1 = ${figure.toFixed(2)}×** (median of ${rounds} rounds, min ${Math.min(...ratios).toFixed(2)}×, max ${Math.max(...ratios).toFixed(2)}×). Goal ≤ ${GOAL.toFixed(1)}×: **${pass ? 'pass' : 'fail'}**.`,
-      '',
-      '| round | baseline µs CPU/req | baseline req/s | product µs CPU/req | product req/s | ratio | product µs/req by process |',
-      '|---|---|---|---|---|---|---|',
-      ...table,
-      '',
-      `- Command: \`npm run bench -- b1 --rounds ${rounds} --requests ${requests} --connections ${connections}\` (after \`npm run build\`)`,
-      '- CPU: utime+stime from /proc/<pid>/stat of gateway, items, a private nats-server and the PostgreSQL backends of items (product), or of the bare server and its backends (baseline); servers pinned to core 0, autocannon to core 1.',
-      // The machine is shared: a busy one makes the four product processes on one core cost more than the one baseline.
-      `- Machine: ${cpus().length} CPUs, ${cpus()[0].model.trim()}, load average ${loadavg()[0].toFixed(1)} at the end; Node ${process.version}; ${natsVersion}; PostgreSQL ${pgVersion[0].server_version}`,
-      `- Date: ${new Date().toISOString()}`,
-    ].join('\n'),
-  );
+  if (!profileDir)
+    writeSection(
+      'b1',
+      [
+        '## B1 and B2: CPU per tag scan, uncached and cached, and the framework’s share (latest run)',
+        '',
+        ...Object.keys(GOALS).map((key) => `- **${labels[key]} = ${formatRatio(figures[key])}**, goal ≤ ${GOALS[key].toFixed(1)}×: **${pass[key] ? 'pass' : 'miss'}**`),
+        '',
+        '| round | baseline µs CPU/scan (req/s) | uncached µs (req/s) | ratio | cached µs (req/s) | ratio | memory baseline µs | cached gateway µs | B2 ratio |',
+        '|---|---|---|---|---|---|---|---|---|',
+        ...rows.map(
+          ({ round, base, uncached, cached, memory, ratios }) =>
+            `| ${round} | ${base.microsPerRequest.toFixed(0)} (${base.rps.toFixed(0)}) | ${uncached.microsPerRequest.toFixed(0)} (${uncached.rps.toFixed(0)}) | ${ratios.uncached.toFixed(2)}× | ${cached.microsPerRequest.toFixed(0)} (${cached.rps.toFixed(0)}) | ${ratios.cached.toFixed(2)}× | ${memory.microsPerRequest.toFixed(0)} | ${cached.perProcess.gateway.toFixed(0)} | ${ratios.framework.toFixed(2)}× |`,
+        ),
+        '',
+        'By process (µs per scan, kernel share in brackets):',
+        '',
+        ...rows.map(({ round, uncached, cached }) => `- round ${round}: uncached ${breakdown(uncached)}; cached ${breakdown(cached)}`),
+        '',
+        `- Command: \`npm run bench -- b1 --rounds ${rounds} --requests ${requests} --connections ${connections}\` (after \`npm run build\`)`,
+        `- Uncached: a gateway with \`SCAN_CACHE_MAX_ITEMS=0\`, random codes of ${ROWS} rows. Cached: a second gateway with its cache, ${HOT_TAGS} hot codes (warmed up first). CPU: utime+stime from /proc/<pid>/stat of the gateway, items, a private nats-server and the PostgreSQL backends of items (product), or of the bare server and its backends (baseline); servers pinned to core 0, autocannon to core 1.`,
+        machineLine(`; ${natsVersion}; PostgreSQL ${pgVersion[0].server_version}`),
+        `- Date: ${new Date().toISOString()}`,
+      ].join('\n'),
+      Object.keys(GOALS).map((key) => summaryRow(labels[key], formatRatio(figures[key]), `≤ ${GOALS[key].toFixed(1)}×`, pass[key])),
+    );
 } finally {
-  // Waits for the servers to stop: a CPU profile is written as a process exits.
-  await Promise.all(
-    children.map((child) => (child.exitCode !== null ? undefined : new Promise((done) => (child.once('exit', done), setTimeout(done, 15_000).unref(), child.kill('SIGTERM'))))),
-  );
+  await stopAll();
   if (db) {
     await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await db.end();

@@ -25,7 +25,7 @@ describe('items API through the gateway', () => {
   beforeAll(async () => {
     stack = await startStack({
       beforeStart: async ({ envOf }) => {
-        seeded = (await runServiceCommand('items', ['seed-tags', '--count', '2'], envOf('items'))).trim().split('\n');
+        seeded = (await runServiceCommand('items', ['seed-tags', '--count', '3'], envOf('items'))).trim().split('\n');
       },
     });
     ({ api, base, nc, db, namespace, services: running } = stack);
@@ -279,18 +279,21 @@ describe('items API through the gateway', () => {
   it('exposes Prometheus metrics by route pattern, never by tag code', async () => {
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics).toContain('homing_http_request_duration_seconds_count{service="gateway",method="GET",route="/api/v1/items/:code",status="200"}');
-    expect(metrics).toContain('homing_rpc_client_duration_seconds_count{service="gateway",subject="items.rpc.get-by-code",outcome="ok"}');
+    expect(metrics).toContain('homing_rpc_client_duration_seconds_count{service="gateway",subject="items.rpc.get-public",outcome="ok"}');
     expect(metrics).not.toContain(seeded[0]);
   });
 
-  it('answers 503 with Retry-After while items is down, and recovers when it is back', async () => {
+  it('answers 503 with Retry-After while items is down (but a tag scanned lately from the gateway’s memory), and recovers when it is back', async () => {
     const items = running.get('items')!;
+    expect((await fetch(`${api}/items/${seeded[0]}`)).status).toBe(200);
     await items.stop();
-    const response = await fetch(`${api}/items/${seeded[0]}`);
+    // Never scanned before: only items could answer.
+    const response = await fetch(`${api}/items/${seeded[2]}`);
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
     expect(await response.json()).toMatchObject({ response_code: 'SERVICE_UNAVAILABLE' });
+    expect((await fetch(`${api}/items/${seeded[0]}`)).status).toBe(200);
     await items.start();
-    await expectEventually(async () => expect((await fetch(`${api}/items/${seeded[0]}`)).status).toBe(200));
+    await expectEventually(async () => expect((await fetch(`${api}/items/${seeded[2]}`)).status).toBe(200));
   });
 });

@@ -19,6 +19,8 @@ import { ItemsHttpController } from './items/items.http-controller';
 import { PhotosHttpController } from './photos/photos.http-controller';
 import { PushHttpController } from './push/push.http-controller';
 import { OwnedItemsHttpController } from './items/owned-items.http-controller';
+import { ItemEvents } from './items/item-events';
+import { PublicItemCache } from './items/public-item-cache';
 import { UnknownCodeLimiter } from './items/unknown-code-limit';
 import { QrImages } from './qr/qr-images';
 import { QrHttpController } from './qr/qr.http-controller';
@@ -42,6 +44,9 @@ export class AppModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         UnknownCodeLimiter,
+        // Tag scans answered from memory, kept current by items' events (ItemEvents).
+        { provide: PublicItemCache, useFactory: () => new PublicItemCache(config.SCAN_CACHE_MAX_ITEMS) },
+        ItemEvents,
         MessageLimits,
         // Kept current from events by ThreadEvents: empty polls and message streams without a poll of the database.
         { provide: ThreadWatermarks, useFactory: () => new ThreadWatermarks() },

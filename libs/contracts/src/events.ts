@@ -54,6 +54,14 @@ export const EventMap = {
       rewardCents: z.number().int().nullable(),
     }),
   },
+  /** The owner uploaded a new photo of the item: its public photo URLs change (they carry the version). */
+  'items.item.photo-changed.v1': {
+    stream: 'events',
+    data: z.object({
+      code: z.string(),
+      photoVersion: z.number().int(),
+    }),
+  },
   /**
    * A user created at activation (or self-registration). Carries the set-password token the welcome e-mail links
    * to, so it lives on the short-retention secrets stream.

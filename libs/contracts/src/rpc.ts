@@ -44,6 +44,14 @@ export const RpcMap = {
     request: z.object({ code: z.string(), viewerUserId: z.uuid().nullable() }),
     response: publicItemSchema,
   },
+  /**
+   * An item's public fields as anyone but its owner sees them, with its owner's id (null while unclaimed): what the
+   * gateway keeps for tag scans and answers every viewer from. The owner's id never leaves the gateway but to the owner.
+   */
+  'items.rpc.get-public': {
+    request: z.object({ code: z.string() }),
+    response: z.object({ item: publicItemSchema, ownerUserId: z.uuid().nullable() }),
+  },
   'items.rpc.create': {
     request: createItemBodySchema.extend({ ownerUserId: z.uuid(), idempotencyKey: idempotencyKeySchema.optional() }),
     response: publicItemSchema,

@@ -10,12 +10,16 @@ import { errorResponses, jsonSchemaOf } from '../http/openapi';
 import { RATE_LIMITS } from '../http/rate-limits';
 import { requestLanguage } from '../http/request-language';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { PublicItemCache } from '../items/public-item-cache';
 
 /** Activation of a tag: whoever holds an unclaimed tag makes it theirs. */
 @ApiTags('items')
 @Controller('claim')
 export class ClaimsHttpController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly publicItems: PublicItemCache,
+  ) {}
 
   @Public()
   @Post()
@@ -36,6 +40,6 @@ export class ClaimsHttpController {
   claim(@Body(new ZodBodyPipe(claimBodySchema)) body: ClaimBody, @OptionalCurrentUser() caller: AuthenticatedUser | null, @Req() request: FastifyRequest): Promise<ClaimResponse> {
     const email = caller?.email ?? body.email;
     if (!email) throw new ApiError(422, ResponseCode.VALIDATION_ERROR, undefined, { email: 'required' });
-    return this.rpc.request('items.rpc.claim', { code: body.code, email, language: requestLanguage(request) });
+    return this.publicItems.changing(body.code, this.rpc.request('items.rpc.claim', { code: body.code, email, language: requestLanguage(request) }));
   }
 }

@@ -23,6 +23,8 @@ const gatewayEnvSchema = baseEnvSchema.extend(redisEnvSchema.shape).extend({
    * from anyone else the header is ignored, so a client cannot forge its way past them.
    */
   TRUSTED_PROXIES: trustedProxies,
+  /** Tag scans kept in memory per replica (least recently used dropped first); 0 turns the cache off. */
+  SCAN_CACHE_MAX_ITEMS: z.coerce.number().int().min(0).default(50_000),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;

@@ -9,6 +9,7 @@ import { ApiError } from '../http/http-error';
 import { IDEMPOTENCY_KEY_API_HEADER, IdempotencyKey } from '../http/idempotency-key';
 import { errorResponses, jsonSchemaOf } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { PublicItemCache } from './public-item-cache';
 import { limitUnknownCodeLookups, UNKNOWN_CODE_LIMIT, UnknownCodeLimiter } from './unknown-code-limit';
 
 @ApiTags('items')
@@ -17,6 +18,7 @@ export class ItemsHttpController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly unknownCodes: UnknownCodeLimiter,
+    private readonly publicItems: PublicItemCache,
   ) {}
 
   @Public()
@@ -41,7 +43,8 @@ export class ItemsHttpController {
       const code = parseTagCode(input);
       // Malformed codes never reach items: same answer as an unknown code, one hop saved.
       if (!code) throw new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
-      return this.rpc.request('items.rpc.get-by-code', { code, viewerUserId: viewer?.id ?? null });
+      // Repeated scans are answered from the gateway's memory, kept current by items' events (ItemEvents).
+      return this.publicItems.get(code, viewer?.id ?? null, () => this.rpc.request('items.rpc.get-public', { code }));
     });
   }
 

@@ -15,6 +15,7 @@ import { RpcClient } from '@homing/platform';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
 import { errorResponses, jsonSchemaOf, NOT_YOURS } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { PublicItemCache } from './public-item-cache';
 
 
 /** The logged-in owner's items: list, read, rename or set a reward, delete. */
@@ -23,7 +24,10 @@ import { ZodBodyPipe } from '../http/zod-body.pipe';
 @ApiResponse(errorResponses[401])
 @Controller('user/items')
 export class OwnedItemsHttpController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly publicItems: PublicItemCache,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'The caller’s items, newest claim first', description: `limit defaults to ${OWNED_ITEMS_DEFAULT_LIMIT} (also for 0) and is capped at ${OWNED_ITEMS_MAX_LIMIT}.` })
@@ -55,7 +59,7 @@ export class OwnedItemsHttpController {
     @Body(new ZodBodyPipe(updateItemBodySchema)) changes: UpdateItemBody,
     @CurrentUser() owner: AuthenticatedUser,
   ): Promise<PublicItem> {
-    return this.rpc.request('items.rpc.update', { ...changes, code, ownerUserId: owner.id });
+    return this.publicItems.changing(code, this.rpc.request('items.rpc.update', { ...changes, code, ownerUserId: owner.id }));
   }
 
   @Delete(':code')
@@ -64,6 +68,6 @@ export class OwnedItemsHttpController {
   @ApiNoContentResponse()
   @ApiResponse(errorResponses[404])
   async delete(@Param('code') code: string, @CurrentUser() owner: AuthenticatedUser): Promise<void> {
-    await this.rpc.request('items.rpc.delete', { code, ownerUserId: owner.id });
+    await this.publicItems.changing(code, this.rpc.request('items.rpc.delete', { code, ownerUserId: owner.id }));
   }
 }

@@ -7,13 +7,17 @@ import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user'
 import { ApiError } from '../http/http-error';
 import { matchesEtag } from '../http/etag';
 import { errorResponses, jsonSchemaOf } from '../http/openapi';
+import { PublicItemCache } from '../items/public-item-cache';
 import { ACCEPTED_IMAGE_TYPES, photoRenditionsOf, UnusableImageError } from './photo-renditions';
 
 /** An item's photo: uploaded by its owner, shown to whoever scans the tag. */
 @ApiTags('items')
 @Controller()
 export class PhotosHttpController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly publicItems: PublicItemCache,
+  ) {}
 
   @Post('images/upload')
   @HttpCode(200)
@@ -55,13 +59,16 @@ export class PhotosHttpController {
       if (error instanceof UnusableImageError) throw new ApiError(422, ResponseCode.VALIDATION_ERROR, error.message, { file: 'invalid' });
       throw error;
     }
-    return this.rpc.request('items.rpc.set-photo', {
+    return this.publicItems.changing(
       code,
-      ownerUserId: owner.id,
-      contentType: 'image/webp',
-      thumbnail: renditions.thumbnail.toString('base64'),
-      normal: renditions.normal.toString('base64'),
-    });
+      this.rpc.request('items.rpc.set-photo', {
+        code,
+        ownerUserId: owner.id,
+        contentType: 'image/webp',
+        thumbnail: renditions.thumbnail.toString('base64'),
+        normal: renditions.normal.toString('base64'),
+      }),
+    );
   }
 
   @Public()

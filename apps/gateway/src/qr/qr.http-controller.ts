@@ -7,6 +7,7 @@ import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user'
 import { ApiError } from '../http/http-error';
 import { errorResponses } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { PublicItemCache } from '../items/public-item-cache';
 import { limitUnknownCodeLookups, UnknownCodeLimiter } from '../items/unknown-code-limit';
 import { matchesEtag } from '../http/etag';
 import { QrImages, type QrImage } from './qr-images';
@@ -31,6 +32,7 @@ export class QrHttpController {
     private readonly rpc: RpcClient,
     private readonly images: QrImages,
     private readonly unknownCodes: UnknownCodeLimiter,
+    private readonly publicItems: PublicItemCache,
   ) {}
 
   /** Outside `/api/v1` (the spec's website path); excluded from the prefix in http-contract.ts. */
@@ -55,7 +57,8 @@ export class QrHttpController {
     const code = await limitUnknownCodeLookups(this.unknownCodes, request.ip, reply, async () => {
       const parsed = parseTagCode(input);
       if (!parsed) throw new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
-      await this.rpc.request('items.rpc.get-by-code', { code: parsed, viewerUserId: null });
+      // From the scan cache when the tag was scanned (or its image asked for) lately: no NATS hop.
+      await this.publicItems.get(parsed, null, () => this.rpc.request('items.rpc.get-public', { code: parsed }));
       return parsed;
     });
     const base64 = query.b64 === '1';

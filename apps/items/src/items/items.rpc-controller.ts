@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import type { PublicItem, RpcRequest } from '@homing/contracts';
+import type { PublicItem, RpcRequest, RpcResponse } from '@homing/contracts';
 import { ItemsService } from './items.service';
 
 @Controller()
@@ -10,6 +10,11 @@ export class ItemsRpcController {
   @MessagePattern('items.rpc.get-by-code')
   getByCode(@Payload() request: RpcRequest<'items.rpc.get-by-code'>): Promise<PublicItem> {
     return this.items.getByCode(request.code, request.viewerUserId);
+  }
+
+  @MessagePattern('items.rpc.get-public')
+  getPublic(@Payload() request: RpcRequest<'items.rpc.get-public'>): Promise<RpcResponse<'items.rpc.get-public'>> {
+    return this.items.getPublic(request.code);
   }
 
   @MessagePattern('items.rpc.create')

@@ -26,6 +26,17 @@ export class ItemsService {
   }
 
   /**
+   * The item as anyone but its owner sees it, with its owner's id: the gateway keeps this for tag scans (kept current
+   * by this service's events) and tells the owner apart itself.
+   */
+  async getPublic(input: string): Promise<{ item: PublicItem; ownerUserId: string | null }> {
+    const code = parseTagCode(input);
+    const row = code ? await this.items.findByCode(code) : null;
+    if (!row) throw itemNotFound();
+    return { item: this.toPublic(row, null), ownerUserId: row.owner_user_id };
+  }
+
+  /**
    * Creates an already-claimed item for its owner and records `items.item.created.v1` in the same transaction.
    * With an idempotency key, a retry (within 24 h) gets the item the first request created, not a second one.
    */

@@ -6,14 +6,17 @@ import { DataSource, type EntityManager } from 'typeorm';
 export class PhotosRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Takes the next photo version of the owner's item (row locked until commit); null if it is not theirs. */
-  async nextPhotoVersion(manager: EntityManager, code: string, ownerUserId: string): Promise<number | null> {
-    const [rows]: [Array<{ photo_version: number }>, number] = await manager.query(
-      `UPDATE items SET photo_version = coalesce(photo_version, 0) + 1, updated_at = now()
-        WHERE code = $1 AND owner_user_id = $2 RETURNING photo_version`,
+  /**
+   * Takes the next photo version of the owner's item (row locked until commit) and bumps the item's version (its
+   * event's); null if it is not theirs.
+   */
+  async nextPhotoVersion(manager: EntityManager, code: string, ownerUserId: string): Promise<{ photoVersion: number; version: number } | null> {
+    const [rows]: [Array<{ photo_version: number; version: number }>, number] = await manager.query(
+      `UPDATE items SET photo_version = coalesce(photo_version, 0) + 1, version = version + 1, updated_at = now()
+        WHERE code = $1 AND owner_user_id = $2 RETURNING photo_version, version`,
       [code, ownerUserId],
     );
-    return rows[0]?.photo_version ?? null;
+    return rows[0] ? { photoVersion: rows[0].photo_version, version: rows[0].version } : null;
   }
 
   async photoVersion(code: string): Promise<number | null> {

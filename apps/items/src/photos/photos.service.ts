@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { parseTagCode, photoUrls, ResponseCode, type PhotoSize, type PhotoUrls, type StoredPhoto } from '@homing/contracts';
-import { RpcError } from '@homing/platform';
+import { OutboxWriter, RpcError } from '@homing/platform';
 import { PHOTO_STORAGE, type PhotoStorage } from './photo-storage';
 import { PhotosRepository } from './photos.repository';
 
@@ -10,6 +10,7 @@ const NOT_FOUND = () => RpcError.notFound(ResponseCode.NOT_FOUND, 'No photo here
 export class PhotosService {
   constructor(
     private readonly photos: PhotosRepository,
+    private readonly outbox: OutboxWriter,
     @Inject(PHOTO_STORAGE) private readonly storage: PhotoStorage,
   ) {}
 
@@ -20,6 +21,8 @@ export class PhotosService {
     const version = await this.photos.transaction(async (manager) => {
       const next = await this.photos.nextPhotoVersion(manager, code, ownerUserId);
       if (next === null) return null;
+      // Gateways keep scanned items' public fields, photo URLs included, until an event says they changed.
+      await this.outbox.record(manager, 'items.item.photo-changed.v1', { code, photoVersion: next.photoVersion }, { aggregateId: code, version: next.version });
       await this.storage.put(
         code,
         {
@@ -28,7 +31,7 @@ export class PhotosService {
         },
         manager,
       );
-      return next;
+      return next.photoVersion;
     });
     if (version === null) throw RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
     return photoUrls(code, version);

@@ -1,0 +1,136 @@
+import { parseTagCode, type PublicItem, type RpcResponse } from '@homing/contracts';
+
+/** An item as anyone but its owner sees it, and whose it is (null while unclaimed): what items' `get-public` answers. */
+export type PublicItemRecord = RpcResponse<'items.rpc.get-public'>;
+
+// About 500 bytes an item: 50,000 items are some 25 MB at most.
+const MAX_ITEMS = 50_000;
+// A safety net only: items' events keep entries current; this bounds how long a change that no event announced (an
+// event lost without a disconnect) could stay visible.
+const TTL_MS = 5 * 60_000;
+
+interface Entry {
+  record: PublicItemRecord;
+  expiresAt: number;
+}
+
+interface Loading {
+  promise: Promise<PublicItemRecord>;
+  /** A change (or a lost connection) came after the read started: its answer is served once, never kept. */
+  stale: boolean;
+}
+
+/**
+ * Tag scans' public item fields, per gateway process (ARCHITECTURE §7): a repeated scan is answered without NATS,
+ * items or PostgreSQL. Kept current by items' events, which every replica hears (`ItemEvents`); least recently used
+ * items are dropped past `maxItems`, and entries expire after a TTL in case an event was missed anyway.
+ *
+ * Nothing is kept unless the events are being heard (`enable()`), and a read that a change overtook is never kept,
+ * so an event cannot be lost between a read and its storing. Unknown codes are not kept (their 404s count against
+ * the client's unknown-code limit every time).
+ */
+export class PublicItemCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Loading>();
+  private enabled = false;
+
+  constructor(
+    readonly maxItems = MAX_ITEMS,
+    private readonly ttlMs = TTL_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * The item of a parsed code as this viewer sees it: from memory when known, else from `load` (concurrent scans of
+   * one code share one read). `is_owner` and `user_id` are worked out per viewer.
+   */
+  async get(code: string, viewerUserId: string | null, load: () => Promise<PublicItemRecord>): Promise<PublicItem> {
+    return viewedBy(this.lookUp(code) ?? (await this.load(code, load)), viewerUserId);
+  }
+
+  /** Events are heard from now on: entries may be kept. Starts empty (anything before may have been missed). */
+  enable(): void {
+    this.clear();
+    this.enabled = this.maxItems > 0;
+  }
+
+  /** Events may be missed from now on (NATS disconnected): nothing is kept until `enable()`. */
+  disable(): void {
+    this.enabled = false;
+    this.clear();
+  }
+
+  /** An event said the item changed (or is gone). */
+  invalidate(code: string): void {
+    this.entries.delete(code);
+    const loading = this.loading.get(code);
+    if (loading) {
+      loading.stale = true;
+      // A scan from now on reads anew rather than share an answer from before the change.
+      this.loading.delete(code);
+    }
+  }
+
+  /**
+   * A change of the item made through this gateway: once it is answered (or failed: a timeout may still have
+   * changed it), this replica forgets the item, so its caller's next scan shows the change even before the event
+   * comes. Other replicas learn of it from the event.
+   */
+  async changing<T>(input: string, change: Promise<T>): Promise<T> {
+    try {
+      return await change;
+    } finally {
+      const code = parseTagCode(input);
+      if (code) this.invalidate(code);
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    for (const loading of this.loading.values()) loading.stale = true;
+    this.loading.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private lookUp(code: string): PublicItemRecord | undefined {
+    const entry = this.entries.get(code);
+    if (!entry) return undefined;
+    this.entries.delete(code);
+    if (entry.expiresAt <= this.now()) return undefined;
+    // Map order is insertion order: re-inserting on use makes the first entry the least recently used.
+    this.entries.set(code, entry);
+    return entry.record;
+  }
+
+  private load(code: string, load: () => Promise<PublicItemRecord>): Promise<PublicItemRecord> {
+    const pending = this.loading.get(code);
+    if (pending) return pending.promise;
+    const loading: Loading = { promise: load(), stale: !this.enabled };
+    this.loading.set(code, loading);
+    loading.promise.then(
+      (record) => {
+        if (this.loading.get(code) === loading) this.loading.delete(code);
+        if (!loading.stale && this.enabled) this.keep(code, record);
+      },
+      () => {
+        if (this.loading.get(code) === loading) this.loading.delete(code);
+      },
+    );
+    return loading.promise;
+  }
+
+  private keep(code: string, record: PublicItemRecord): void {
+    this.entries.delete(code);
+    this.entries.set(code, { record: { item: Object.freeze(record.item), ownerUserId: record.ownerUserId }, expiresAt: this.now() + this.ttlMs });
+    if (this.entries.size > this.maxItems) this.entries.delete(this.entries.keys().next().value as string);
+  }
+}
+
+/** What a viewer sees of an item: its owner also sees that it is theirs, and their own id. */
+export function viewedBy({ item, ownerUserId }: PublicItemRecord, viewerUserId: string | null): PublicItem {
+  if (viewerUserId === null || viewerUserId !== ownerUserId) return item;
+  return { ...item, is_owner: true, user_id: ownerUserId };
+}

@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// B8: footprint of the whole stack, each service against a raw Fastify service (tests/bench/baseline-server.mjs:
+// Fastify + a pg pool) started the same way, in alternating rounds:
+// - cold start: from spawn to the first 200 of /health/ready (a service is ready once PostgreSQL, NATS and Redis
+//   answer); the figure is the slowest service's median ratio. Goal ≤ 2.5×.
+// - memory: resident set (VmRSS) after 200 requests of warm-up; the figure is the largest service's median ratio.
+//   Goal ≤ 1.4×.
+// - idle CPU: the whole stack (every service process) with nothing to do, as a share of one core. Goal < 1 %.
+// Usage: npm run bench -- b8 [--rounds 3 --idle-seconds 10] [--smoke]
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { benchKeys } from './bench-env.mjs';
+import { cpuMicros, ensureDatabase, figureOf, formatRatio, freePort, machineLine, option, residentBytes, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+
+const rounds = Number(option('rounds', smoke ? '1' : '3'));
+const idleSeconds = Number(option('idle-seconds', smoke ? '2' : '10'));
+const GOALS = { coldStart: 2.5, memory: 1.4, idleCpuPercent: 1 };
+const SERVICES = ['identity', 'items', 'messaging', 'notifications', 'gateway'];
+
+const namespace = `bench_${randomBytes(3).toString('hex')}`;
+const schemaOf = (service) => `${service}_${namespace}`;
+const databaseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/homing_test';
+const redisUrl = process.env.REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const work = mkdtempSync(join(tmpdir(), 'homing-b8-'));
+
+function stop(child) {
+  return child.exitCode !== null ? undefined : new Promise((done) => (child.once('exit', done), setTimeout(done, 15_000).unref(), child.kill('SIGTERM')));
+}
+
+async function warmUp(port, path = '/health/ready') {
+  for (let request = 0; request < 200; request += 1) await fetch(`http://127.0.0.1:${port}${path}`).then((r) => r.arrayBuffer());
+}
+
+let db;
+try {
+  const natsPort = await freePort();
+  startPinned('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(work, 'jetstream')], {}, 'ignore');
+  const keys = benchKeys();
+  // NODE_ENV=test: the machine's Redis keeps nothing on disk, which production refuses (ARCHITECTURE §9).
+  const shared = { DATABASE_URL: databaseUrl, NATS_URL: `nats://127.0.0.1:${natsPort}`, NATS_NAMESPACE: namespace, REDIS_URL: redisUrl, NODE_ENV: 'test', LOG_LEVEL: 'warn', SMTP_URL: 'smtp://127.0.0.1:1025', ...keys };
+  const envOf = (service) => ({ ...shared, ...(service === 'gateway' ? {} : { DATABASE_SCHEMA: schemaOf(service) }), ...(service === 'notifications' ? { NOTIFICATIONS_ROLE: 'all' } : {}) });
+  db = await ensureDatabase(databaseUrl);
+  for (const service of SERVICES.filter((name) => name !== 'gateway')) {
+    execFileSync(process.execPath, [resolve(root, 'dist/apps', service, 'main.js'), 'migrate'], { env: { ...process.env, ...envOf(service) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+
+  const rows = [];
+  console.log(`B8: ${rounds} rounds; cold start = spawn → first 200 of /health/ready; memory = VmRSS after 200 requests; idle CPU over ${idleSeconds} s\n`);
+  for (let round = 1; round <= rounds; round += 1) {
+    const baselinePort = await freePort();
+    const started = performance.now();
+    const baseline = startPinned(process.execPath, [resolve(import.meta.dirname, 'baseline-server.mjs')], { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schemaOf('items'), PORT: String(baselinePort) });
+    await waitReady(`http://127.0.0.1:${baselinePort}/health/ready`);
+    const baselineStart = performance.now() - started;
+    await warmUp(baselinePort, `/api/v1/items/${'0'.repeat(16)}`);
+    const baselineMemory = residentBytes(baseline.pid);
+    await stop(baseline);
+
+    const running = {};
+    const services = {};
+    for (const service of SERVICES) {
+      const port = await freePort();
+      const begin = performance.now();
+      running[service] = startPinned(process.execPath, [resolve(root, 'dist/apps', service, 'main.js')], { ...envOf(service), PORT: String(port) });
+      await waitReady(`http://127.0.0.1:${port}/health/ready`);
+      services[service] = { port, coldStartMs: performance.now() - begin };
+    }
+    for (const service of SERVICES) {
+      await warmUp(services[service].port);
+      services[service].memory = residentBytes(running[service].pid);
+    }
+    // Idle: a moment to settle, then CPU of every service process over the window.
+    await new Promise((done) => setTimeout(done, 2000));
+    const before = Object.fromEntries(SERVICES.map((service) => [service, cpuMicros(running[service].pid)]));
+    const windowStart = performance.now();
+    await new Promise((done) => setTimeout(done, idleSeconds * 1000));
+    const windowUs = (performance.now() - windowStart) * 1000;
+    let idleUs = 0;
+    for (const service of SERVICES) {
+      const after = cpuMicros(running[service].pid);
+      services[service].idleUs = after.user + after.system - before[service].user - before[service].system;
+      idleUs += services[service].idleUs;
+    }
+    const idlePercent = (idleUs / windowUs) * 100;
+    await Promise.all(SERVICES.map((service) => stop(running[service])));
+    rows.push({ round, baselineStart, baselineMemory, services, idlePercent, windowUs });
+    console.log(
+      `round ${round}: raw Fastify ${baselineStart.toFixed(0)} ms, ${(baselineMemory / 2 ** 20).toFixed(0)} MB; ${SERVICES.map((service) => `${service} ${services[service].coldStartMs.toFixed(0)} ms (${(services[service].coldStartMs / baselineStart).toFixed(2)}×), ${(services[service].memory / 2 ** 20).toFixed(0)} MB (${(services[service].memory / baselineMemory).toFixed(2)}×)`).join('; ')}; idle CPU ${idlePercent.toFixed(2)} % of a core`,
+    );
+  }
+
+  const perService = Object.fromEntries(
+    SERVICES.map((service) => [
+      service,
+      {
+        coldStart: figureOf(rows.map((row) => row.services[service].coldStartMs / row.baselineStart)),
+        memory: figureOf(rows.map((row) => row.services[service].memory / row.baselineMemory)),
+        memoryMb: figureOf(rows.map((row) => row.services[service].memory / 2 ** 20)),
+        idle: figureOf(rows.map((row) => (row.services[service].idleUs / row.windowUs) * 100)),
+      },
+    ]),
+  );
+  const worst = (key) => SERVICES.reduce((a, b) => (perService[a][key].median >= perService[b][key].median ? a : b));
+  const slowest = worst('coldStart');
+  const largest = worst('memory');
+  const idle = figureOf(rows.map((row) => row.idlePercent));
+  const pass = { coldStart: perService[slowest].coldStart.median <= GOALS.coldStart, memory: perService[largest].memory.median <= GOALS.memory, idle: idle.median < GOALS.idleCpuPercent };
+  const labels = {
+    coldStart: `B8 cold start to first 200 (slowest: ${slowest}, vs raw Fastify)`,
+    memory: `B8 memory per service (largest: ${largest}, vs raw Fastify)`,
+    idle: 'B8 idle CPU of the whole stack (% of a core)',
+  };
+  const values = { coldStart: formatRatio(perService[slowest].coldStart), memory: formatRatio(perService[largest].memory), idle: `${idle.median.toFixed(2)} % (${idle.min.toFixed(2)}–${idle.max.toFixed(2)})` };
+  const goalText = { coldStart: `≤ ${GOALS.coldStart}×`, memory: `≤ ${GOALS.memory}×`, idle: `< ${GOALS.idleCpuPercent} %` };
+  console.log('');
+  for (const key of Object.keys(labels)) console.log(`${labels[key]} = ${values[key]}; goal ${goalText[key]}: ${smoke ? 'smoke run, not judged' : pass[key] ? 'PASS' : 'MISS'}`);
+  writeSection(
+    'b8',
+    [
+      '## B8: footprint of the whole stack (latest run)',
+      '',
+      ...Object.keys(labels).map((key) => `- **${labels[key]} = ${values[key]}**, goal ${goalText[key]}: **${pass[key] ? 'pass' : 'miss'}**`),
+      '',
+      '| service | cold start vs raw Fastify | memory vs raw Fastify | memory MB | idle CPU % of a core |',
+      '|---|---|---|---|---|',
+      ...SERVICES.map(
+        (service) =>
+          `| ${service} | ${formatRatio(perService[service].coldStart)} | ${formatRatio(perService[service].memory)} | ${perService[service].memoryMb.median.toFixed(0)} | ${perService[service].idle.median.toFixed(2)} |`,
+      ),
+      `| raw Fastify + pg (baseline) | ${figureOf(rows.map((row) => row.baselineStart)).median.toFixed(0)} ms | | ${figureOf(rows.map((row) => row.baselineMemory / 2 ** 20)).median.toFixed(0)} | |`,
+      '',
+      `- Command: \`npm run bench -- b8 --rounds ${rounds} --idle-seconds ${idleSeconds}\` (after \`npm run build\`). Services started one at a time on core 0 (notifications with both roles), each against a private nats-server, the machine's PostgreSQL and Redis; cold start = spawn to the first 200 of \`/health/ready\`; memory = VmRSS after 200 requests; idle = utime+stime of every service over the window.`,
+      machineLine(),
+      `- Date: ${new Date().toISOString()}`,
+    ].join('\n'),
+    Object.keys(labels).map((key) => summaryRow(labels[key], values[key], goalText[key], pass[key])),
+  );
+} finally {
+  await stopAll();
+  if (db) {
+    for (const service of SERVICES.filter((name) => name !== 'gateway')) await db.query(`DROP SCHEMA IF EXISTS "${schemaOf(service)}" CASCADE`);
+    await db.end();
+  }
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,214 @@
+// What every CPU-ratio benchmark shares: servers pinned to one core and the load generator to the other, CPU read
+// from the processes' own accounting (/proc/<pid>/stat), medians of same-run ratios, and its section of
+// docs/benchmarks.md.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const root = resolve(import.meta.dirname, '../..');
+export const SERVER_CORE = '0';
+export const LOAD_CORE = '1';
+const CLOCK_TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+const args = process.argv.slice(2);
+/** `--name value` from the command line, or the fallback. */
+export const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
+/** `--smoke`: a few seconds of each measurement, no goals, nothing written (npm test's bench-smoke tier). */
+export const smoke = args.includes('--smoke');
+
+export const freePort = () =>
+  new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+
+const children = [];
+
+/** Starts a server process on the server core; its stdout is discarded, as a log collector would take it away. */
+export function startPinned(command, commandArgs, env, stderr = 'inherit') {
+  // taskset execs the command, so the child's pid is the server's own.
+  const child = spawn('taskset', ['-c', SERVER_CORE, command, ...commandArgs], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', stderr] });
+  children.push(child);
+  return child;
+}
+
+/** Stops every process started here and waits for them (a CPU profile is written as a process exits). */
+export function stopAll() {
+  return Promise.all(
+    children.map((child) => (child.exitCode !== null ? undefined : new Promise((done) => (child.once('exit', done), setTimeout(done, 15_000).unref(), child.kill('SIGTERM'))))),
+  );
+}
+
+/** Milliseconds until `url` first answers 200 (polled every 20 ms). */
+export async function waitReady(url, attempts = 750) {
+  const started = performance.now();
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${url} never answered 200`);
+}
+
+/** utime and stime of a process (all its threads), in microseconds, from its own accounting. */
+export function cpuMicros(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11]) * CLOCK_TICK_US, system: Number(fields[12]) * CLOCK_TICK_US };
+}
+
+// A process gone meanwhile (a database backend its pool closed while idle) did no work worth counting.
+function cpuOr(pid, fallback) {
+  try {
+    return cpuMicros(pid);
+  } catch {
+    return fallback;
+  }
+}
+
+/** Resident memory of a process in bytes, from /proc/<pid>/status. */
+export function residentBytes(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmRSS:'));
+  return Number(line.split(/\s+/)[1]) * 1024;
+}
+
+/** PostgreSQL backends serving a client process: its sockets to the server, matched by client port. */
+export async function backendsOf(db, clientPid) {
+  const ports = execFileSync('ss', ['-tnpH', 'state', 'established', '( dport = :5432 )'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(`pid=${clientPid},`))
+    .map((line) => Number(line.trim().split(/\s+/)[2].split(':').pop()));
+  const { rows } = await db.query('SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[])', [ports]);
+  return rows.map((row) => row.pid);
+}
+
+/** Runs load.mjs on the load core: `requests` GETs of `<url><path>` where `{code}` in the path takes codes from a file. */
+export function loadPinned({ url, path, codesFile = '-', requests, connections = 10, spreadAddresses = false }) {
+  const out = execFileSync('taskset', ['-c', LOAD_CORE, process.execPath, resolve(import.meta.dirname, 'load.mjs'), url, codesFile, String(requests), String(connections), path], {
+    encoding: 'utf8',
+    env: { ...process.env, LOAD_SPREAD_ADDRESSES: spreadAddresses ? '1' : '0' },
+  });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+/**
+ * One measurement: a warm-up, then CPU per request summed over `processes` ({name, pid}, or a function giving them
+ * after the warm-up) while `requests` are sent.
+ * Refuses errors and non-2xx answers.
+ */
+export async function measureCpu({ name, processes: listed, send, requests, warmUp = Math.max(500, requests / 5) }) {
+  send(warmUp);
+  // After the warm-up: database pools open (and close idle) backends as they please.
+  // A backend closed by its pool since it was listed is left out.
+  const processes = (typeof listed === 'function' ? await listed() : listed).filter(({ pid }) => existsSync(`/proc/${pid}/stat`));
+  for (const { pid } of processes) execFileSync('taskset', ['-cp', SERVER_CORE, String(pid)], { stdio: 'ignore' });
+  const before = processes.map(({ pid }) => cpuOr(pid, { user: 0, system: 0 }));
+  const result = send(requests);
+  if (result.errors || result.non2xx) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  const perProcess = {};
+  const kernel = {};
+  processes.forEach(({ name: processName, pid }, index) => {
+    const after = cpuOr(pid, before[index]);
+    perProcess[processName] = (perProcess[processName] ?? 0) + (after.user + after.system - before[index].user - before[index].system) / result.requests;
+    kernel[processName] = (kernel[processName] ?? 0) + (after.system - before[index].system) / result.requests;
+  });
+  const microsPerRequest = Object.values(perProcess).reduce((a, b) => a + b, 0);
+  return { microsPerRequest, perProcess, kernel, rps: result.rps, p50: result.p50, p99: result.p99 };
+}
+
+/** Per process: µs of CPU per request, and how much of it the kernel spent (system time: sockets, scheduling). */
+export const breakdown = ({ perProcess, kernel }) =>
+  Object.entries(perProcess)
+    .map(([name, micros]) => `${name} ${micros.toFixed(0)} (kernel ${kernel[name].toFixed(0)})`)
+    .join(', ');
+
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** A ratio figure: median, min and max of the rounds' ratios. */
+export function figureOf(ratios) {
+  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
+
+export const formatRatio = ({ median: m, min, max }) => `${m.toFixed(2)}× (${min.toFixed(2)}–${max.toFixed(2)})`;
+
+/** The machine and versions line of every section. */
+export function machineLine(extra = '') {
+  return `- Machine: ${cpus().length} CPUs, ${cpus()[0].model.trim()}, load average ${loadavg()[0].toFixed(1)} at the end; Node ${process.version}${extra}`;
+}
+
+/**
+ * Replaces the section `name` of docs/benchmarks.md (between its markers) with `markdown`, and its row in the
+ * summary table at the top. Nothing is written in a smoke run.
+ */
+export function writeSection(name, markdown, summaryRows = []) {
+  if (smoke) return;
+  const file = resolve(root, 'docs/benchmarks.md');
+  const start = `<!-- ${name}:start (written by npm run bench -- ${name}) -->`;
+  const end = `<!-- ${name}:end -->`;
+  let text = readFileSync(file, 'utf8');
+  if (!text.includes(start)) text += `\n${start}\n${end}\n`;
+  text = text.slice(0, text.indexOf(start) + start.length) + `\n${markdown}\n` + text.slice(text.indexOf(end));
+  // The summary: one line per figure, each marked with its benchmark so a rerun replaces only its own.
+  const summaryStart = '<!-- summary:start -->';
+  const summaryEnd = '<!-- summary:end -->';
+  if (text.includes(summaryStart) && summaryRows.length) {
+    const inner = text.slice(text.indexOf(summaryStart) + summaryStart.length, text.indexOf(summaryEnd));
+    const lines = inner
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('|') && !line.includes(`<!-- ${name} -->`));
+    const header = lines.slice(0, 2);
+    const rows = [...lines.slice(2), ...summaryRows.map((row) => `${row} <!-- ${name} -->`)].sort();
+    text = text.slice(0, text.indexOf(summaryStart) + summaryStart.length) + `\n${[...header, ...rows].join('\n')}\n` + text.slice(text.indexOf(summaryEnd));
+  }
+  writeFileSync(file, text);
+}
+
+/** A summary row: | figure | value | goal | pass/miss | date | */
+export function summaryRow(figure, value, goal, pass) {
+  return `| ${figure} | ${value} | ${goal} | ${pass ? 'pass' : '**miss**'} | ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC |`;
+}
+
+/** Creates the database if missing; returns a connected control client. */
+export async function ensureDatabase(databaseUrl) {
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: url.href });
+  await admin.connect();
+  const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  if (!rowCount) await admin.query(`CREATE DATABASE "${name}"`).catch(() => undefined);
+  await admin.end();
+  const db = new pg.Client({ connectionString: databaseUrl, application_name: 'bench-control' });
+  await db.connect();
+  return db;
+}
+
+/** A command of the built items service (`migrate`), with the benchmark's environment. */
+export function runItems(command, env) {
+  execFileSync(process.execPath, [resolve(root, 'dist/apps/items/main.js'), ...command], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** `rows` tags in items' table of `schema` (Crockford base32, 16 characters; half claimed, with a name); their codes. */
+export async function seedItems(db, schema, rows) {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const codes = Array.from({ length: rows }, () => Array.from(randomBytes(16), (byte) => alphabet[byte & 31]).join(''));
+  for (let start = 0; start < rows; start += 10_000) {
+    const batch = codes.slice(start, start + 10_000);
+    await db.query(
+      `INSERT INTO "${schema}".items (code, name, owner_user_id, claimed_at)
+       SELECT code, CASE WHEN n % 2 = 0 THEN 'Item ' || n END, CASE WHEN n % 2 = 0 THEN gen_random_uuid() END, CASE WHEN n % 2 = 0 THEN now() END
+       FROM unnest($1::char(16)[]) WITH ORDINALITY AS t(code, n)`,
+      [batch],
+    );
+  }
+  await db.query(`ANALYZE "${schema}".items`);
+  return codes;
+}

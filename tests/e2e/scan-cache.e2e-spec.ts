@@ -1,0 +1,125 @@
+import type { Msg, Subscription } from '@nats-io/transport-node';
+import sharp from 'sharp';
+import type { PhotoUrls, PublicItem } from '@homing/contracts';
+import { expectEventually, freePort, runServiceCommand, ServiceProcess } from '@homing/testing';
+import { testAccessToken } from '../support/access-tokens';
+import { startStack, type Stack } from '../support/stack';
+
+// A change reaches every gateway replica's scan cache through items' events within this.
+const VISIBLE_WITHIN_MS = 100;
+
+// Tag scans answered from each gateway's memory, kept current by items' events: a second gateway replica scans,
+// while every change goes through the stack's own gateway (so only the event can tell the second one).
+describe('tag scans from the gateway’s cache', () => {
+  let stack: Stack;
+  let replica: ServiceProcess;
+  let replicaApi: string;
+  let seeded: string[];
+  const owner = testAccessToken();
+
+  beforeAll(async () => {
+    stack = await startStack({
+      beforeStart: async ({ envOf }) => {
+        seeded = (await runServiceCommand('items', ['seed-tags', '--count', '1'], envOf('items'))).trim().split('\n');
+      },
+    });
+    const port = await freePort();
+    replica = new ServiceProcess('gateway', port, { ...stack.shared, PUBLIC_URL: `http://localhost:${port}` });
+    await replica.start();
+    replicaApi = `http://127.0.0.1:${port}/api/v1`;
+  });
+
+  afterAll(async () => {
+    await replica?.stop();
+    await stack?.stop();
+  });
+
+  const headersOf = (token?: string): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+  const scan = async (code: string, token?: string, api = replicaApi) => {
+    const response = await fetch(`${api}/items/${code}`, { headers: headersOf(token) });
+    return { status: response.status, body: (await response.json()) as PublicItem };
+  };
+  const change = async (method: string, path: string, body?: unknown, token: string | undefined = owner.token) => {
+    const json = body !== undefined && !(body instanceof FormData);
+    const response = await fetch(`${stack.api}${path}`, {
+      method,
+      headers: { ...headersOf(token), ...(json ? { 'content-type': 'application/json' } : {}) },
+      body: json ? JSON.stringify(body) : (body as FormData | undefined),
+    });
+    expect(response.status).toBeLessThan(300);
+    return response;
+  };
+
+  /** Every items RPC made while `work` runs, by subject. */
+  async function itemsCallsDuring(work: () => Promise<void>): Promise<string[]> {
+    const calls: string[] = [];
+    const subscription: Subscription = stack.nc.subscribe(`${stack.namespace}.items.rpc.>`, { callback: (_error, msg: Msg) => void calls.push(msg.subject) });
+    await stack.nc.flush();
+    try {
+      await work();
+      await stack.nc.flush();
+    } finally {
+      subscription.unsubscribe();
+    }
+    return calls;
+  }
+
+  /** Scans the replica until `seen` holds, and tells how long after the change's answer that took. */
+  async function msUntilScanShows(code: string, seen: (answer: { status: number; body: PublicItem }) => boolean): Promise<number> {
+    const answered = performance.now();
+    for (;;) {
+      if (seen(await scan(code))) return performance.now() - answered;
+      if (performance.now() - answered > 5_000) throw new Error(`the replica never showed the change of ${code}`);
+      await new Promise((done) => setTimeout(done, 2));
+    }
+  }
+
+  async function createdItem(name: string): Promise<string> {
+    const response = await change('POST', '/items', { name });
+    return ((await response.json()) as PublicItem).code;
+  }
+
+  it('answers a repeated scan with no call to items, telling the owner apart per viewer', async () => {
+    const code = await createdItem('Blue umbrella');
+    await scan(code);
+    // The replica keeps scans once its subscriptions are in place, a moment after it started.
+    await expectEventually(async () => expect(await itemsCallsDuring(async () => void (await scan(code)))).toEqual([]));
+
+    const calls = await itemsCallsDuring(async () => {
+      expect(await scan(code)).toEqual({ status: 200, body: { code, name: 'Blue umbrella', claimed_at: expect.any(String), activated: true, is_owner: false } });
+      expect(await scan(code, owner.token)).toMatchObject({ status: 200, body: { code, is_owner: true, user_id: owner.userId } });
+      const stranger = await scan(code, testAccessToken().token);
+      expect(stranger.body.is_owner).toBe(false);
+      expect(stranger.body).not.toHaveProperty('user_id');
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it(`shows a rename on another replica’s next scan within ${VISIBLE_WITHIN_MS} ms`, async () => {
+    const code = await createdItem('Keys');
+    await expectEventually(async () => expect(await itemsCallsDuring(async () => expect((await scan(code)).body.name).toBe('Keys'))).toEqual([]));
+
+    await change('PATCH', `/user/items/${code}`, { name: 'House keys' });
+    expect(await msUntilScanShows(code, ({ body }) => body.name === 'House keys')).toBeLessThanOrEqual(VISIBLE_WITHIN_MS);
+    // And the stack's own gateway, which made the change, shows it at once.
+    expect((await scan(code, undefined, stack.api)).body.name).toBe('House keys');
+  });
+
+  it(`shows a new photo, an activation and a deletion on another replica within ${VISIBLE_WITHIN_MS} ms`, async () => {
+    const code = await createdItem('Green bike');
+    await expectEventually(async () => expect(await itemsCallsDuring(async () => expect((await scan(code)).body).not.toHaveProperty('photo'))).toEqual([]));
+    const form = new FormData();
+    form.append('code', code);
+    form.append('file', new Blob([await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 20, g: 140, b: 60 } } }).jpeg().toBuffer()], { type: 'image/jpeg' }), 'photo');
+    const urls = (await (await change('POST', '/images/upload', form)).json()) as PhotoUrls;
+    expect(await msUntilScanShows(code, ({ body }) => body.photo?.normal === urls.normal)).toBeLessThanOrEqual(VISIBLE_WITHIN_MS);
+
+    const tag = seeded[0];
+    await expectEventually(async () => expect(await itemsCallsDuring(async () => expect((await scan(tag)).body.activated).toBe(false))).toEqual([]));
+    await change('POST', '/claim', { code: tag, email: 'new.owner@example.com' }, undefined);
+    expect(await msUntilScanShows(tag, ({ body }) => body.activated)).toBeLessThanOrEqual(VISIBLE_WITHIN_MS);
+
+    await change('DELETE', `/user/items/${code}`);
+    expect(await msUntilScanShows(code, ({ status }) => status === 404)).toBeLessThanOrEqual(VISIBLE_WITHIN_MS);
+  });
+});
