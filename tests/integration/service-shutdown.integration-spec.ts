@@ -123,7 +123,7 @@ describe('service shutdown', () => {
     const gateway = await startService('gateway', { NATS_URL: infra.natsUrl, REDIS_URL: infra.redisUrl });
     // Stands in for items, answering the scan a second late.
     const nc = await connect({ servers: infra.natsUrl });
-    const slowItems = nc.subscribe(`${namespace}.items.rpc.get-by-code`, {
+    const slowItems = nc.subscribe(`${namespace}.items.rpc.get-public`, {
       callback: (_error, msg) => {
         const headers = natsHeaders();
         headers.set(RPC_ERROR_HEADER, '1');
