@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import { expectEventually, PushSink, runServiceCommand } from '@homing/testing';
 import { reportFigure, sized } from './harness/figures';
 import { FaultStack, SERVICES } from './harness/fault-stack';
+import { percentile } from './harness/measures';
 import { privateInfraAvailable } from './harness/private-infra';
 import { call } from './harness/product-client';
 
@@ -15,12 +16,6 @@ import { call } from './harness/product-client';
 const describeWithInfra = privateInfraAvailable() ? describe : describe.skip;
 
 const sleep = (ms: number) => new Promise((resolveWait) => setTimeout(resolveWait, ms));
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((sorted.length * p) / 100) - 1))];
-}
 
 const ms = (value: number) => `${Math.round(value)} ms`;
 

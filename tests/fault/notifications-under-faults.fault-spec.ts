@@ -3,26 +3,12 @@ import { FaultStack } from './harness/fault-stack';
 import { privateInfraAvailable } from './harness/private-infra';
 import { ownedTags, type RetryFigures } from './harness/product-client';
 import { expectEventually } from '@homing/testing';
+import { mailCounts } from './harness/measures';
 
 // F2 and F5 (../shared/RELIABILITY.md): every activation sends its owner two e-mails (welcome, "your tag is
 // active"), from two events, through BullMQ. With notifications SIGKILLed again and again (F2), or Redis killed
 // with jobs queued (F5, AOF on), every e-mail must arrive exactly once.
 const describeWithInfra = privateInfraAvailable() ? describe : describe.skip;
-
-async function mailCounts(stack: FaultStack, owners: Array<{ email: string }>, expectedEach: number) {
-  let lost = 0;
-  await expectEventually(
-    () => {
-      lost = owners.reduce((sum, { email }) => sum + Math.max(0, expectedEach - stack.mail.mailsTo(email).length), 0);
-      expect(lost).toBe(0);
-    },
-    { timeoutMs: 180_000, intervalMs: 1000 },
-  ).catch(() => undefined);
-  // Let late duplicates (a job retried after a stall) arrive before counting them.
-  await new Promise((resolveWait) => setTimeout(resolveWait, 3000));
-  const duplicated = owners.reduce((sum, { email }) => sum + Math.max(0, stack.mail.mailsTo(email).length - expectedEach), 0);
-  return { lost, duplicated };
-}
 
 describeWithInfra('F2: notifications SIGKILLed while events arrive', () => {
   let stack: FaultStack;

@@ -9,6 +9,7 @@ import { expectEventually, PushSink } from '@homing/testing';
 import { testAccessToken } from '../support/access-tokens';
 import { reportFigure, sized } from './harness/figures';
 import { FaultStack } from './harness/fault-stack';
+import { mailCounts, percentile } from './harness/measures';
 import { privateInfraAvailable } from './harness/private-infra';
 import { call, eventsIn, ownedTags, type RetryFigures } from './harness/product-client';
 
@@ -55,21 +56,9 @@ describeWithInfra('F3, F10–F14: relays, partitions, workers and replays', () =
 
   const figures: RetryFigures = { statuses: new Map() };
 
-  /** Waits until every owner has `each` e-mails, then a moment more for late duplicates; returns lost and duplicated. */
-  async function settledMail(owners: Array<{ email: string }>, each: number, timeoutMs = 120_000) {
-    const count = () => owners.map(({ email }) => stack.mail.mailsTo(email).length);
-    await expectEventually(() => expect(count().every((received) => received >= each)).toBe(true), { timeoutMs, intervalMs: 500 }).catch(() => undefined);
-    await sleep(2000);
-    const received = count();
-    return {
-      lost: received.reduce((sum, n) => sum + Math.max(0, each - n), 0),
-      duplicated: received.reduce((sum, n) => sum + Math.max(0, n - each), 0),
-    };
-  }
-
   it('F3: republishes outbox rows whose mark was lost, and the stream keeps one copy of each', async () => {
     const owners = await ownedTags(stack, 3, figures);
-    await settledMail(owners, 2);
+    await mailCounts(stack, owners, 2);
     const subject = 'items.item.claimed.v1';
     const before = await eventsIn(stack.nats.url, subject);
     // A relay that died after JetStream's ack and before marking its rows leaves exactly this: published rows unmarked.
@@ -84,7 +73,7 @@ describeWithInfra('F3, F10–F14: relays, partitions, workers and replays', () =
     });
     const after = await eventsIn(stack.nats.url, subject);
     const duplicates = after.length - new Set(after.map((event) => event.id)).size;
-    const { duplicated } = await settledMail(owners, 2);
+    const { duplicated } = await mailCounts(stack, owners, 2);
     reportFigure({
       id: 'F3',
       test: 'outbox rows published but not marked (a relay killed between the ack and the mark) are relayed again',
@@ -112,8 +101,7 @@ describeWithInfra('F3, F10–F14: relays, partitions, workers and replays', () =
     } finally {
       stack.service('items').resume();
     }
-    const latencies = answers.map(({ ms }) => ms).sort((a, b) => a - b);
-    const p99 = latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * 0.99) - 1)];
+    const p99 = percentile(answers.map(({ ms }) => ms), 99);
     const statuses = [...new Set(answers.map(({ status }) => status))].sort();
     await expectEventually(async () => expect((await list()).status).toBe(200));
     reportFigure({
@@ -142,7 +130,7 @@ describeWithInfra('F3, F10–F14: relays, partitions, workers and replays', () =
       stack.mail.releaseAll();
       await stack.waitReady('notifications');
     }
-    const killed = await settledMail(killedOwners, 2, 150_000);
+    const killed = await mailCounts(stack, killedOwners, 2, 150_000);
     const stalledByKills = stalled.length;
 
     // SIGTERM with both e-mails of an activation in hand: the worker finishes them before it exits.
@@ -154,9 +142,9 @@ describeWithInfra('F3, F10–F14: relays, partitions, workers and replays', () =
     stack.mail.releaseAll();
     await terminated;
     await stack.waitReady('notifications');
-    const drained = await settledMail(drainedOwners, 2);
+    const drained = await mailCounts(stack, drainedOwners, 2);
     // A job left active by the SIGTERM would be found stalled within two stall intervals (30 s).
-    await sleep(sized(32_000, 32_000));
+    await sleep(32_000);
     const stalledOnTerm = stalled.length - stalledByKills;
     const failedByStall = (await emailQueue.getJobCountByTypes('failed')) - failedBefore;
     reportFigure({
@@ -178,7 +166,7 @@ describeWithInfra('F3, F10–F14: relays, partitions, workers and replays', () =
     const temporaryRefusals = 3;
     stack.mail.answerNext(451, temporaryRefusals);
     const [owner] = await ownedTags(stack, 1, figures);
-    const delivered = await settledMail([owner], 2, 60_000);
+    const delivered = await mailCounts(stack, [owner], 2, 60_000);
     const refusedBefore = stack.mail.refused.length;
 
     stack.mail.answerNext(550, 2);
