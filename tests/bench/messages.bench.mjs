@@ -10,12 +10,24 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import IORedis from 'ioredis';
 import { SMTPServer } from 'smtp-server';
 import { benchKeys } from './bench-env.mjs';
-import { ensureDatabase, figureOf, formatRatio, freePort, machineLine, option, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+import { backendsOf, cpuMicros, ensureDatabase, figureOf, formatRatio, freePort, machineLine, option, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
 const messages = Number(option('messages', smoke ? '20' : '200'));
+// `--only b5` (npm run bench -- b5) measures the sustained rate alone; b3 measures both in one run of the stack.
+const only = option('only', undefined);
+const runB3 = only !== 'b5';
+// B5: open-loop steps of rising rate, each STEP_SECONDS long, until a rate is not sustained.
+const STEP_SECONDS = Number(option('step-seconds', smoke ? '1' : '4'));
+const FIRST_RATE = 25;
+const RATE_FACTOR = 1.5;
+const MAX_RATE = smoke ? 40 : 1500;
+// A step keeps up when the p90 latency of its last third of messages is at most this much above its first third's.
+const BACKLOG_GROWTH_MS = 250;
+const B5_GOAL = 0.8;
 const RATE = 50;
 const GOALS = { p50: 1.5, p99: 2 };
 const SERVICES = ['identity', 'items', 'messaging', 'notifications'];
@@ -25,6 +37,8 @@ const schemaOf = (service) => `${service}_${namespace}`;
 const databaseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/homing_test';
 const work = mkdtempSync(join(tmpdir(), 'homing-b3-'));
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+// Wall-clock milliseconds, comparable with the timestamps PostgreSQL and BullMQ record (same machine clock).
+const wallNow = () => performance.timeOrigin + performance.now();
 
 // The sink: when each recipient's mail was accepted (every acceptance counted, to find duplicates).
 const accepted = new Map();
@@ -35,7 +49,7 @@ const sink = new SMTPServer({
   onData(stream, session, callback) {
     stream.resume();
     stream.on('end', () => {
-      const now = performance.now();
+      const now = wallNow();
       for (const { address } of session.envelope.rcptTo) accepted.set(address, [...(accepted.get(address) ?? []), now]);
       callback();
     });
@@ -47,17 +61,18 @@ await new Promise((done) => sink.listen(smtpPort, '127.0.0.1', done));
 /** Sends one message per recipient at RATE a second without waiting for answers; latencies of their mails. */
 async function openLoop(recipients, post) {
   const sentAt = new Map();
+  const answeredAt = new Map();
   const answers = [];
-  const started = performance.now();
+  const started = wallNow();
   for (const [index, recipient] of recipients.entries()) {
-    await sleep(Math.max(0, started + (index * 1000) / RATE - performance.now()));
-    sentAt.set(recipient, performance.now());
-    answers.push(post(recipient, index));
+    await sleep(Math.max(0, started + (index * 1000) / RATE - wallNow()));
+    sentAt.set(recipient, wallNow());
+    answers.push(post(recipient, index).then((status) => (answeredAt.set(recipient, wallNow()), status)));
   }
   const statuses = await Promise.all(answers);
   const failed = statuses.filter((status) => status !== 201).length;
-  const deadline = performance.now() + 30_000;
-  while (recipients.some((recipient) => !accepted.has(recipient)) && performance.now() < deadline) await sleep(50);
+  const deadline = wallNow() + 30_000;
+  while (recipients.some((recipient) => !accepted.has(recipient)) && wallNow() < deadline) await sleep(50);
   await sleep(500);
   const latencies = recipients.filter((recipient) => accepted.has(recipient)).map((recipient) => accepted.get(recipient)[0] - sentAt.get(recipient)).sort((a, b) => a - b);
   const at = (share) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))];
@@ -67,28 +82,113 @@ async function openLoop(recipients, post) {
     lost: recipients.filter((recipient) => !accepted.has(recipient)).length,
     duplicated: recipients.filter((recipient) => (accepted.get(recipient)?.length ?? 0) > 1).length,
     failed,
+    sentAt,
+    answeredAt,
   };
 }
 
+const quantile = (values, share) => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] : NaN;
+};
+
+/**
+ * Where a product round's time went, per message and stage, from what each step records: the POST's answer (bench),
+ * the outbox row's creation and the relay's pick-up (messaging's `outbox`: `published_at` is the relay transaction's
+ * start), the consumer's enqueue and the worker's start (the BullMQ job's `timestamp` and `processedOn`), the worker's
+ * delivery row and its `sent_at`, and the SMTP sink's acceptance. p50 and p99 of each stage over the round.
+ */
+async function stagesOf(db, redis, prefix, recipients, round, ownerOf) {
+  // Codes as the events carry them: upper case, without dashes.
+  const plainCode = (code) => String(code).replaceAll('-', '').toUpperCase();
+  const codeOf = new Map(recipients.map((recipient) => [plainCode(ownerOf.get(recipient)), recipient]));
+  const at = new Map(recipients.map((recipient) => [recipient, { sent: round.sentAt.get(recipient), answered: round.answeredAt.get(recipient), accepted: accepted.get(recipient)?.[0] }]));
+  const { rows: outbox } = await db.query(
+    `SELECT id, envelope->'data'->>'itemCode' AS code, extract(epoch FROM created_at) * 1000 AS created, extract(epoch FROM published_at) * 1000 AS published
+       FROM "${schemaOf('messaging')}".outbox WHERE subject = 'messaging.message.created.v1' AND envelope->'data'->>'itemCode' = ANY($1)`,
+    [[...codeOf.keys()]],
+  );
+  // A job's id names the event it is about (`email_<event id>_<recipient>`); a finished job keeps no tag code.
+  const recipientOfEvent = new Map();
+  for (const row of outbox) {
+    const recipient = codeOf.get(plainCode(row.code));
+    recipientOfEvent.set(row.id, recipient);
+    Object.assign(at.get(recipient), { written: Number(row.created), relayed: Number(row.published) });
+  }
+  const { rows: deliveries } = await db.query(
+    `SELECT job_id, extract(epoch FROM created_at) * 1000 AS started, extract(epoch FROM sent_at) * 1000 AS sent FROM "${schemaOf('notifications')}".deliveries WHERE channel = 'email' AND kind = 'new-message'`,
+  );
+  const deliveryOf = new Map(deliveries.map((row) => [row.job_id, row]));
+  for (const key of await redis.keys(`${prefix}:email:email_*`)) {
+    const [timestamp, processedOn] = await redis.hmget(key, 'timestamp', 'processedOn');
+    const recipient = recipientOfEvent.get(key.slice(key.lastIndexOf(':') + 1).split('_')[1]);
+    if (!recipient) continue;
+    const delivery = deliveryOf.get(key.slice(key.lastIndexOf(':') + 1));
+    Object.assign(at.get(recipient), { enqueued: Number(timestamp), picked: Number(processedOn), delivering: Number(delivery?.started), smtpDone: Number(delivery?.sent) });
+  }
+  const stages = [
+    ['POST answered (gateway → messaging: message + outbox rows)', 'sent', 'answered'],
+    ['outbox row written → relay picks it up', 'written', 'relayed'],
+    ['relay → event consumed, e-mail job enqueued (JetStream, consumer)', 'relayed', 'enqueued'],
+    ['job waiting in the queue', 'enqueued', 'picked'],
+    ['worker: job start → delivery row', 'picked', 'delivering'],
+    ['worker: delivery row → SMTP accepted, row marked sent', 'delivering', 'smtpDone'],
+  ];
+  return stages.map(([name, from, to]) => {
+    const spans = [...at.values()].map((times) => times[to] - times[from]);
+    return { name, p50: quantile(spans, 0.5), p99: quantile(spans, 0.99) };
+  });
+}
+
+/** CPU (utime + stime, µs) of each named process and its PostgreSQL backends (counted under `<name> pg`). */
+async function cpuSnapshot(db, processes) {
+  const snapshot = {};
+  for (const [name, pid] of Object.entries(processes)) {
+    const read = (id) => {
+      try {
+        const { user, system } = cpuMicros(id);
+        return user + system;
+      } catch {
+        return 0;
+      }
+    };
+    snapshot[name] = read(pid);
+    const backends = ['nats', 'redis'].includes(name) ? [] : await backendsOf(db, pid);
+    snapshot[`${name} pg`] = backends.reduce((sum, backend) => sum + read(backend), 0);
+  }
+  return snapshot;
+}
+
+/** µs of CPU per message by process between two snapshots (backends that came or went meanwhile are not counted). */
+const cpuPerMessage = (before, after, count) =>
+  Object.fromEntries(Object.keys(after).map((name) => [name, Math.max(0, (after[name] - (before[name] ?? 0)) / count)]).filter(([, micros]) => micros >= 1));
+
 let db;
+let redis;
 try {
   const keys = benchKeys();
   const [natsPort, redisPort] = [await freePort(), await freePort()];
-  startPinned('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(work, 'jetstream')], {}, 'ignore');
-  startPinned('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, 'ignore');
+  const pids = {};
+  pids.nats = startPinned('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(work, 'jetstream')], {}, 'ignore');
+  pids.redis = startPinned('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, 'ignore');
   const shared = { DATABASE_URL: databaseUrl, NATS_URL: `nats://127.0.0.1:${natsPort}`, NATS_NAMESPACE: namespace, REDIS_URL: `redis://127.0.0.1:${redisPort}`, NODE_ENV: 'test', LOG_LEVEL: 'warn', SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, ...keys };
   const envOf = (service) => ({ ...shared, DATABASE_SCHEMA: schemaOf(service), ...(service === 'notifications' ? { NOTIFICATIONS_ROLE: 'all' } : {}) });
   db = await ensureDatabase(databaseUrl);
   for (const service of SERVICES) execFileSync(process.execPath, [resolve(root, 'dist/apps', service, 'main.js'), 'migrate'], { env: { ...process.env, ...envOf(service) }, stdio: ['ignore', 'ignore', 'inherit'] });
-  const owners = messages * rounds;
+  const owners = runB3 ? messages * rounds : smoke ? 20 : 100;
   const codes = execFileSync(process.execPath, [resolve(root, 'dist/apps/items/main.js'), 'seed-tags', '--count', String(owners)], { env: { ...process.env, ...envOf('items') }, encoding: 'utf8' }).trim().split('\n');
   const ports = {};
   for (const service of [...SERVICES, 'gateway', 'baseline']) ports[service] = await freePort();
-  for (const service of SERVICES) startPinned(process.execPath, [resolve(root, 'dist/apps', service, 'main.js')], { ...envOf(service), PORT: String(ports[service]) });
-  startPinned(process.execPath, [resolve(root, 'dist/apps/gateway/main.js')], { ...shared, PORT: String(ports.gateway), TRUSTED_PROXIES: '127.0.0.1' });
-  startPinned(process.execPath, [resolve(import.meta.dirname, 'pipeline-baseline.mjs')], { ...shared, PORT: String(ports.baseline), DATABASE_SCHEMA: `pipeline_${namespace}`, STREAM: `PIPELINE_${namespace.toUpperCase()}` });
+  for (const service of SERVICES) pids[service] = startPinned(process.execPath, [resolve(root, 'dist/apps', service, 'main.js')], { ...envOf(service), PORT: String(ports[service]) }).pid;
+  pids.gateway = startPinned(process.execPath, [resolve(root, 'dist/apps/gateway/main.js')], { ...shared, PORT: String(ports.gateway), TRUSTED_PROXIES: '127.0.0.1' }).pid;
+  pids.plain = startPinned(process.execPath, [resolve(import.meta.dirname, 'pipeline-baseline.mjs')], { ...shared, PORT: String(ports.baseline), DATABASE_SCHEMA: `pipeline_${namespace}`, STREAM: `PIPELINE_${namespace.toUpperCase()}` }).pid;
+  pids.nats = pids.nats.pid;
+  pids.redis = pids.redis.pid;
   await Promise.all(Object.values(ports).map((port) => waitReady(`http://127.0.0.1:${port}/health/ready`)));
   const api = `http://127.0.0.1:${ports.gateway}/api/v1`;
+  redis = new IORedis(shared.REDIS_URL, { lazyConnect: true });
+  await redis.connect();
+  const bullmqPrefix = `homing_${namespace}`;
   const address = (index) => `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
 
   // One owner per message (an owner's mail is coalesced per conversation, and each is matched by its recipient).
@@ -122,19 +222,133 @@ try {
       body: JSON.stringify({ itemCode: ownerOf.get(recipient), recipient: `plain-${recipient}`, content: 'I found your keys at the station.' }),
     }).then((response) => response.status);
 
+
+  if (runB3) await measureB3();
+  await measureB5();
+
+  /**
+   * B5: the highest rate each pipeline sustains. Steps of rising rate (×1.5 from 25 a second), each sent open loop
+   * for STEP_SECONDS; a step is sustained when every mail arrives and the latency does not grow across it (the p90
+   * of its last third of messages within BACKLOG_GROWTH_MS of its first third's: no backlog building up). Each
+   * side stops at its first step not sustained, after its mails have drained. Alternating rounds, plain first.
+   */
+  async function measureB5() {
+    let sentSoFar = 0;
+    const ladder = [];
+    for (let rate = FIRST_RATE; rate <= MAX_RATE; rate = Math.round(rate * RATE_FACTOR)) ladder.push(rate);
+    async function step(rate, post, recipientOf) {
+      accepted.clear();
+      const count = Math.max(3, Math.round(rate * STEP_SECONDS));
+      const sent = [];
+      const started = wallNow();
+      const answers = [];
+      for (let index = 0; index < count; index += 1) {
+        await sleep(Math.max(0, started + (index * 1000) / rate - wallNow()));
+        const recipient = recipientOf(sentSoFar + index);
+        sent.push({ recipient, at: wallNow() });
+        answers.push(post(recipient, sentSoFar + index));
+      }
+      sentSoFar += count;
+      const statuses = await Promise.all(answers);
+      const expected = new Map();
+      for (const { recipient } of sent) expected.set(recipient, (expected.get(recipient) ?? 0) + 1);
+      const deadline = wallNow() + 60_000;
+      const arrived = () => [...expected].every(([recipient, n]) => (accepted.get(recipient)?.length ?? 0) >= n);
+      while (!arrived() && wallNow() < deadline) await sleep(50);
+      // The i-th mail of a recipient answers its i-th message of the step.
+      const seen = new Map();
+      const latencies = sent.map(({ recipient, at }) => {
+        const nth = seen.get(recipient) ?? 0;
+        seen.set(recipient, nth + 1);
+        return (accepted.get(recipient)?.[nth] ?? NaN) - at;
+      });
+      const third = Math.max(1, Math.floor(count / 3));
+      const early = quantile(latencies.slice(0, third), 0.9);
+      const late = quantile(latencies.slice(-third), 0.9);
+      const lost = latencies.filter((latency) => !Number.isFinite(latency)).length;
+      const failed = statuses.filter((status) => status !== 201).length;
+      return { rate, count, early, late, lost, failed, sustained: lost === 0 && failed === 0 && late <= early + BACKLOG_GROWTH_MS };
+    }
+    async function highestSustained(side, post, recipientOf) {
+      let best = 0;
+      const steps = [];
+      for (const rate of ladder) {
+        // On this shared 2-core machine one hiccup can stall a step: a step not sustained is tried once more.
+        let result;
+        for (let attempt = 0; attempt < 2 && !result?.sustained; attempt += 1) {
+          result = await step(rate, post, recipientOf);
+          steps.push(result);
+          console.log(`  ${side} ${rate}/s: p90 first third ${result.early.toFixed(0)} ms, last third ${result.late.toFixed(0)} ms, lost ${result.lost}, failed ${result.failed}: ${result.sustained ? 'sustained' : 'not sustained'}`);
+        }
+        if (!result.sustained) break;
+        best = rate;
+      }
+      return { best, steps };
+    }
+    const plainPost = (recipient) => baseline(recipient.slice('plain-'.length));
+    const productRecipientOf = (n) => recipients[n % recipients.length];
+    // Every product message comes from an address of its own and opens a conversation of its own, so each is mailed.
+    const productPost = (recipient, n) => product(recipient, 200_000 + n);
+    console.log(`\nB5: steps of ${STEP_SECONDS} s at ${ladder.join(', ')} messages a second until one is not sustained; plain pipeline and product alternating\n`);
+    const b5rows = [];
+    for (let round = 0; round < rounds; round += 1) {
+      const plain = await highestSustained('plain', plainPost, (n) => `plain-${recipients[n % recipients.length]}`);
+      const system = await highestSustained('product', productPost, productRecipientOf);
+      const ratio = system.best / Math.max(1, plain.best);
+      b5rows.push({ round: round + 1, plain, system, ratio });
+      console.log(`round ${round + 1}: plain ${plain.best}/s, product ${system.best}/s: ${ratio.toFixed(2)}×`);
+    }
+    const figure = figureOf(b5rows.map((row) => row.ratio));
+    const pass = figure.median >= B5_GOAL;
+    console.log(`\nB5 sustained rate = ${formatRatio(figure)} of the plain pipeline (goal ≥ ${B5_GOAL}×): ${smoke ? 'smoke run, not judged' : pass ? 'PASS' : 'MISS'}`);
+    const stepsOf = ({ steps }) => steps.map((s) => `${s.rate}/s ${s.sustained ? '✓' : '✗'} (p90 ${s.early.toFixed(0)}→${s.late.toFixed(0)} ms${s.lost ? `, lost ${s.lost}` : ''}${s.failed ? `, failed ${s.failed}` : ''})`).join(', ');
+    writeSection(
+      'b5',
+      [
+        '## B5: sustained messages a second without backlog growth (latest run)',
+        '',
+        `- **B5 sustained rate = ${formatRatio(figure)}** of the plain pipeline's, goal ≥ ${B5_GOAL}×: **${pass ? 'pass' : 'miss'}**`,
+        '',
+        '| round | plain pipeline | product | ratio |',
+        '|---|---|---|---|',
+        ...b5rows.map(({ round, plain, system, ratio }) => `| ${round} | ${plain.best}/s | ${system.best}/s | ${ratio.toFixed(2)}× |`),
+        '',
+        ...b5rows.map(({ round, plain, system }) => `- round ${round} steps: plain ${stepsOf(plain)}; product ${stepsOf(system)}`),
+        '',
+        `- Command: \`npm run bench -- b5 --rounds ${rounds}\` (after \`npm run build\`; \`b3\` runs it too, after B3). Steps of ${STEP_SECONDS} s at ${ladder.slice(0, 8).join(', ')}, … messages a second (×${RATE_FACTOR}), sent open loop; a step is sustained when every mail reaches the SMTP sink and the p90 latency of its last third of messages is within ${BACKLOG_GROWTH_MS} ms of its first third's (no backlog building up); each side stops at its first step not sustained, once its mails have drained. Product messages go round-robin to ${recipients.length} claimed items, each from an address of its own (a conversation and a mail each; the spam limits are per address and tag, 200 an hour per tag). Same processes, core and sink as B3.`,
+        machineLine(),
+        `- Date: ${new Date().toISOString()}`,
+      ].join('\n'),
+      [summaryRow('B5 sustained messages a second (vs plain pipeline)', formatRatio(figure), `≥ ${B5_GOAL}×`, pass)],
+    );
+  }
+
+  async function measureB3() {
   console.log(`B3: ${messages} messages per round at ${RATE}/s, one owner each; product and plain pipeline alternating\n`);
   console.log('round   plain p50/p99 ms   product p50/p99 ms   ratios p50/p99   lost/duplicated/failed (product; plain)');
   const rows = [];
   for (let round = 0; round < rounds; round += 1) {
     const batch = recipients.slice(round * messages, (round + 1) * messages);
+    const plainProcesses = { plain: pids.plain, nats: pids.nats, redis: pids.redis };
+    const plainBefore = await cpuSnapshot(db, plainProcesses);
     const plain = await openLoop(batch.map((recipient) => `plain-${recipient}`), (plainRecipient) => baseline(plainRecipient.slice('plain-'.length)));
+    plain.cpu = cpuPerMessage(plainBefore, await cpuSnapshot(db, plainProcesses), batch.length);
+    const productProcesses = Object.fromEntries(['gateway', ...SERVICES, 'nats', 'redis'].map((name) => [name, pids[name]]));
+    const cpuBefore = await cpuSnapshot(db, productProcesses);
     const system = await openLoop(batch, product);
+    system.cpu = cpuPerMessage(cpuBefore, await cpuSnapshot(db, productProcesses), batch.length);
     const ratios = { p50: system.p50 / plain.p50, p99: system.p99 / plain.p99 };
-    rows.push({ round: round + 1, plain, system, ratios });
+    const stages = await stagesOf(db, redis, bullmqPrefix, batch, system, ownerOf);
+    rows.push({ round: round + 1, plain, system, ratios, stages });
     console.log(
       `${String(round + 1).padStart(5)}   ${plain.p50.toFixed(1)}/${plain.p99.toFixed(1)}   ${system.p50.toFixed(1)}/${system.p99.toFixed(1)}   ${ratios.p50.toFixed(2)}×/${ratios.p99.toFixed(2)}×   ${system.lost}/${system.duplicated}/${system.failed}; ${plain.lost}/${plain.duplicated}/${plain.failed}`,
     );
   }
+  console.log('\nthe product\'s CPU per message (µs, by process, per round; PostgreSQL backends as "<service> pg"):');
+  const cpuLine = (cpu) => `${Object.entries(cpu).map(([name, micros]) => `${name} ${micros.toFixed(0)}`).join(', ')}; in all ${Object.values(cpu).reduce((a, b) => a + b, 0).toFixed(0)} µs`;
+  for (const { round, system, plain } of rows) console.log(`  round ${round}: ${cpuLine(system.cpu)} (plain pipeline: ${cpuLine(plain.cpu)})`);
+  console.log('\nwhere the product\'s time went (ms, p50 / p99 of each stage, per round):');
+  for (const [index, { name }] of rows[0].stages.entries()) console.log(`  ${name}: ${rows.map((row) => `${row.stages[index].p50.toFixed(0)} / ${row.stages[index].p99.toFixed(0)}`).join('; ')}`);
   const figures = { p50: figureOf(rows.map((row) => row.ratios.p50)), p99: figureOf(rows.map((row) => row.ratios.p99)) };
   const lost = rows.reduce((sum, row) => sum + row.system.lost, 0);
   const duplicated = rows.reduce((sum, row) => sum + row.system.duplicated, 0);
@@ -153,8 +367,17 @@ try {
       '|---|---|---|---|---|---|',
       ...rows.map(({ round, plain, system, ratios }) => `| ${round} | ${plain.p50.toFixed(1)} / ${plain.p99.toFixed(1)} | ${system.p50.toFixed(1)} / ${system.p99.toFixed(1)} | ${ratios.p50.toFixed(2)}× | ${ratios.p99.toFixed(2)}× | ${system.lost} / ${system.duplicated} / ${system.failed} |`),
       '',
+      'Where the product’s time went, stage by stage (ms, p50 / p99 over each round’s messages; from the timestamps each step records: the POST’s answer, messaging’s outbox row and the relay’s pick-up, the BullMQ job’s enqueue and start, the worker’s delivery row and `sent_at`, the SMTP sink’s acceptance):',
+      '',
+      `| stage | ${rows.map(({ round }) => `round ${round}`).join(' | ')} |`,
+      `|---|${rows.map(() => '---|').join('')}`,
+      ...rows[0].stages.map(({ name }, index) => `| ${name} | ${rows.map((row) => `${row.stages[index].p50.toFixed(0)} / ${row.stages[index].p99.toFixed(0)}`).join(' | ')} |`),
+      '',
+      'The product’s CPU per message, by process (µs, utime + stime from `/proc`, over the round and the wait for its last mail; a PostgreSQL backend counts under its service as “pg”):',
+      '',
+      ...rows.map(({ round, system, plain }) => `- round ${round}: ${cpuLine(system.cpu)} (the plain pipeline: ${cpuLine(plain.cpu)})`),
+      '',
       `- Command: \`npm run bench -- b3 --rounds ${rounds} --messages ${messages}\` (after \`npm run build\`). Open loop at ${RATE} messages a second, each to an item of its own owner (claimed first), from an address of its own; latency from sending the POST to the SMTP sink accepting the owner's mail. Every process on core 0 (services, a private nats-server and redis-server, the plain pipeline); the machine's PostgreSQL.`,
-      '- B5 (sustained messages a second without backlog growth) is not measured yet.',
       machineLine(),
       `- Date: ${new Date().toISOString()}`,
     ].join('\n'),
@@ -164,7 +387,9 @@ try {
       summaryRow('B3 lost / duplicated e-mails', `${lost} / ${duplicated}`, '0 / 0', pass.exact),
     ],
   );
+  }
 } finally {
+  redis?.disconnect();
   await stopAll();
   sink.close();
   if (db) {
