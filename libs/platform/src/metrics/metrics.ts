@@ -7,7 +7,9 @@ export function collectProcessMetrics(service: string): void {
   if (defaultsCollected) return;
   defaultsCollected = true;
   register.setDefaultLabels({ service });
-  collectDefaultMetrics();
+  // The event-loop lag histogram samples with a timer: at prom-client's default 10 ms it woke every process 100
+  // times a second, 0.3–0.6 % of a core each while idle (B8). Every 100 ms still catches any stall worth a dashboard.
+  collectDefaultMetrics({ eventLoopMonitoringPrecision: 100 });
 }
 
 const seconds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];

@@ -10,8 +10,10 @@ import { NatsClient } from '../nats/nats.connection';
 import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
 
 const BATCH_SIZE = 100;
-// Without a notification (missed while reconnecting, or another replica's commit) rows are still found this fast.
-const POLL_INTERVAL_MS = 1000;
+// Every commit's NOTIFY wakes the relays of every replica at once; the poll only finds rows whose notification was
+// missed (a listener silently cut off and not yet replaced). Each poll is a transaction, so an idle service polling
+// every second cost a visible share of the stack's idle CPU (B8).
+const POLL_INTERVAL_MS = 5000;
 const MAX_BACKOFF_MS = 5000;
 // Published rows are kept a day for inspection, then purged; JetStream de-duplicates by id within 10 minutes.
 const KEEP_PUBLISHED = '24 hours';
