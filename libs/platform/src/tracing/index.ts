@@ -1,27 +1,7 @@
-// Imported first by every main.ts, before any instrumented module loads: keep its imports to OpenTelemetry.
-import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import type { Instrumentation } from '@opentelemetry/instrumentation';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+// Imported first by every main.ts, before any instrumented module loads. Without an OTLP endpoint it loads nothing
+// of OpenTelemetry but the API (spans.ts): the SDK alone was half the modules a service compiled at start-up (B8).
 
-let sdk: NodeSDK | undefined;
-
-// Probes and scrapes would be most of the spans and none of the insight.
-const UNTRACED_PATHS = /^\/(health\/|metrics(\?|$))/;
-
-/**
- * What is traced, named one by one: auto-discovery patched every module it knew (fastify, Nest, dns, net…) and cost
- * the gateway most of its throughput. NATS hops have their own spans (spans.ts).
- */
-export function tracingInstrumentations(): Instrumentation[] {
-  return [
-    new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url ?? '') }),
-    new PgInstrumentation(),
-    new IORedisInstrumentation(),
-  ];
-}
+let sdk: { shutdown(): Promise<void> } | undefined;
 
 /**
  * Starts OpenTelemetry tracing when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT).
@@ -32,13 +12,10 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   if (sdk || !env.OTEL_EXPORTER_OTLP_ENDPOINT || process.argv[2]) return false;
   const configured = Number(env.OTEL_TRACES_SAMPLER_ARG);
   const ratio = Number.isFinite(configured) && env.OTEL_TRACES_SAMPLER_ARG ? configured : env.NODE_ENV === 'production' ? 0.1 : 1;
-  sdk = new NodeSDK({
-    serviceName,
-    traceExporter: new OTLPTraceExporter({ url: `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces` }),
-    sampler: new tracing.ParentBasedSampler({ root: new tracing.TraceIdRatioBasedSampler(ratio) }),
-    instrumentations: tracingInstrumentations(),
-  });
-  sdk.start();
+  // Loaded here, synchronously, so the instrumentations are in place before the service's own modules load.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startSdk } = require('./sdk') as typeof import('./sdk');
+  sdk = startSdk(serviceName, env.OTEL_EXPORTER_OTLP_ENDPOINT, ratio);
   return true;
 }
 
