@@ -293,7 +293,22 @@ describe('k8s/', () => {
     it('migrates each service in its own Job', () => {
       const jobs = objects.filter((object) => object.kind === 'Job');
       expect(jobs.map((job) => asArray(containersOf(job)[0].command).join(' ')).sort()).toEqual(MIGRATING_APPS.map((app) => `node dist/apps/${app}/main.js migrate`));
-      for (const job of jobs) expect(asRecord(podSpec(job).securityContext).runAsNonRoot).toBe(true);
+      for (const job of jobs) {
+        expect(asRecord(podSpec(job).securityContext).runAsNonRoot).toBe(true);
+        // The shared parts, written once in k8s/components/node-service.
+        expect({ job: job.metadata.name, restartPolicy: podSpec(job).restartPolicy, backoffLimit: job.spec.backoffLimit }).toEqual({ job: job.metadata.name, restartPolicy: 'OnFailure', backoffLimit: 4 });
+        expect(envOf(job).find((variable) => variable.name === 'DATABASE_URL')?.valueFrom).toEqual({ secretKeyRef: { name: 'homing-secrets', key: 'DATABASE_URL' } });
+        expect(asRecord(asRecord(containersOf(job)[0].resources).limits).memory).toBeDefined();
+      }
+    });
+
+    it('gives every PodDisruptionBudget and HPA the shared policy (k8s/components/availability)', () => {
+      for (const pdb of objects.filter((object) => object.kind === 'PodDisruptionBudget')) expect({ pdb: pdb.metadata.name, maxUnavailable: pdb.spec.maxUnavailable }).toEqual({ pdb: pdb.metadata.name, maxUnavailable: 1 });
+      const hpas = objects.filter((object) => object.kind === 'HorizontalPodAutoscaler');
+      expect(hpas.map((hpa) => hpa.metadata.name).sort()).toEqual(['gateway', 'identity', 'items', 'messaging', 'web']);
+      for (const hpa of hpas) {
+        expect(asArray(hpa.spec.metrics)).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
+      }
     });
 
     it('sizes the overlay for its purpose', () => {
