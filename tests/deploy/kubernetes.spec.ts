@@ -327,6 +327,10 @@ describe('k8s/', () => {
         const helmUsers = [...read('deploy/helm/nats-values.yaml').matchAll(/- user: ([a-z]+)/g)].map((match) => match[1]);
         for (const user of natsUsers) expect(helmUsers).toContain(user);
         expect(objects.some((object) => object.kind === 'PodMonitor')).toBe(true);
+        // The capacity model's sizes (docs/operations.md §7).
+        const cpuRequest = (name: string) => asRecord(asRecord(containersOf(named(objects, 'Deployment', name) as K8sObject)[0].resources).requests).cpu;
+        expect([cpuRequest('gateway'), cpuRequest('identity')]).toEqual(['500m', '200m']);
+        expect((named(objects, 'HorizontalPodAutoscaler', 'gateway') as K8sObject).spec.maxReplicas).toBe(12);
       } else {
         expect(Math.min(...minReplicas)).toBe(1);
       }
