@@ -120,4 +120,21 @@ describe('deploy/docker/Dockerfile', () => {
     expect(has(web, 'USER', /^101$/)).toBe(true);
     expect(has(web, 'HEALTHCHECK', /\/health\/live/)).toBe(true);
   });
+
+  it('runs nginx as PID 1 of the web image, as the reason in the Dockerfile says, or an init in front of it', () => {
+    // nginx's master reaps its workers and stops gracefully on the image's STOPSIGNAL (SIGQUIT): it is its own init.
+    // Either the web stage keeps the base image's entrypoint, command and stop signal untouched and says why, or it
+    // puts tini or dumb-init in front as the Node.js images do.
+    const web = stageNamed(dockerfile, 'web');
+    const overrides = (web?.instructions ?? []).filter((instruction) => ['ENTRYPOINT', 'CMD', 'STOPSIGNAL'].includes(instruction.getKeyword()));
+    const withInit = has(web, 'ENTRYPOINT', /tini|dumb-init/);
+    if (!withInit) {
+      expect(overrides.map(argumentsOf)).toEqual([]);
+      // The comment block right above the web stage's FROM.
+      const webComment = /((?:^#.*\n)+)FROM \S+ AS web\n/m.exec(read(DOCKERFILE))?.[1] ?? '';
+      expect(webComment).toMatch(/nginx is PID 1/);
+      expect(webComment).toMatch(/reaps/);
+      expect(webComment).toMatch(/SIGQUIT/);
+    }
+  });
 });
