@@ -102,6 +102,9 @@ describe('npm start -- --no-build', () => {
     await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     await admin.end();
     rmSync(dataDir, { recursive: true, force: true });
+    // MailDev keeps the e-mails it caught in a directory of its own under the temporary directory.
+    const mailDir = /MailDev using directory (\S+)/.exec(output)?.[1];
+    if (mailDir?.startsWith(tmpdir())) rmSync(mailDir, { recursive: true, force: true });
   });
 
   it('shows the login code e-mail in the mail catcher, and stops everything on Ctrl+C', async () => {
