@@ -5,6 +5,8 @@
 //   → mint a few tags → start MailDev and every service → wait until all are ready → print where everything is.
 //
 // `--check` runs only the first step (exit 0 or 1); `--no-build` reuses dist/ as it is.
+// Ports: GATEWAY_PORT (8080), IDENTITY_PORT, ITEMS_PORT, MESSAGING_PORT, NOTIFICATIONS_PORT (3001–3004),
+// MAILDEV_SMTP_PORT (1025), MAILDEV_WEB_PORT (1080). Development keys and minted tags: HOMING_DATA_DIR (.data/).
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createConnection } from 'node:net';
@@ -16,27 +18,45 @@ import { formatPreflight, maskUrl, runPreflight } from './preflight.mjs';
 import { ProcessGroup, busyPorts, paint, useColor } from './processes.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DATA_DIR = join(ROOT, '.data');
+// Development keys and the minted tags; HOMING_DATA_DIR puts them elsewhere (a test's stack keeps its own).
+const DATA_DIR = process.env.HOMING_DATA_DIR || join(ROOT, '.data');
 const SEEDED_TAGS_FILE = join(DATA_DIR, 'seeded-tags.txt');
 const WEB_DIST = join(ROOT, 'dist/apps/web');
+
+/**
+ * A port from `<variable>` when set, else the usual one: a second stack on the machine (the tests of `npm start`)
+ * must not take the ports of the developer's own.
+ */
+function portFromEnv(variable, fallback) {
+  const value = process.env[variable];
+  if (!value) return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    console.error(`${variable}=${value} is not a port (1–65535).`);
+    process.exit(2);
+  }
+  return port;
+}
+
+const GATEWAY_PORT = portFromEnv('GATEWAY_PORT', 8080);
 
 const DEFAULTS = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/homing',
   NATS_URL: 'nats://127.0.0.1:4222',
   REDIS_URL: 'redis://127.0.0.1:6379',
-  PUBLIC_URL: 'http://localhost:8080',
+  PUBLIC_URL: `http://localhost:${GATEWAY_PORT}`,
 };
 
-const MAILDEV = { smtpPort: 1025, webPort: 1080 };
+const MAILDEV = { smtpPort: portFromEnv('MAILDEV_SMTP_PORT', 1025), webPort: portFromEnv('MAILDEV_WEB_PORT', 1080) };
 
 // The gateway last: it only forwards to the others, so it is the last piece to be useful.
 const SERVICES = [
-  { name: 'identity', port: 3001, migrates: true },
-  { name: 'items', port: 3002, migrates: true },
-  { name: 'messaging', port: 3003, migrates: true },
+  { name: 'identity', port: portFromEnv('IDENTITY_PORT', 3001), migrates: true },
+  { name: 'items', port: portFromEnv('ITEMS_PORT', 3002), migrates: true },
+  { name: 'messaging', port: portFromEnv('MESSAGING_PORT', 3003), migrates: true },
   // One process runs both roles here; in production consumers and workers scale apart (ARCHITECTURE §1).
-  { name: 'notifications', port: 3004, migrates: true, env: { NOTIFICATIONS_ROLE: 'all' } },
-  { name: 'gateway', port: 8080, env: { WEB_DIST } },
+  { name: 'notifications', port: portFromEnv('NOTIFICATIONS_PORT', 3004), migrates: true, env: { NOTIFICATIONS_ROLE: 'all' } },
+  { name: 'gateway', port: GATEWAY_PORT, env: { WEB_DIST } },
 ];
 
 const SEED_COUNT = 5;

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
 import type { CreateMessageResponse, HttpErrorBody, PublicItem, VapidPublicKey } from '@homing/contracts';
 import { expectEventually, testKeys } from '@homing/testing';
 import { testAccessToken } from '../support/access-tokens';
@@ -14,12 +16,24 @@ interface Call {
 // messages written through it, and pushes arriving at the stack's push service, decrypted as a browser would.
 describe('web push through the whole stack', () => {
   let stack: Stack;
+  let redis: IORedis;
+  let pushQueue: Queue;
 
   beforeAll(async () => {
     stack = await startStack();
+    redis = new IORedis(stack.shared.REDIS_URL ?? '', { maxRetriesPerRequest: null });
+    pushQueue = new Queue('push', { connection: redis, prefix: `homing_${stack.namespace}` });
   });
 
-  afterAll(() => stack?.stop());
+  afterAll(async () => {
+    await pushQueue?.close();
+    redis?.disconnect();
+    await stack?.stop();
+  });
+
+  /** Every push job of the stack has run: none waiting, running or delayed. */
+  const pushJobsSettled = () =>
+    expectEventually(async () => expect(await pushQueue.getJobCounts('waiting', 'active', 'delayed')).toEqual({ waiting: 0, active: 0, delayed: 0 }));
 
   async function call<T = HttpErrorBody>(method: string, path: string, options: Call = {}): Promise<{ status: number; body: T }> {
     const headers: Record<string, string> = {};
@@ -62,11 +76,16 @@ describe('web push through the whole stack', () => {
     const [toFinder] = await stack.push.waitForPushes(finderBrowser);
     expect(toFinder.payload).toEqual({ kind: 'new-message', author: 'owner', url: `/found/${code}` });
 
-    // Unsubscribed: the next message reaches the owner's browser no more.
+    // Unsubscribed: the next message reaches the owner's browser no more, while the owner's other browser gets it.
+    const ownerPhone = stack.push.subscribe();
+    expect((await call('POST', '/user/push/register', { token, body: ownerPhone })).status).toBe(204);
     expect((await call('POST', '/user/push/unregister', { token, body: { endpoint: ownerBrowser.endpoint } })).status).toBe(204);
     expect((await call('POST', `/items/${code}/messages`, { finderToken, body: { content: 'Where shall we meet?' } })).status).toBe(201);
     const { rows } = await stack.db.query(`SELECT count(*)::int AS count FROM "${stack.schemaOf('notifications')}".push_subscriptions WHERE endpoint = $1`, [ownerBrowser.endpoint]);
     expect(rows).toEqual([{ count: 0 }]);
+    await stack.push.waitForPushes(ownerPhone);
+    await pushJobsSettled();
+    expect(stack.push.pushesTo(ownerBrowser)).toHaveLength(1);
   });
 
   it('moves an owner subscription the browser changed to its new endpoint', async () => {

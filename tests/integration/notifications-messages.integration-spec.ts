@@ -288,16 +288,25 @@ describe('notifications of new messages', () => {
     await registerPush({ userId: owner.id }, gone);
     await registerPush({ userId: owner.id }, busy);
     push.answerNext(gone, 410);
-    push.answerNext(busy, 429, { headers: { 'Retry-After': '2' } });
+    // 6 s, three times the first back-off (2 s): a push after 6 s is Retry-After honoured, not a retry after a failure.
+    push.answerNext(busy, 429, { headers: { 'Retry-After': '6' } });
     const event = messageEvent({ itemCode: tagCode(), conversationId: randomUUID(), author: 'finder', ownerUserId: owner.id });
-    const published = Date.now();
     await publish(event);
-    await push.waitForPushes(busy);
-    expect(Date.now() - published).toBeGreaterThanOrEqual(2000);
+    const [arrived] = await push.waitForPushes(busy);
     await expectEventually(async () => expect(await subscriptionRows(gone.endpoint)).toEqual([]));
     expect(push.refused.filter((refusal) => refusal.endpoint === gone.endpoint).map((refusal) => refusal.status)).toEqual([410]);
-    expect(push.refused.filter((refusal) => refusal.endpoint === busy.endpoint).map((refusal) => refusal.status)).toEqual([429]);
+    const busyRefusals = push.refused.filter((refusal) => refusal.endpoint === busy.endpoint);
+    expect(busyRefusals.map((refusal) => refusal.status)).toEqual([429]);
+    expect(arrived.receivedAt - busyRefusals[0].at).toBeGreaterThanOrEqual(6000);
     await pushJobsSettled();
+    // The wait was a delay, not a failed attempt: the job completed on its one attempt, run twice.
+    const { rows } = await db.query(`SELECT id FROM "${schema}".push_subscriptions WHERE endpoint = $1`, [busy.endpoint]);
+    const busyJob = await pushQueue.getJob(`push_${event.id}_${rows[0].id}`);
+    expect({ state: await busyJob?.getState(), attemptsMade: busyJob?.attemptsMade, attemptsStarted: busyJob?.attemptsStarted }).toEqual({
+      state: 'completed',
+      attemptsMade: 1,
+      attemptsStarted: 2,
+    });
     expect(await pushQueue.getJobCounts('failed')).toMatchObject({ failed: 1 });
     expect(push.pushesTo(gone)).toHaveLength(0);
     expect(push.pushesTo(busy)).toHaveLength(1);

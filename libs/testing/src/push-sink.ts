@@ -44,8 +44,8 @@ interface Subscriber {
  */
 export class PushSink {
   readonly received: ReceivedPush[] = [];
-  /** Requests refused: by a planned answer, or because they broke the protocol (then with a reason). */
-  readonly refused: Array<{ endpoint: string; status: number; reason?: string }> = [];
+  /** Requests refused: by a planned answer, or because they broke the protocol (then with a reason); `at` in epoch ms. */
+  readonly refused: Array<{ endpoint: string; status: number; reason?: string; at: number }> = [];
   private readonly subscribers = new Map<string, Subscriber>();
   private server?: Server;
   private directory?: string;
@@ -127,7 +127,7 @@ export class PushSink {
     const endpoint = `https://${this.host}${request.url ?? ''}`;
     const subscriber = this.subscribers.get(endpoint);
     const answer = (status: number, reason?: string, headers: Record<string, string> = {}) => {
-      this.refused.push({ endpoint, status, reason });
+      this.refused.push({ endpoint, status, reason, at: Date.now() });
       response.writeHead(status, headers).end(reason ?? '');
     };
     if (request.method !== 'POST' || !subscriber) return answer(404, 'no such subscription');
