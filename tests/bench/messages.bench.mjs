@@ -4,7 +4,7 @@
 // JetStream → BullMQ → pooled nodemailer SMTP) fed the same way, in alternating rounds. Latency from each POST's
 // sending to its mail's acceptance, matched by recipient (one owner per message). Goals: p50 ≤ 1.5×, p99 ≤ 2× the
 // plain pipeline; none lost, none duplicated.
-// Usage: npm run bench -- b3 [--rounds 3 --messages 200] [--smoke]
+// Usage: npm run bench -- b3 [--rounds 3 --messages 200 --cpu-prof DIR] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +28,9 @@ const MAX_RATE = smoke ? 40 : 1500;
 // A step keeps up when the p90 latency of its last third of messages is at most this much above its first third's.
 const BACKLOG_GROWTH_MS = 250;
 const B5_GOAL = 0.8;
+// --cpu-prof DIR: every service writes a V8 CPU profile there when it stops (see profile-summary.mjs).
+const profileDir = option('cpu-prof', undefined);
+const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
 const RATE = 50;
 const GOALS = { p50: 1.5, p99: 2 };
 const SERVICES = ['identity', 'items', 'messaging', 'notifications'];
@@ -179,8 +182,8 @@ try {
   const codes = execFileSync(process.execPath, [resolve(root, 'dist/apps/items/main.js'), 'seed-tags', '--count', String(owners)], { env: { ...process.env, ...envOf('items') }, encoding: 'utf8' }).trim().split('\n');
   const ports = {};
   for (const service of [...SERVICES, 'gateway', 'baseline']) ports[service] = await freePort();
-  for (const service of SERVICES) pids[service] = startPinned(process.execPath, [resolve(root, 'dist/apps', service, 'main.js')], { ...envOf(service), PORT: String(ports[service]) }).pid;
-  pids.gateway = startPinned(process.execPath, [resolve(root, 'dist/apps/gateway/main.js')], { ...shared, PORT: String(ports.gateway), TRUSTED_PROXIES: '127.0.0.1' }).pid;
+  for (const service of SERVICES) pids[service] = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps', service, 'main.js')], { ...envOf(service), PORT: String(ports[service]) }).pid;
+  pids.gateway = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/gateway/main.js')], { ...shared, PORT: String(ports.gateway), TRUSTED_PROXIES: '127.0.0.1' }).pid;
   pids.plain = startPinned(process.execPath, [resolve(import.meta.dirname, 'pipeline-baseline.mjs')], { ...shared, PORT: String(ports.baseline), DATABASE_SCHEMA: `pipeline_${namespace}`, STREAM: `PIPELINE_${namespace.toUpperCase()}` }).pid;
   pids.nats = pids.nats.pid;
   pids.redis = pids.redis.pid;

@@ -5,7 +5,7 @@
 //   library's own render, `qrcode.toString` in a loop with the same options. Goal ≤ 1.1×.
 // - cached: CPU per request of /qr over a few hot codes (rendered and known already) against bare Fastify sending
 //   one SVG held in memory; the figure is static / cached, as throughput per CPU. Goal ≥ 0.8×.
-// Servers on core 0, load on core 1, alternating rounds. Usage: npm run bench -- b6 [--rounds 3 --requests 2000] [--smoke]
+// Servers on core 0, load on core 1, alternating rounds. Usage: npm run bench -- b6 [--rounds 3 --requests 2000 --cpu-prof DIR] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,9 @@ import { benchKeys } from './bench-env.mjs';
 import { backendsOf, breakdown, ensureDatabase, figureOf, formatRatio, freePort, LOAD_CORE, loadPinned, machineLine, measureCpu, option, root, runItems, seedItems, SERVER_CORE, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
+// --cpu-prof DIR: gateway and items write V8 CPU profiles there when they stop (see profile-summary.mjs).
+const profileDir = option('cpu-prof', undefined);
+const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
 const requests = Number(option('requests', smoke ? '300' : '2000'));
 const connections = Number(option('connections', '10'));
 const ROWS = smoke ? 2_000 : 50_000;
@@ -47,8 +50,8 @@ try {
   writeFileSync(hotFile, codes.slice(0, HOT_TAGS).join('\n'));
 
   const [itemsPort, gatewayPort, baselinePort] = [await freePort(), await freePort(), await freePort()];
-  const items = startPinned(process.execPath, [resolve(root, 'dist/apps/items/main.js')], { ...productEnv, PORT: String(itemsPort) });
-  const gateway = startPinned(process.execPath, [resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(gatewayPort), TRUSTED_PROXIES: '127.0.0.1' });
+  const items = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/items/main.js')], { ...productEnv, PORT: String(itemsPort) });
+  const gateway = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(gatewayPort), TRUSTED_PROXIES: '127.0.0.1' });
   await Promise.all([itemsPort, gatewayPort].map((port) => waitReady(`http://127.0.0.1:${port}/health/ready`)));
   // The static route sends what the gateway sends for a hot code.
   const staticSvg = await (await fetch(`http://127.0.0.1:${gatewayPort}/qr/${codes[0]}`)).text();
