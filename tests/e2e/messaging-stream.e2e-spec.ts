@@ -143,6 +143,18 @@ describe('messages as they are written', () => {
     return calls;
   }
 
+  /** SQL statements messaging and items have run for callers (RPCs, events), from their /metrics; not the relay's own. */
+  async function queriesForCallers(): Promise<{ messaging: number; items: number }> {
+    const counts = { messaging: 0, items: 0 };
+    for (const service of ['messaging', 'items'] as const) {
+      const metrics = await (await fetch(`http://127.0.0.1:${stack.services.get(service)!.port}/metrics`)).text();
+      for (const [, labels, value] of metrics.matchAll(/^homing_db_queries_total\{([^}]*)\} (\d+)$/gm)) {
+        if (!labels.includes('work="background"')) counts[service] += Number(value);
+      }
+    }
+    return counts;
+  }
+
   it('pushes a new message to the owner’s and the finder’s open streams without their polling', async () => {
     const { code, owner, finderToken } = await foundItem();
     const ownerStream = await listen(code, { token: owner });
@@ -230,6 +242,28 @@ describe('messages as they are written', () => {
     const reply = await write(code, 'Coming!', { token: owner });
     await published;
     await expectEventually(async () => expect((await poll(code, latestId, { finderToken })).body.map((message) => message.id)).toEqual([reply.body.message.id]));
+  });
+
+  it('runs no SQL in messaging or items for polls with nothing new, as their query counters show', async () => {
+    const { code, owner, finderToken } = await foundItem();
+    const latestId = (await write(code, 'At the station', { finderToken })).body.message.id;
+    const callers = [{ finderToken }, { token: owner }];
+    // Warm-up: the gateway has the newest id from the event and has authorised each caller once.
+    for (const caller of callers) {
+      await expectEventually(async () => {
+        const calls = await messagingCallsDuring(async () => expect(await poll(code, latestId, caller)).toEqual({ status: 200, body: [] }));
+        expect(calls).toEqual([]);
+      });
+    }
+
+    const before = await queriesForCallers();
+    expect(before.messaging).toBeGreaterThan(0);
+    for (let n = 0; n < 10; n += 1) expect(await poll(code, latestId, callers[n % 2])).toEqual({ status: 200, body: [] });
+    expect(await queriesForCallers()).toEqual(before);
+
+    // A poll with something to answer is messaging's, and is counted.
+    expect((await poll(code, latestId - 1, { finderToken })).body.map((message) => message.id)).toEqual([latestId]);
+    expect((await queriesForCallers()).messaging).toBeGreaterThan(before.messaging);
   });
 
   it('ends open streams cleanly when the gateway shuts down', async () => {
