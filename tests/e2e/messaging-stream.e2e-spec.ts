@@ -18,6 +18,8 @@ interface StreamEvent {
 /** A server-sent event stream read with fetch, as the web app reads it (EventSource cannot send credentials). */
 class EventStreamClient {
   readonly events: StreamEvent[] = [];
+  /** Comment lines (`: heartbeat`), without the colon. */
+  readonly comments: string[] = [];
   /** Resolves when the server ends the stream: 'ended' cleanly, 'failed' if the connection broke. */
   readonly closed: Promise<'ended' | 'failed'>;
   private readonly abort = new AbortController();
@@ -69,7 +71,10 @@ class EventStreamClient {
     const event: StreamEvent = { event: 'message', data: '' };
     let hasField = false;
     for (const line of block.split('\n')) {
-      if (line.startsWith(':')) continue;
+      if (line.startsWith(':')) {
+        this.comments.push(line.slice(1).trim());
+        continue;
+      }
       const [field, ...rest] = line.split(':');
       const value = rest.join(':').replace(/^ /, '');
       if (field === 'event') event.event = value;
@@ -89,7 +94,8 @@ describe('messages as they are written', () => {
   const streams: EventStreamClient[] = [];
 
   beforeAll(async () => {
-    stack = await startStack();
+    // Heartbeats every 15 s by default: a short interval here, so one arrives while a test waits.
+    stack = await startStack({ env: { gateway: { SSE_HEARTBEAT_MS: '200' } } });
   });
 
   afterEach(() => {
@@ -180,6 +186,13 @@ describe('messages as they are written', () => {
       expect(ownerStream.messages.map((message) => message.id)).toEqual([otherFinder.body.message.id, second.body.message.id, reply.body.message.id, own.body.message.id]),
     );
     expect(finderStream.messages).toHaveLength(2);
+  });
+
+  it('keeps an idle stream open with heartbeat comment lines', async () => {
+    const { code, finderToken } = await foundItem();
+    const stream = await listen(code, { finderToken });
+    await expectEventually(() => expect(stream.comments).toContain('heartbeat'));
+    expect(stream.events).toEqual([]);
   });
 
   it('resumes after Last-Event-ID with the messages the client missed', async () => {
