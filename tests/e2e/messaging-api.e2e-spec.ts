@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateMessageResponse, FinderTokenResponse, HttpErrorBody, Message, PublicItem } from '@homing/contracts';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { CreateMessageResponse, DomainEvent, FinderTokenResponse, HttpErrorBody, Message, PublicItem } from '@homing/contracts';
 import { expectEventually, runServiceCommand, waitForEvent } from '@homing/testing';
 import { testAccessToken } from '../support/access-tokens';
 import { startStack, type Stack } from '../support/stack';
@@ -9,6 +10,8 @@ interface Call {
   finderToken?: string;
   body?: unknown;
   idempotencyKey?: string;
+  /** The client address a trusted proxy reports. */
+  forwardedFor?: string;
 }
 
 // Finders' conversations with owners, through the gateway, with the whole stack: items tells messaging who owns what.
@@ -18,6 +21,8 @@ describe('finders writing to owners', () => {
 
   beforeAll(async () => {
     stack = await startStack({
+      // The gateway believes X-Forwarded-For from the test (as from a load balancer): writers from many addresses.
+      env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' } },
       beforeStart: async ({ envOf }) => {
         [unactivated] = (await runServiceCommand('items', ['seed-tags', '--count', '1'], envOf('items'))).trim().split('\n');
       },
@@ -32,6 +37,7 @@ describe('finders writing to owners', () => {
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.finderToken) headers['x-finder-token'] = options.finderToken;
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    if (options.forwardedFor) headers['x-forwarded-for'] = options.forwardedFor;
     const response = await fetch(`${stack.api}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
     const text = await response.text();
     return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
@@ -99,6 +105,46 @@ describe('finders writing to owners', () => {
     expect(changed.body).toEqual({ finder_token: finderToken });
     const again = await stack.nc.request(`${stack.namespace}.messaging.rpc.get-finder-contact`, JSON.stringify({ conversationId: first.body.message.conversation_id }), { timeout: 5000 });
     expect(again.json()).toEqual({ email: `new-${email}` });
+  });
+
+  it('publishes one message event per message, and none carries the finder’s address', async () => {
+    const { code, owner } = await ownedItem();
+    const itemCode = code.replace(/-/g, '');
+    const email = `finder-${randomUUID()}@example.test`;
+    const finderToken = (await call<FinderTokenResponse>('POST', `/items/${code}/set-finder`, { body: { email } })).body.finder_token;
+    const subject = 'messaging.message.created.v1';
+    const seen: Array<DomainEvent<typeof subject>> = [];
+    const subscription = stack.nc.subscribe(`${stack.namespace}.${subject}`, {
+      callback: (_error, msg) => {
+        const event = msg.json<DomainEvent<typeof subject>>();
+        if (event.data.itemCode === itemCode) seen.push(event);
+      },
+    });
+    await stack.nc.flush();
+    const stored = async () => {
+      const stream = `${stack.namespace.toUpperCase()}_HOMING_EVENTS`;
+      const info = await (await jetstreamManager(stack.nc)).streams.info(stream, { subjects_filter: `${stack.namespace}.${subject}` });
+      return info.state.subjects?.[`${stack.namespace}.${subject}`] ?? 0;
+    };
+    const storedBefore = await stored();
+
+    const written: Message[] = [];
+    for (const [n, caller] of [{ finderToken }, { token: owner }, { finderToken }, { token: owner }, { finderToken }].entries()) {
+      const answer = await write(code, `Message ${n + 1} for ${email}`, caller);
+      expect(answer.status).toBe(201);
+      written.push(answer.body.message);
+    }
+    // Every message's event recorded and published (nothing left in messaging's outbox), each stored once.
+    await expectEventually(async () => {
+      const { rows } = await stack.db.query(`SELECT count(*)::int AS n FROM "${stack.schemaOf('messaging')}".outbox WHERE published_at IS NULL`);
+      expect(rows[0].n).toBe(0);
+      expect(await stored()).toBe(storedBefore + 5);
+    });
+    await expectEventually(() => expect(seen).toHaveLength(5));
+    subscription.unsubscribe();
+    const byMessage = [...seen].sort((a, b) => a.data.messageId - b.data.messageId);
+    expect(byMessage.map((event) => [event.data.messageId, event.data.author])).toEqual(written.map((message) => [message.id, message.author]));
+    for (const event of seen) expect(JSON.stringify(event)).not.toContain(email);
   });
 
   it('refuses the owner’s first message, then lets them reply to the finder', async () => {
@@ -249,6 +295,25 @@ describe('finders writing to owners', () => {
     // Another tag is another count.
     const { code: other } = await ownedItem();
     expect((await write(other, 'Found this one too')).status).toBe(201);
+  });
+
+  it('limits how much one tag receives from every address together, with Retry-After', async () => {
+    const { code } = await ownedItem();
+    // 200 messages an hour to one tag (MESSAGE_LIMITS.perTag), each from another address, so no address reaches its own limit.
+    // Twenty at a time: the count is Redis's, atomic, whatever the order of arrival.
+    for (let batch = 0; batch < 10; batch += 1) {
+      const numbers = Array.from({ length: 20 }, (_, index) => batch * 20 + index + 1);
+      const statuses = await Promise.all(numbers.map(async (n) => (await write(code, `Message ${n}`, { forwardedFor: `198.51.100.${n}` })).status));
+      expect(statuses).toEqual(numbers.map(() => 201));
+    }
+    const limited = await fetch(`${stack.api}/items/${code}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.1' },
+      body: JSON.stringify({ content: 'One more' }),
+    });
+    expect(limited.status).toBe(429);
+    expect(((await limited.json()) as HttpErrorBody).response_code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   const someoneElse = () => testAccessToken().token;

@@ -18,6 +18,8 @@ interface StreamEvent {
 /** A server-sent event stream read with fetch, as the web app reads it (EventSource cannot send credentials). */
 class EventStreamClient {
   readonly events: StreamEvent[] = [];
+  /** Comment lines (`: heartbeat`), without the colon. */
+  readonly comments: string[] = [];
   /** Resolves when the server ends the stream: 'ended' cleanly, 'failed' if the connection broke. */
   readonly closed: Promise<'ended' | 'failed'>;
   private readonly abort = new AbortController();
@@ -69,7 +71,10 @@ class EventStreamClient {
     const event: StreamEvent = { event: 'message', data: '' };
     let hasField = false;
     for (const line of block.split('\n')) {
-      if (line.startsWith(':')) continue;
+      if (line.startsWith(':')) {
+        this.comments.push(line.slice(1).trim());
+        continue;
+      }
       const [field, ...rest] = line.split(':');
       const value = rest.join(':').replace(/^ /, '');
       if (field === 'event') event.event = value;
@@ -89,7 +94,8 @@ describe('messages as they are written', () => {
   const streams: EventStreamClient[] = [];
 
   beforeAll(async () => {
-    stack = await startStack();
+    // Heartbeats every 15 s by default: a short interval here, so one arrives while a test waits.
+    stack = await startStack({ env: { gateway: { SSE_HEARTBEAT_MS: '200' } } });
   });
 
   afterEach(() => {
@@ -143,6 +149,18 @@ describe('messages as they are written', () => {
     return calls;
   }
 
+  /** SQL statements messaging and items have run for callers (RPCs, events), from their /metrics; not the relay's own. */
+  async function queriesForCallers(): Promise<{ messaging: number; items: number }> {
+    const counts = { messaging: 0, items: 0 };
+    for (const service of ['messaging', 'items'] as const) {
+      const metrics = await (await fetch(`http://127.0.0.1:${stack.services.get(service)!.port}/metrics`)).text();
+      for (const [, labels, value] of metrics.matchAll(/^homing_db_queries_total\{([^}]*)\} (\d+)$/gm)) {
+        if (!labels.includes('work="background"')) counts[service] += Number(value);
+      }
+    }
+    return counts;
+  }
+
   it('pushes a new message to the owner’s and the finder’s open streams without their polling', async () => {
     const { code, owner, finderToken } = await foundItem();
     const ownerStream = await listen(code, { token: owner });
@@ -168,6 +186,13 @@ describe('messages as they are written', () => {
       expect(ownerStream.messages.map((message) => message.id)).toEqual([otherFinder.body.message.id, second.body.message.id, reply.body.message.id, own.body.message.id]),
     );
     expect(finderStream.messages).toHaveLength(2);
+  });
+
+  it('keeps an idle stream open with heartbeat comment lines', async () => {
+    const { code, finderToken } = await foundItem();
+    const stream = await listen(code, { finderToken });
+    await expectEventually(() => expect(stream.comments).toContain('heartbeat'));
+    expect(stream.events).toEqual([]);
   });
 
   it('resumes after Last-Event-ID with the messages the client missed', async () => {
@@ -230,6 +255,28 @@ describe('messages as they are written', () => {
     const reply = await write(code, 'Coming!', { token: owner });
     await published;
     await expectEventually(async () => expect((await poll(code, latestId, { finderToken })).body.map((message) => message.id)).toEqual([reply.body.message.id]));
+  });
+
+  it('runs no SQL in messaging or items for polls with nothing new, as their query counters show', async () => {
+    const { code, owner, finderToken } = await foundItem();
+    const latestId = (await write(code, 'At the station', { finderToken })).body.message.id;
+    const callers = [{ finderToken }, { token: owner }];
+    // Warm-up: the gateway has the newest id from the event and has authorised each caller once.
+    for (const caller of callers) {
+      await expectEventually(async () => {
+        const calls = await messagingCallsDuring(async () => expect(await poll(code, latestId, caller)).toEqual({ status: 200, body: [] }));
+        expect(calls).toEqual([]);
+      });
+    }
+
+    const before = await queriesForCallers();
+    expect(before.messaging).toBeGreaterThan(0);
+    for (let n = 0; n < 10; n += 1) expect(await poll(code, latestId, callers[n % 2])).toEqual({ status: 200, body: [] });
+    expect(await queriesForCallers()).toEqual(before);
+
+    // A poll with something to answer is messaging's, and is counted.
+    expect((await poll(code, latestId - 1, { finderToken })).body.map((message) => message.id)).toEqual([latestId]);
+    expect((await queriesForCallers()).messaging).toBeGreaterThan(before.messaging);
   });
 
   it('ends open streams cleanly when the gateway shuts down', async () => {

@@ -31,6 +31,22 @@ describe('item owners projection (items → JetStream → messaging)', () => {
   let messaging: ServiceProcess;
   let created: { item: PublicItem; event: DomainEvent<'items.item.created.v1'> };
 
+  const projected = async (code: string) => {
+    const { rows } = await db.query(`SELECT owner_user_id, name, version FROM "${schemas.messaging}".item_owners WHERE item_code = $1`, [code]);
+    return rows[0] as { owner_user_id: string | null; name: string | null; version: number } | undefined;
+  };
+
+  /** Publishes an event as items' relay would, and waits until messaging's projection has taken it. */
+  const deliver = async (subject: string, event: object) => {
+    const js = jetstream(nc);
+    const jsm = await jetstreamManager(nc);
+    const ack = await js.publish(`${namespace}.${subject}`, JSON.stringify({ ...event, id: randomUUID(), subject }));
+    await expectEventually(async () => {
+      const info = await jsm.consumers.info(ack.stream, 'messaging__item-owners');
+      expect(info.ack_floor.stream_seq).toBeGreaterThanOrEqual(ack.seq);
+    });
+  };
+
   const ownerOf = async (code: string) => {
     const { rows } = await db.query(`SELECT owner_user_id FROM "${schemas.messaging}".item_owners WHERE item_code = $1`, [code]);
     return rows[0]?.owner_user_id as string | undefined;
@@ -113,6 +129,33 @@ describe('item owners projection (items → JetStream → messaging)', () => {
     await send('items.item.claimed.v1', { version: 5, data: { ...event.data, ownerUserId: randomUUID() } });
     const { rows } = await db.query(`SELECT deleted_at, version, owner_user_id FROM "${schemas.messaging}".item_owners WHERE item_code = $1`, [event.data.code]);
     expect(rows).toEqual([{ deleted_at: expect.any(Date), version: 6, owner_user_id: claimedBy }]);
+  });
+
+  it('keeps the item’s name from its creation and follows a rename', async () => {
+    const ownerUserId = randomUUID();
+    const reply = await nc.request(`${namespace}.items.rpc.create`, JSON.stringify({ name: 'Red scarf', ownerUserId }), { timeout: 5000 });
+    const code = reply.json<PublicItem>().code.replace(/-/g, '');
+    await expectEventually(async () => expect(await projected(code)).toEqual({ owner_user_id: ownerUserId, name: 'Red scarf', version: 1 }));
+
+    const renamed = waitForEvent(nc, namespace, 'items.item.updated.v1', (event) => event.data.code === code);
+    await nc.request(`${namespace}.items.rpc.update`, JSON.stringify({ code, ownerUserId, name: 'Blue scarf' }), { timeout: 5000 });
+    expect((await renamed).version).toBe(2);
+    await expectEventually(async () => expect(await projected(code)).toEqual({ owner_user_id: ownerUserId, name: 'Blue scarf', version: 2 }));
+  });
+
+  it('keeps the newest name when an older rename arrives late, and the owner when a rename overtakes the creation', async () => {
+    const { event } = created;
+    const code = `${event.data.code.slice(0, 12)}ZZZZ`;
+    const ownerUserId = randomUUID();
+    const renamed = (version: number, name: string) => ({ ...event, aggregateId: code, version, data: { code, name, rewardCents: null } });
+    await deliver('items.item.updated.v1', renamed(3, 'Umbrella (black)'));
+    expect(await projected(code)).toEqual({ owner_user_id: null, name: 'Umbrella (black)', version: 3 });
+    // Version 2 was renamed before version 3, but arrives after it: ignored.
+    await deliver('items.item.updated.v1', renamed(2, 'Umbrella'));
+    expect(await projected(code)).toMatchObject({ name: 'Umbrella (black)', version: 3 });
+    // The creation (version 1) comes last: its owner is the item's for good, its name is older than the rename.
+    await deliver('items.item.created.v1', { ...event, aggregateId: code, version: 1, data: { ...event.data, code, ownerUserId, name: 'Brolly' } });
+    expect(await projected(code)).toEqual({ owner_user_id: ownerUserId, name: 'Umbrella (black)', version: 3 });
   });
 
   it('moves malformed events to the dead-letter subject and keeps consuming', async () => {

@@ -30,6 +30,8 @@ export const EventMap = {
       code: z.string(),
       ownerUserId: z.uuid(),
       claimedAt: z.iso.datetime({ offset: true }),
+      /** What the owner called the item. Absent from events recorded before it was added. */
+      name: z.string().nullable().optional(),
     }),
   },
   /** A minted tag activated by its new owner (`POST /claim`). */

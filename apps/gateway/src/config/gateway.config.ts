@@ -9,6 +9,9 @@ const trustedProxies = z
   .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
   .refine((entries) => entries.every((entry) => isIP(entry.split('/')[0]) !== 0), 'a comma-separated list of IP addresses or CIDR blocks');
 
+// A comment line this often keeps proxies and load balancers from closing an idle stream (they commonly allow 30–60 s).
+export const DEFAULT_SSE_HEARTBEAT_MS = 15_000;
+
 const gatewayEnvSchema = baseEnvSchema.extend(redisEnvSchema.shape).extend({
   PORT: envSchemas.port.default(8080),
   PUBLIC_URL: envSchemas.urlWithProtocol(['http:', 'https:']).default('http://localhost:8080'),
@@ -25,6 +28,8 @@ const gatewayEnvSchema = baseEnvSchema.extend(redisEnvSchema.shape).extend({
   TRUSTED_PROXIES: trustedProxies,
   /** Tag scans kept in memory per replica (least recently used dropped first); 0 turns the cache off. */
   SCAN_CACHE_MAX_ITEMS: z.coerce.number().int().min(0).default(50_000),
+  /** Milliseconds between the comment lines that keep an idle server-sent event stream open. */
+  SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(DEFAULT_SSE_HEARTBEAT_MS),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;

@@ -24,13 +24,14 @@ import {
 } from '@homing/contracts';
 import { Public, RpcClient } from '@homing/platform';
 import { CurrentUser, OptionalCurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
+import { DEFAULT_SSE_HEARTBEAT_MS } from '../config/gateway.config';
 import { IDEMPOTENCY_KEY_API_HEADER, IdempotencyKey } from '../http/idempotency-key';
 import { errorResponses, jsonSchemaOf, NOT_YOURS } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { openEventStream, parseLastEventId } from './event-stream';
 import { FINDER_TOKEN_API_HEADER, FinderToken } from './finder-token';
 import { failedOnOurSide, MESSAGE_LIMITS, MessageLimits } from './message-limits';
-import { HEARTBEAT_MS, MessageStreams } from './message-streams';
+import { MessageStreams } from './message-streams';
 import { ThreadReaders } from './thread-readers';
 
 
@@ -143,7 +144,7 @@ export class ConversationsHttpController {
     description:
       'What the caller may read, as GET messages decides (owner: every conversation; finder with X-Finder-Token: theirs; else 403), authorised ' +
       'when the stream opens. Each message is an event `message` with `id` = message id and the message as JSON data; a reset sends `cleared` ' +
-      `(and ends a finder's stream); a comment line every ${HEARTBEAT_MS / 1000} s keeps it open. Last-Event-ID resumes after that message. ` +
+      `(and ends a finder's stream); a comment line every ${DEFAULT_SSE_HEARTBEAT_MS / 1000} s (SSE_HEARTBEAT_MS) keeps it open. Last-Event-ID resumes after that message. ` +
       'Credentials travel in headers as on every route (read the stream with fetch, not EventSource, which cannot send them); ' +
       'messages are not marked read by the stream. The stream ends when the gateway shuts down: reconnect with Last-Event-ID.',
   })

@@ -1,9 +1,7 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Message, ThreadAccess } from '@homing/contracts';
 import { RpcClient, RpcError } from '@homing/platform';
-
-// A comment line this often keeps proxies and load balancers from closing an idle stream (they commonly allow 30–60 s).
-export const HEARTBEAT_MS = 15_000;
+import { DEFAULT_SSE_HEARTBEAT_MS, GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
 // A client that reads slower than its messages arrive is dropped rather than buffered without end; it reconnects
 // with Last-Event-ID and misses nothing.
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -51,11 +49,14 @@ export class MessageStreams implements OnModuleInit, BeforeApplicationShutdown {
   private readonly channels = new Map<string, ItemChannel>();
   private heartbeats?: NodeJS.Timeout;
 
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'SSE_HEARTBEAT_MS'> = { SSE_HEARTBEAT_MS: DEFAULT_SSE_HEARTBEAT_MS },
+  ) {}
 
   onModuleInit(): void {
     // One timer for every stream of the process.
-    this.heartbeats = setInterval(() => this.heartbeat(), HEARTBEAT_MS).unref();
+    this.heartbeats = setInterval(() => this.heartbeat(), this.config.SSE_HEARTBEAT_MS).unref();
   }
 
   /** Shutdown: every stream ends cleanly (clients reconnect, to another replica), before HTTP stops. */

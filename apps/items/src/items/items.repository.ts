@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { queryNamed } from '@homing/platform';
 
 export interface ItemRow {
   code: string;
@@ -33,10 +32,8 @@ export class ItemsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async findByCode(code: string): Promise<ItemRow | null> {
-    // Straight to the pg pool: TypeORM's query() cannot name a statement, and a named one is parsed and planned
-    // once per connection instead of on every scan.
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    const { rows } = await pool.query<ItemRow>({ ...FIND_BY_CODE, values: [code] });
+    // A named statement is parsed and planned once per connection instead of on every scan.
+    const rows = await queryNamed<ItemRow>(this.dataSource, FIND_BY_CODE, [code]);
     return rows[0] ?? null;
   }
 

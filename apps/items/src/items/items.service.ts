@@ -50,7 +50,7 @@ export class ItemsService {
         await this.outbox.record(
           manager,
           'items.item.created.v1',
-          { code: row.code, ownerUserId, claimedAt: (row.claimed_at as Date).toISOString() },
+          { code: row.code, ownerUserId, claimedAt: (row.claimed_at as Date).toISOString(), name: row.name },
           { aggregateId: row.code, version: row.version },
         );
         return this.toPublic(row, ownerUserId);

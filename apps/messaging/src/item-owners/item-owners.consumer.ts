@@ -5,10 +5,10 @@ import type { LedgerConsumer } from '@homing/platform';
 import { ConversationsRepository } from '../conversations/conversations.repository';
 import { ItemOwnersRepository } from './item-owners.repository';
 
-type ItemOwnerEvents = 'items.item.created.v1' | 'items.item.claimed.v1' | 'items.item.deleted.v1';
+type ItemOwnerEvents = 'items.item.created.v1' | 'items.item.claimed.v1' | 'items.item.updated.v1' | 'items.item.deleted.v1';
 
 /**
- * Keeps messaging's `item code → owner` projection current from items' events, so messaging authorises on its own.
+ * Keeps messaging's `item code → owner, name` projection current from items' events, so messaging authorises on its own.
  * A deletion also deletes the item's conversations, in the same transaction.
  * Each event applies only if it is newer than the row (the item's version): a late event never undoes a later change.
  */
@@ -16,7 +16,7 @@ type ItemOwnerEvents = 'items.item.created.v1' | 'items.item.claimed.v1' | 'item
 export class ItemOwnersConsumer implements LedgerConsumer<ItemOwnerEvents> {
   // WARNING: persisted in NATS as this consumer's position; see EventConsumer.
   readonly durableName = 'messaging__item-owners';
-  readonly subjects = ['items.item.created.v1', 'items.item.claimed.v1', 'items.item.deleted.v1'] as const;
+  readonly subjects = ['items.item.created.v1', 'items.item.claimed.v1', 'items.item.updated.v1', 'items.item.deleted.v1'] as const;
   // A projection: every event the stream holds, each applied once, in a transaction with the ledger.
   readonly startFrom = 'all';
   readonly idempotency = 'ledger';
@@ -33,9 +33,15 @@ export class ItemOwnersConsumer implements LedgerConsumer<ItemOwnerEvents> {
       await this.conversations.deleteByItem(manager, event.data.code);
       return;
     }
+    if (event.subject === 'items.item.updated.v1') {
+      await this.itemOwners.rename(manager, event.data.code, event.data.name, event.version);
+      return;
+    }
+    // A claimed tag has no name yet (its owner names it later, a rename); a created item has one from the start.
+    const name = event.subject === 'items.item.created.v1' ? event.data.name : undefined;
     await this.itemOwners.upsert(
       manager,
-      { itemCode: event.data.code, ownerUserId: event.data.ownerUserId, claimedAt: new Date(event.data.claimedAt) },
+      { itemCode: event.data.code, ownerUserId: event.data.ownerUserId, claimedAt: new Date(event.data.claimedAt), name },
       event.version,
     );
   }

@@ -13,14 +13,37 @@ export interface ItemOwner {
 export class ItemOwnersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Records the owner as of the item's `version`; an event older than the row's version changes nothing. */
-  async upsert(manager: EntityManager, owner: ItemOwner, version: number): Promise<boolean> {
-    return applyIfNewer(manager, {
+  /**
+   * Records the owner (and, from a creation, the name) as of the item's `version`; an event older than the row's
+   * version changes nothing, except that it fills in a missing owner: an item's owner is set once, when it is
+   * created or claimed, so a rename that overtook the creation must not leave the item without one.
+   */
+  async upsert(manager: EntityManager, owner: ItemOwner & { name?: string | null }, version: number): Promise<boolean> {
+    const applied = await applyIfNewer(manager, {
       table: 'item_owners',
       key: { item_code: owner.itemCode },
       version,
-      values: { owner_user_id: owner.ownerUserId, claimed_at: owner.claimedAt, deleted_at: null, updated_at: new Date() },
+      values: {
+        owner_user_id: owner.ownerUserId,
+        claimed_at: owner.claimedAt,
+        ...(owner.name === undefined ? {} : { name: owner.name }),
+        deleted_at: null,
+        updated_at: new Date(),
+      },
     });
+    if (!applied) {
+      await manager.query('UPDATE item_owners SET owner_user_id = $2, claimed_at = $3 WHERE item_code = $1 AND owner_user_id IS NULL', [
+        owner.itemCode,
+        owner.ownerUserId,
+        owner.claimedAt,
+      ]);
+    }
+    return applied;
+  }
+
+  /** Records the item's name as of `version` (a rename); an older rename than the row's version changes nothing. */
+  async rename(manager: EntityManager, itemCode: string, name: string | null, version: number): Promise<boolean> {
+    return applyIfNewer(manager, { table: 'item_owners', key: { item_code: itemCode }, version, values: { name, updated_at: new Date() } });
   }
 
   /** Marks the item deleted as of `version`, keeping the row as a tombstone against late events. */

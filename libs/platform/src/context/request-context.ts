@@ -8,6 +8,8 @@ export interface RequestContext {
   causationId: string | null;
   /** Epoch ms by which the caller of the RPC being handled needs its answer; calls made inside get what is left. */
   deadline?: number;
+  /** What is being done, for metrics: the RPC subject being answered or the event consumer's durable name. */
+  work?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

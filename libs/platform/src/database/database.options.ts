@@ -2,6 +2,7 @@ import type { Logger } from '@nestjs/common';
 import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 import { IdempotencyKeys1763856000001 } from './idempotency-keys.migration';
 import { OutboxAndProcessedEvents1763856000000 } from './platform-tables.migration';
+import { QueryCountingLogger } from './query-counter';
 
 // RELIABILITY.md: a query that runs longer than this is cancelled, so a slow database fails requests fast.
 export const STATEMENT_TIMEOUT_MS = 5000;
@@ -29,7 +30,7 @@ export interface DatabaseOptions {
 /**
  * TypeORM options for a service: its own schema (also the search path, so raw SQL needs no prefix), the shared
  * outbox, processed_events and idempotency_keys tables first, a statement timeout, and error handlers on the pool
- * so a database restart is an error to log, not a crashed process.
+ * so a database restart is an error to log, not a crashed process. Every statement is counted (QueryCountingLogger).
  */
 export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
   return {
@@ -48,6 +49,7 @@ export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
       options: `-c search_path=${options.schema} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
       idleTimeoutMillis: 30_000,
     },
+    logger: new QueryCountingLogger(),
     poolErrorHandler: (error: Error) => options.logger?.error(`database pool error: ${error.message}`),
   };
 }

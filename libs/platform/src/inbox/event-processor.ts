@@ -133,7 +133,7 @@ export class EventProcessor {
   private inContext<T>(consumer: EventConsumer, event: DomainEvent, msg: JsMsg, work: () => Promise<T>): Promise<T> {
     const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': event.subject, 'messaging.message.id': event.id };
     return context.with(extractTraceContext(msg.headers), () =>
-      requestContext.run({ correlationId: event.correlationId, causationId: event.id }, () =>
+      requestContext.run({ correlationId: event.correlationId, causationId: event.id, work: consumer.durableName }, () =>
         withSpan(`${consumer.durableName} ${event.subject}`, SpanKind.CONSUMER, attributes, work),
       ),
     );

@@ -52,4 +52,12 @@ export const consumerMetrics = {
   }),
 };
 
+export const databaseMetrics = {
+  queries: new Counter({
+    name: 'homing_db_queries_total',
+    help: 'SQL statements sent to PostgreSQL, by the RPC subject or event consumer that sent them (background: outbox relay, purges)',
+    labelNames: ['work'],
+  }),
+};
+
 export { register as metricsRegistry };

@@ -118,7 +118,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     const correlationId = acceptCorrelationId(msg.headers?.get(CORRELATION_HEADER));
     const attributes = { 'messaging.system': 'nats', 'rpc.method': pattern };
     await context.with(extractTraceContext(msg.headers), () =>
-      requestContext.run({ correlationId, causationId: null, deadline }, () =>
+      requestContext.run({ correlationId, causationId: null, deadline, work: pattern }, () =>
         withSpan(pattern, SpanKind.SERVER, attributes, (span) => this.answer(pattern, msg, span)),
       ),
     );

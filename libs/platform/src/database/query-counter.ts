@@ -1,0 +1,51 @@
+import type { Pool, QueryResultRow } from 'pg';
+import type { DataSource, Logger as TypeOrmLogger } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { requestContext } from '../context';
+import { databaseMetrics } from '../metrics/metrics';
+
+type WorkCounter = ReturnType<typeof databaseMetrics.queries.labels>;
+const counters = new Map<string, WorkCounter>();
+
+/** Counts one SQL statement against the RPC or consumer being handled: an increment, nothing that waits. */
+export function countQuery(): void {
+  const work = requestContext.current()?.work ?? 'background';
+  let counter = counters.get(work);
+  if (!counter) {
+    counter = databaseMetrics.queries.labels(work);
+    counters.set(work, counter);
+  }
+  counter.inc();
+}
+
+/**
+ * TypeORM's logger of every service: counts the statements TypeORM sends (`homing_db_queries_total`), and logs
+ * nothing, as TypeORM did before (query errors reach the caller as exceptions).
+ */
+export class QueryCountingLogger implements TypeOrmLogger {
+  logQuery(): void {
+    countQuery();
+  }
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
+
+/** A named prepared statement: parsed and planned once per connection, for the hottest reads (the tag scan). */
+export interface NamedStatement {
+  name: string;
+  text: string;
+}
+
+/**
+ * Runs a named prepared statement straight on the pool TypeORM holds (TypeORM's query() cannot name a statement),
+ * counted like any other query.
+ */
+export async function queryNamed<Row extends QueryResultRow>(dataSource: DataSource, statement: NamedStatement, values: unknown[]): Promise<Row[]> {
+  const pool = (dataSource.driver as PostgresDriver).master as Pool;
+  countQuery();
+  const { rows } = await pool.query<Row>({ ...statement, values });
+  return rows;
+}
