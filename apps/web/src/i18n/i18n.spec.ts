@@ -1,7 +1,7 @@
 import { waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
-import { createI18n, languageStorageKey, pickLanguage } from './i18n';
+import { chooseLanguage, createI18n, pickLanguage } from './i18n';
 import en from './locales/en.json';
 import es from './locales/es.json';
 import it_ from './locales/it.json';
@@ -50,15 +50,36 @@ describe('choosing the display language', () => {
   });
 
   it('uses the stored choice first, without asking /lang', () => {
-    localStorage.setItem(languageStorageKey, 'es');
+    localStorage.setItem('lang', 'es');
     const browserLanguages = vi.fn(async () => ['nl']);
     const i18n = createI18n({ browserLanguages });
     expect(i18n.resolvedLanguage).toBe('es');
     expect(browserLanguages).not.toHaveBeenCalled();
   });
 
+  it('stores an explicit choice under the property lang', async () => {
+    const i18n = createI18n();
+    await chooseLanguage(i18n, 'nl');
+    expect(localStorage.getItem('lang')).toBe('nl');
+    expect(i18n.resolvedLanguage).toBe('nl');
+  });
+
+  it('keeps a choice stored by an earlier version under homing.lang, moving it to lang', () => {
+    localStorage.setItem('homing.lang', 'es');
+    const i18n = createI18n({ browserLanguages: async () => ['nl'] });
+    expect(i18n.resolvedLanguage).toBe('es');
+    expect(localStorage.getItem('lang')).toBe('es');
+    expect(localStorage.getItem('homing.lang')).toBeNull();
+  });
+
+  it('prefers a choice under lang to one left under homing.lang', () => {
+    localStorage.setItem('lang', 'nl');
+    localStorage.setItem('homing.lang', 'es');
+    expect(createI18n().resolvedLanguage).toBe('nl');
+  });
+
   it('ignores a stored language we do not offer and follows /lang', async () => {
-    localStorage.setItem(languageStorageKey, 'it');
+    localStorage.setItem('lang', 'it');
     const i18n = createI18n({ browserLanguages: async () => ['de', 'nl-NL'] });
     await waitFor(() => expect(i18n.resolvedLanguage).toBe('nl'));
     expect(document.documentElement.lang).toBe('nl');
