@@ -9,6 +9,13 @@ import nl from './locales/nl.json';
 
 type Texts = { [key: string]: string | Texts };
 
+// The app's own code, tests left out (they name keys to check them, not to show them).
+const sources = import.meta.glob<string>(['../**/*.{ts,tsx}', '!../**/*.spec.{ts,tsx}', '!../testing/**'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
+
 function keysOf(texts: Texts, prefix = ''): string[] {
   return Object.entries(texts).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : keysOf(value, `${prefix}${key}.`)));
 }
@@ -36,6 +43,17 @@ describe('texts', () => {
   ])('keeps the same placeholders in %s', (_language, texts) => {
     const placeholders = (text = '') => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
     for (const key of english) expect([key, placeholders(textAt(texts, key))]).toEqual([key, placeholders(textAt(en, key))]);
+  });
+
+  it('has an English text for every key the code names', () => {
+    // Every quoted 'namespace.key' in the app's code (t('…'), schema messages, the error catalogue); the typed t()
+    // catches most of these at compile time, this also catches keys held in plain strings.
+    const namespaces = Object.keys(en).join('|');
+    const keyLiteral = new RegExp(`['"\`]((?:${namespaces})\\.[A-Za-z0-9_.]+)['"\`]`, 'g');
+    const used = new Set(Object.values(sources).flatMap((source) => [...source.matchAll(keyLiteral)].map((match) => match[1])));
+    expect(used.size).toBeGreaterThan(100);
+    expect(used).toContain('validation.required');
+    expect([...used].filter((key) => !textAt(en, key)?.trim())).toEqual([]);
   });
 
   it('has no texts in Italian yet (listed, not selectable)', () => {
