@@ -61,6 +61,17 @@ describe('the web app in a browser', () => {
     return { email, password };
   }
 
+  /** A finder's message about an item, through the API; without a finder token it starts a new conversation. */
+  async function writeAsFinder(code: string, content: string, finderToken?: string) {
+    const response = await fetch(`${stack.api}/items/${code}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.201.${Math.floor(Math.random() * 250)}.1`, ...(finderToken ? { 'x-finder-token': finderToken } : {}) },
+      body: JSON.stringify({ content }),
+    });
+    expect(response.status).toBe(201);
+    return (await response.json()) as { message: { id: number; conversation_id: string }; finder_token?: string };
+  }
+
   async function heading(page: Page, name: string | RegExp) {
     await page.getByRole('heading', { name, level: 1 }).waitFor();
   }
@@ -224,17 +235,25 @@ describe('the web app in a browser', () => {
   });
 
   it('has no serious accessibility violation on any screen, and keeps screenshots of each at 360 and 1280 px', async () => {
-    const user = await newUser();
+    const owned = await newUser();
     const setUp = await openPage();
-    await logIn(setUp, user);
+    await logIn(setUp, owned);
     await setUp.goto(url('/add-item'));
     await setUp.getByLabel('Name').fill('Umbrella');
     await setUp.getByRole('button', { name: 'Save' }).click();
     await setUp.waitForURL(/\/found\//);
     const code = decodeURIComponent(new URL(setUp.url()).pathname.split('/')[2]);
-    const token = await setUp.evaluate<string>(`localStorage.getItem(${JSON.stringify(TOKEN_KEY)})`);
+    const ownerToken = await setUp.evaluate<string>(`localStorage.getItem(${JSON.stringify(TOKEN_KEY)})`);
+    // A finder has written, so the owner's thread has a message to show.
+    await writeAsFinder(code, 'Found your umbrella at the café');
+    const emptyOwner = await openPage();
+    await logIn(emptyOwner, await newUser());
+    const emptyOwnerToken = await emptyOwner.evaluate<string>(`localStorage.getItem(${JSON.stringify(TOKEN_KEY)})`);
 
-    const publicScreens: Array<[string, string]> = [
+    // [screenshot name, path, what to wait for or do once the page's heading shows]
+    type Screen = [string, string, ((page: Page) => Promise<void>)?];
+    const qrShown = (page: Page) => page.locator('img.qr').first().waitFor();
+    const publicScreens: Screen[] = [
       ['home', '/'],
       ['about', '/about'],
       ['rewards', '/rewards'],
@@ -248,38 +267,71 @@ describe('the web app in a browser', () => {
       ['set-password', '/set-password/some-token'],
       ['not-found', '/not-found'],
       ['not-logged-in', '/account'],
+      ['finder-page', `/found/${code}`, (page) => page.getByRole('button', { name: ENGLISH.sendFirst, disabled: false }).waitFor()],
+      // Forms with their errors showing, too.
+      [
+        'login-errors',
+        '/login',
+        async (page) => {
+          await page.getByRole('button', { name: 'Log in' }).click();
+          await page.getByText('This field is required.').first().waitFor();
+        },
+      ],
     ];
-    const ownerScreens: Array<[string, string]> = [
-      ['my-items', '/items'],
+    const ownerScreens: Screen[] = [
+      // QR images in place, so the screenshot shows them rather than their placeholders.
+      ['my-items', '/items', qrShown],
       ['add-item', '/add-item'],
-      ['edit-item', `/item/${code}`],
+      ['edit-item', `/item/${code}`, qrShown],
+      [
+        'delete-confirmation',
+        `/item/${code}`,
+        async (page) => {
+          await page.getByRole('button', { name: 'Delete item' }).click();
+          await page.getByRole('alertdialog', { name: 'Delete this item?' }).waitFor();
+        },
+      ],
+      ['item-not-found', '/item/ZZZZ-ZZZZ-ZZZZ-ZZZZ', (page) => heading(page, 'Item not found')],
       ['account', '/account'],
+      ['set-password-logged-in', '/set-password/some-token', (page) => page.getByText('You are logged in.', { exact: false }).waitFor()],
+      [
+        'owner-thread',
+        `/found/${code}`,
+        async (page) => {
+          await page.getByText('Found your umbrella at the café').waitFor();
+          await declinePush(page, ENGLISH);
+        },
+      ],
     ];
+    const emptyOwnerScreens: Screen[] = [['my-items-empty', '/items', (page) => page.getByText('You have no items yet', { exact: false }).waitFor()]];
+    // A profile of its own: the route's language is stored as the visitor's choice.
+    const dutchVisitorScreens: Screen[] = [['login-nl', '/login/nl', (page) => heading(page, 'Inloggen')]];
+
     const violations: string[] = [];
     for (const viewport of Object.keys(VIEWPORTS) as Array<keyof typeof VIEWPORTS>) {
-      const visitor = await openPage({ viewport });
-      const owner = await openPage({ viewport });
-      await owner.goto(url('/'));
-      await owner.evaluate(`localStorage.setItem(${JSON.stringify(TOKEN_KEY)}, ${JSON.stringify(token)})`);
+      const loggedIn = async (token: string) => {
+        const page = await openPage({ viewport });
+        await page.goto(url('/'));
+        await page.evaluate(`localStorage.setItem(${JSON.stringify(TOKEN_KEY)}, ${JSON.stringify(token)})`);
+        return page;
+      };
       for (const [page, screens] of [
-        [visitor, publicScreens],
-        [owner, ownerScreens],
+        [await openPage({ viewport }), publicScreens],
+        [await loggedIn(ownerToken), ownerScreens],
+        [await loggedIn(emptyOwnerToken), emptyOwnerScreens],
+        [await openPage({ viewport }), dutchVisitorScreens],
       ] as const) {
-        for (const [name, path] of screens) {
+        for (const [name, path, ready] of screens) {
           await page.goto(url(path));
           await page.locator('main h1').first().waitFor();
-          // QR images in place, so the screenshot shows them rather than their placeholders.
-          if (name === 'my-items' || name === 'edit-item') await page.locator('img.qr').first().waitFor();
+          await ready?.(page);
           violations.push(...(await seriousViolations(page)).map((violation) => `${name} (${viewport}): ${violation}`));
+          // Usable on a 360 px phone: nothing runs off the side.
+          const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+          if (width > VIEWPORTS[viewport].width) violations.push(`${name} (${viewport}): ${width} px wide, wider than the screen`);
           await screenshot(page, `${name}-${VIEWPORTS[viewport].width}`);
         }
       }
-      // Forms with their errors showing, too.
-      await visitor.goto(url('/login'));
-      await visitor.getByRole('button', { name: 'Log in' }).click();
-      await visitor.getByText('This field is required.').first().waitFor();
-      violations.push(...(await seriousViolations(visitor)).map((violation) => `login errors (${viewport}): ${violation}`));
-      await screenshot(visitor, `login-errors-${VIEWPORTS[viewport].width}`);
     }
     expect(violations).toEqual([]);
   });
@@ -409,7 +461,6 @@ describe('the web app in a browser', () => {
     const finder = await openPage({ viewport: 'phone', locale });
     await finder.goto(url(`/found/${tag}`));
     await heading(finder, texts.finderTitle);
-    if (shots) await screenshot(finder, 'finder-page-360');
     const finderEmail = `finder-${randomUUID()}@example.test`;
     await finder.getByLabel(texts.message, { exact: true }).fill('I found your backpack\nat the station');
     await finder.getByLabel(texts.finderEmail).fill(finderEmail);
@@ -427,7 +478,7 @@ describe('the web app in a browser', () => {
     await owner.getByLabel(texts.message, { exact: true }).fill('Thank you! I can pick it up at 5.');
     await owner.getByRole('button', { name: texts.sendReply }).click();
     await owner.getByText('Thank you! I can pick it up at 5.').waitFor();
-    if (shots) await screenshot(owner, 'owner-thread-1280');
+    if (shots) await screenshot(owner, 'owner-thread-replied-1280');
 
     // No reload: the event stream (or the 3 s poll) brings the reply.
     await finderThread.getByText('Thank you! I can pick it up at 5.').waitFor({ timeout: 15_000 });
@@ -439,7 +490,6 @@ describe('the web app in a browser', () => {
     await secondFinder.goto(url(`/found/${tag}`));
     await heading(secondFinder, texts.finderTitle);
     await secondFinder.getByRole('button', { name: texts.sendFirst }).waitFor();
-    if (shots) await screenshot(secondFinder, 'finder-page-1280');
     expect(await secondFinder.getByText('I found your backpack').count()).toBe(0);
     expect(await secondFinder.getByText('Thank you! I can pick it up at 5.').count()).toBe(0);
 
@@ -661,15 +711,7 @@ describe('the web app in a browser', () => {
     await owner.waitForURL(/\/found\//);
     const code = decodeURIComponent(new URL(owner.url()).pathname.split('/')[2]);
 
-    const write = async (content: string, finderToken?: string) => {
-      const response = await fetch(`${stack.api}/items/${code}/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.201.${Math.floor(Math.random() * 250)}.1`, ...(finderToken ? { 'x-finder-token': finderToken } : {}) },
-        body: JSON.stringify({ content }),
-      });
-      expect(response.status).toBe(201);
-      return (await response.json()) as { message: { id: number; conversation_id: string }; finder_token?: string };
-    };
+    const write = (content: string, finderToken?: string) => writeAsFinder(code, content, finderToken);
     const read = async (finderToken: string) => {
       const response = await fetch(`${stack.api}/items/${code}/messages`, { headers: { 'x-finder-token': finderToken, 'x-forwarded-for': '10.202.0.1' } });
       return ((await response.json()) as Array<{ content: string }>).map((message) => message.content);

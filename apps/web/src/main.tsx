@@ -25,11 +25,7 @@ registerServiceWorker(pageLanguage);
 i18n.on('languageChanged', () => void tellServiceWorkerLanguage(pageLanguage()).catch(() => undefined));
 
 // Spec §4: a token already expired when the page opens is refreshed, and the page reloaded with the fresh one.
-if (api.isTokenExpired()) {
-  void api.refresh().then((stillLoggedIn) => {
-    if (stillLoggedIn) window.location.reload();
-  });
-}
+void api.reloadIfExpiredAtStart(() => window.location.reload());
 
 const start = () =>
   createRoot(container).render(

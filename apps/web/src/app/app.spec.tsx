@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
-import { createI18n, languageStorageKey } from '../i18n/i18n';
+import { createI18n } from '../i18n/i18n';
 import { ApiClient } from '../lib/api-client';
 import { ChunkLoadError } from '../lib/load-chunk';
 import { renderApp } from '../testing/render-app';
@@ -21,7 +21,7 @@ describe('the web shell', () => {
     renderApp('/');
     fireEvent.change(await screen.findByLabelText('Language'), { target: { value: 'nl' } });
     expect(await screen.findByRole('link', { name: 'Inloggen' })).toBeInTheDocument();
-    expect(localStorage.getItem(languageStorageKey)).toBe('nl');
+    expect(localStorage.getItem('lang')).toBe('nl');
     expect(document.documentElement.lang).toBe('nl');
   });
 

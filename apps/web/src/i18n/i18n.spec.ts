@@ -1,13 +1,20 @@
 import { waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
-import { createI18n, languageStorageKey, pickLanguage } from './i18n';
+import { chooseLanguage, createI18n, pickLanguage } from './i18n';
 import en from './locales/en.json';
 import es from './locales/es.json';
 import it_ from './locales/it.json';
 import nl from './locales/nl.json';
 
 type Texts = { [key: string]: string | Texts };
+
+// The app's own code, tests left out (they name keys to check them, not to show them).
+const sources = import.meta.glob<string>(['../**/*.{ts,tsx}', '!../**/*.spec.{ts,tsx}', '!../testing/**'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
 
 function keysOf(texts: Texts, prefix = ''): string[] {
   return Object.entries(texts).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : keysOf(value, `${prefix}${key}.`)));
@@ -38,6 +45,17 @@ describe('texts', () => {
     for (const key of english) expect([key, placeholders(textAt(texts, key))]).toEqual([key, placeholders(textAt(en, key))]);
   });
 
+  it('has an English text for every key the code names', () => {
+    // Every quoted 'namespace.key' in the app's code (t('…'), schema messages, the error catalogue); the typed t()
+    // catches most of these at compile time, this also catches keys held in plain strings.
+    const namespaces = Object.keys(en).join('|');
+    const keyLiteral = new RegExp(`['"\`]((?:${namespaces})\\.[A-Za-z0-9_.]+)['"\`]`, 'g');
+    const used = new Set(Object.values(sources).flatMap((source) => [...source.matchAll(keyLiteral)].map((match) => match[1])));
+    expect(used.size).toBeGreaterThan(100);
+    expect(used).toContain('validation.required');
+    expect([...used].filter((key) => !textAt(en, key)?.trim())).toEqual([]);
+  });
+
   it('has no texts in Italian yet (listed, not selectable)', () => {
     expect(it_).toEqual({});
   });
@@ -50,15 +68,36 @@ describe('choosing the display language', () => {
   });
 
   it('uses the stored choice first, without asking /lang', () => {
-    localStorage.setItem(languageStorageKey, 'es');
+    localStorage.setItem('lang', 'es');
     const browserLanguages = vi.fn(async () => ['nl']);
     const i18n = createI18n({ browserLanguages });
     expect(i18n.resolvedLanguage).toBe('es');
     expect(browserLanguages).not.toHaveBeenCalled();
   });
 
+  it('stores an explicit choice under the property lang', async () => {
+    const i18n = createI18n();
+    await chooseLanguage(i18n, 'nl');
+    expect(localStorage.getItem('lang')).toBe('nl');
+    expect(i18n.resolvedLanguage).toBe('nl');
+  });
+
+  it('keeps a choice stored by an earlier version under homing.lang, moving it to lang', () => {
+    localStorage.setItem('homing.lang', 'es');
+    const i18n = createI18n({ browserLanguages: async () => ['nl'] });
+    expect(i18n.resolvedLanguage).toBe('es');
+    expect(localStorage.getItem('lang')).toBe('es');
+    expect(localStorage.getItem('homing.lang')).toBeNull();
+  });
+
+  it('prefers a choice under lang to one left under homing.lang', () => {
+    localStorage.setItem('lang', 'nl');
+    localStorage.setItem('homing.lang', 'es');
+    expect(createI18n().resolvedLanguage).toBe('nl');
+  });
+
   it('ignores a stored language we do not offer and follows /lang', async () => {
-    localStorage.setItem(languageStorageKey, 'it');
+    localStorage.setItem('lang', 'it');
     const i18n = createI18n({ browserLanguages: async () => ['de', 'nl-NL'] });
     await waitFor(() => expect(i18n.resolvedLanguage).toBe('nl'));
     expect(document.documentElement.lang).toBe('nl');

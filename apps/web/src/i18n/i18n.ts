@@ -6,7 +6,9 @@ import { defaultLanguage, isSupportedLanguage, supportedLanguages, type Supporte
 import { resources } from './resources';
 
 // WARNING: persisted in users' browsers; renaming it forgets everyone's chosen language.
-export const languageStorageKey = 'homing.lang';
+export const languageStorageKey = 'lang';
+// Where earlier versions kept the choice; moved to languageStorageKey on the first visit since.
+export const formerLanguageStorageKey = 'homing.lang';
 
 export interface I18nOptions {
   /** The browser's languages as the website's `/lang` answers them (Accept-Language), best first. */
@@ -20,6 +22,18 @@ export function pickLanguage(candidates: readonly string[]): SupportedLanguage |
     if (isSupportedLanguage(base)) return base;
   }
   return undefined;
+}
+
+/** Moves a choice stored by an earlier version to where the app now looks, so the visitor keeps it. */
+function moveFormerlyStoredLanguage(): void {
+  try {
+    const former = localStorage.getItem(formerLanguageStorageKey);
+    if (former === null) return;
+    if (localStorage.getItem(languageStorageKey) === null) localStorage.setItem(languageStorageKey, former);
+    localStorage.removeItem(formerLanguageStorageKey);
+  } catch {
+    // Storage unavailable: there is no choice to keep either.
+  }
 }
 
 export function storedLanguage(): SupportedLanguage | undefined {
@@ -36,6 +50,7 @@ export function storedLanguage(): SupportedLanguage | undefined {
  * language if it is one we offer; otherwise English until `/lang` names one of the browser's languages we offer.
  */
 export function createI18n(options: I18nOptions = {}): i18n {
+  moveFormerlyStoredLanguage();
   const instance = i18next.createInstance();
   instance.on('languageChanged', () => {
     document.documentElement.lang = instance.resolvedLanguage ?? defaultLanguage;

@@ -298,6 +298,70 @@ describe('the API client', () => {
       expect(api.isTokenExpired()).toBe(true);
     });
 
+    describe('with a token already expired when the page opens', () => {
+      const refreshAnswering = (answer: () => Response) =>
+        vi.fn<Fetch>(async (url) => {
+          if (String(url).endsWith('/auth/refresh-token')) return answer();
+          return jsonResponse(200, {});
+        });
+
+      function openPage(fetch: Fetch, storage = memoryStorage()) {
+        const { api, clock } = client(fetch, { storage });
+        api.setToken(fakeToken({ exp: inMinutes(clock.now(), -1) }));
+        return { api, clock, storage };
+      }
+
+      it('refreshes it and reloads the page once', async () => {
+        const { api, clock, storage } = openPage(refreshAnswering(() => jsonResponse(200, { token: fakeToken({ exp: 9_999_999_999 }) })));
+        const reload = vi.fn();
+        await api.reloadIfExpiredAtStart(reload);
+        expect(reload).toHaveBeenCalledTimes(1);
+
+        // The reloaded page finds the fresh token and stays.
+        const reloaded = new ApiClient({ fetch: ok(), storage, now: clock.now });
+        await reloaded.reloadIfExpiredAtStart(reload);
+        expect(reload).toHaveBeenCalledTimes(1);
+      });
+
+      it('does not reload when the refresh meets a network error, and keeps the session for a later try', async () => {
+        const { api } = openPage(
+          vi.fn<Fetch>(async () => {
+            throw new TypeError('Failed to fetch');
+          }),
+        );
+        const token = api.getToken();
+        const reload = vi.fn();
+        await api.reloadIfExpiredAtStart(reload);
+        expect(reload).not.toHaveBeenCalled();
+        expect(api.getToken()).toBe(token);
+      });
+
+      it('does not reload when the refresh answers 5xx', async () => {
+        const { api } = openPage(refreshAnswering(() => jsonResponse(503, {})));
+        const reload = vi.fn();
+        await api.reloadIfExpiredAtStart(reload);
+        expect(reload).not.toHaveBeenCalled();
+      });
+
+      it('logs out without a reload when the server refuses the refresh', async () => {
+        const { api } = openPage(refreshAnswering(() => jsonResponse(401, { response_code: 'SESSION_EXPIRED' })));
+        const reload = vi.fn();
+        await api.reloadIfExpiredAtStart(reload);
+        expect(reload).not.toHaveBeenCalled();
+        expect(api.getToken()).toBeNull();
+      });
+
+      it('neither refreshes nor reloads a live token', async () => {
+        const fetch = ok();
+        const { api, clock } = client(fetch);
+        api.setToken(fakeToken({ exp: inMinutes(clock.now(), 10) }));
+        const reload = vi.fn();
+        await api.reloadIfExpiredAtStart(reload);
+        expect(reload).not.toHaveBeenCalled();
+        expect(fetch).not.toHaveBeenCalled();
+      });
+    });
+
     it('keeps the token in storage across page loads', () => {
       const storage = memoryStorage();
       const first = new ApiClient({ fetch: ok(), storage });

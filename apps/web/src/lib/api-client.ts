@@ -59,6 +59,9 @@ export interface ApiClientOptions {
   timeoutMs?: number;
 }
 
+/** How a refresh ended: a fresh token, the old one kept for a later try (no answer, 5xx), or the session over. */
+export type RefreshOutcome = 'refreshed' | 'kept' | 'ended';
+
 export type SessionListener = (token: string | null, reason: 'login' | 'logout' | 'refresh' | 'expired') => void;
 
 /** The claims the client reads from its own token; the gateway verifies the signature, not this code. */
@@ -98,7 +101,7 @@ export class ApiClient {
   private tokensCountedAt: number;
   private token: string | null;
   private lastRefreshCheck = -Infinity;
-  private refreshing: Promise<boolean> | null = null;
+  private refreshing: Promise<RefreshOutcome> | null = null;
   private readonly listeners = new Set<SessionListener>();
 
   constructor(options: ApiClientOptions = {}) {
@@ -126,7 +129,7 @@ export class ApiClient {
       // A 401 with a token means the server no longer takes it (revoked, expired early): one refresh decides
       // between a second try and logging out.
       if (!sessionCall || !(error instanceof ApiError) || error.status !== 401 || !this.token) throw error;
-      if (!(await this.refresh())) throw error;
+      if ((await this.refresh()) === 'ended') throw error;
       return this.withRetries<T>(method, path, options);
     }
   }
@@ -273,20 +276,30 @@ export class ApiClient {
     await this.refresh();
   }
 
-  /** One refresh at a time; a refused one logs out. Resolves whether the session goes on. */
-  refresh(): Promise<boolean> {
-    this.refreshing ??= (async () => {
+  /**
+   * Spec §4: a token already expired when the page opens is refreshed, and the page reloaded with the fresh one.
+   * Reloads only when a fresh token arrived: after a failed refresh the reloaded page would find the same expired
+   * token and reload again, forever. Otherwise the page goes on (a refused refresh has logged out; a failed one keeps
+   * the session for the next try).
+   */
+  async reloadIfExpiredAtStart(reload: () => void): Promise<void> {
+    if (this.isTokenExpired() && (await this.refresh()) === 'refreshed') reload();
+  }
+
+  /** One refresh at a time; a refused one logs out. */
+  refresh(): Promise<RefreshOutcome> {
+    this.refreshing ??= (async (): Promise<RefreshOutcome> => {
       try {
         const { token } = await this.attempt<{ token: string }>('POST', '/auth/refresh-token', {});
         this.setToken(token, 'refresh');
-        return true;
+        return 'refreshed';
       } catch (error) {
         // A network hiccup keeps the session for the next try; an answer that refuses the token ends it.
         if (error instanceof ApiError && error.kind === 'http' && error.status < 500) {
           this.setToken(null, 'expired');
-          return false;
+          return 'ended';
         }
-        return this.token !== null;
+        return this.token === null ? 'ended' : 'kept';
       } finally {
         this.refreshing = null;
       }

@@ -212,6 +212,24 @@ describe('account', () => {
     expect(bodyOf(fetch.mock.calls[0][1])).toEqual({ password: 'new password' });
   });
 
+  it('says when the new password is too short or too long', async () => {
+    const fetch = gateway({});
+    renderApp('/account', { fetch, token: fakeToken() });
+    await userEvent.type(await screen.findByLabelText('New password'), 'short');
+    await userEvent.type(screen.getByLabelText('Repeat password'), 'short');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Password is too short. Minimum length is 8 characters.')).toBeInTheDocument();
+
+    const tooLong = 'x'.repeat(129);
+    await userEvent.clear(screen.getByLabelText('New password'));
+    await userEvent.type(screen.getByLabelText('New password'), tooLong);
+    await userEvent.clear(screen.getByLabelText('Repeat password'));
+    await userEvent.type(screen.getByLabelText('Repeat password'), tooLong);
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Password is too long. Maximum length is 128 characters.')).toBeInTheDocument();
+    expect(fetch).not.toHaveBeenCalledWith('/api/v1/user/update-password', expect.anything());
+  });
+
   it('shows the server’s rule for a refused password', async () => {
     const fetch = gateway({
       'POST /api/v1/user/update-password': () => jsonResponse(422, { response_code: 'VALIDATION_ERROR', message: 'x', validation: { password: 'invalid' } }),

@@ -92,6 +92,16 @@ describe('add and edit an item', () => {
     expect(await screen.findByText('Maximum: 100.')).toBeInTheDocument();
   });
 
+  it('requires a name when editing too', async () => {
+    const fetch = gateway({ [`GET /api/v1/user/items/${CODE}`]: () => jsonResponse(200, item()) });
+    renderApp(`/item/${CODE}`, { fetch, token: fakeToken() });
+    await userEvent.clear(await screen.findByLabelText('Name'));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('This field is required.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(fetch.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false);
+  });
+
   it('shows the tag’s QR code beside the form', async () => {
     renderApp(`/item/${CODE}`, { fetch: gateway({ [`GET /api/v1/user/items/${CODE}`]: () => jsonResponse(200, item()) }), token: fakeToken() });
     expect(await screen.findByRole('img', { name: `QR code of tag ${CODE}` })).toHaveAttribute('src', expect.stringMatching(/^data:image\/svg\+xml;base64,/));
