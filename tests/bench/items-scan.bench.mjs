@@ -4,24 +4,20 @@
 // errors per rate, and the highest rate with p99 under 100 ms. Usage: npm run bench [-- --rates 250,500,1000 --seconds 10]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { benchKeys } from './bench-env.mjs';
+import { ensureDatabase, freePort, option, root } from './harness.mjs';
 
-const root = resolve(import.meta.dirname, '../..');
-const args = process.argv.slice(2);
-const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
 const rates = option('rates', '250,500,1000,2000').split(',').map(Number);
 const seconds = Number(option('seconds', '10'));
 
 const namespace = `bench_${randomBytes(3).toString('hex')}`;
 const env = {
   ...process.env,
-  DATABASE_URL: process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/homing',
+  DATABASE_URL: process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/homing_test',
   NATS_URL: process.env.NATS_URL ?? process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
   NATS_NAMESPACE: namespace,
   DATABASE_SCHEMA: `items_${namespace}`,
@@ -29,14 +25,6 @@ const env = {
   NODE_ENV: 'production',
   ...benchKeys(),
 };
-
-const freePort = () =>
-  new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
 
 function run(app, command, extraEnv = {}) {
   return new Promise((done, fail) => {
@@ -60,6 +48,8 @@ async function start(app, port, extraEnv = {}) {
 }
 
 const children = [];
+// The database is created if this machine has none yet (a fresh machine has only PostgreSQL's own).
+const db = await ensureDatabase(env.DATABASE_URL);
 try {
   await run('items', ['migrate']);
   const codes = (await run('items', ['seed-tags', '--count', '1000'])).trim().split('\n');
@@ -88,10 +78,8 @@ try {
   console.log(`\nhighest tested rate with p99 < 100 ms and no errors: ${best || 'none'} req/s`);
 } finally {
   for (const child of children) child.kill('SIGTERM');
-  const client = new pg.Client({ connectionString: env.DATABASE_URL });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS "${env.DATABASE_SCHEMA}" CASCADE`);
-  await client.end();
+  await db.query(`DROP SCHEMA IF EXISTS "${env.DATABASE_SCHEMA}" CASCADE`);
+  await db.end();
   const nc = await connect({ servers: env.NATS_URL });
   const jsm = await jetstreamManager(nc);
   for await (const stream of jsm.streams.list()) {
