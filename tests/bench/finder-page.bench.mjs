@@ -10,7 +10,7 @@
 // production (deploy/nginx/web.conf: `gzip on`); the gateway itself sends its files uncompressed.
 // Figures per load: JS bytes transferred before the page is usable, LCP, CLS and TBT (defined in `definitions`
 // below, and in the section written to docs/benchmarks.md). Alternating loads: baseline, product, baseline, product.
-// Usage: npm run bench -- b7 [--rounds 5] [--smoke]
+// Usage: npm run bench -- b7 [--rounds 3] [--smoke]
 import { request as httpRequest, createServer as createHttpServer, Agent } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,7 +23,7 @@ import { build } from 'vite';
 import { benchKeys } from './bench-env.mjs';
 import { ensureDatabase, freePort, machineLine, median, option, root, runItems, seedItems, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
-const rounds = Number(option('rounds', smoke ? '1' : '5'));
+const rounds = Number(option('rounds', smoke ? '1' : '3'));
 const GOALS = { jsRatio: 1.1, lcpMs: 1500, cls: 0.0001, tbtMs: 50 };
 const PROFILE = { latencyMs: 150, downloadBytesPerSecond: 200_000, uploadBytesPerSecond: 93_750, cpuSlowdown: 4, viewport: { width: 360, height: 640 }, deviceScaleFactor: 2 };
 // After the page is usable: how long long tasks still count towards TBT, and LCP and layout shifts are still watched.

@@ -6,7 +6,7 @@
 // - memory: resident set (VmRSS) after 200 requests of warm-up; the figure is the largest service's median ratio.
 //   Goal ≤ 1.4×.
 // - idle CPU: the whole stack (every service process) with nothing to do, as a share of one core. Goal < 1 %.
-// Usage: npm run bench -- b8 [--rounds 3 --idle-seconds 30 --settle-seconds 20] [--smoke]
+// Usage: npm run bench -- b8 [--rounds 3 --idle-seconds 15 --settle-seconds 20] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { benchKeys } from './bench-env.mjs';
 import { cpuMicros, ensureDatabase, figureOf, formatRatio, freePort, machineLine, option, residentBytes, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
-const idleSeconds = Number(option('idle-seconds', smoke ? '2' : '30'));
+const idleSeconds = Number(option('idle-seconds', smoke ? '2' : '15'));
 // Idle means steady: for some 15–20 s after the warm-up each process still runs V8's memory reducer (full
 // collections of 100–200 ms as allocation stops) and its first timers; measured from 2 s, that start-up tail was
 // most of the figure and varied 0.5–3.8 % between runs.
