@@ -21,7 +21,7 @@ import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { benchKeys } from './bench-env.mjs';
-import { ensureDatabase, freePort, machineLine, median, option, root, runItems, seedItems, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+import { ensureDatabase, figureOf, formatRatio, freePort, machineLine, median, option, root, runItems, seedItems, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
 const GOALS = { jsRatio: 1.1, lcpMs: 1500, cls: 0.0001, tbtMs: 50 };
@@ -316,14 +316,14 @@ try {
   const of = (which, key) => rows.map((row) => row[which][key]);
   const ratios = rows.map((row) => row.ratio);
   const figures = {
-    jsRatio: { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) },
+    jsRatio: figureOf(ratios),
     lcpMs: median(of('product', 'lcpMs')),
     clsMax: Math.max(...of('product', 'cls')),
     tbtMs: median(of('product', 'tbtMs')),
   };
   const pass = { jsRatio: figures.jsRatio.median <= GOALS.jsRatio, lcpMs: figures.lcpMs <= GOALS.lcpMs, cls: figures.clsMax < GOALS.cls, tbtMs: figures.tbtMs <= GOALS.tbtMs };
   const verdict = (key) => (smoke ? 'smoke run, not judged' : pass[key] ? 'PASS' : 'MISS');
-  const jsText = `${figures.jsRatio.median.toFixed(2)}× (${figures.jsRatio.min.toFixed(2)}–${figures.jsRatio.max.toFixed(2)}); ${kb(median(of('product', 'jsBytes')))} vs ${kb(median(of('baseline', 'jsBytes')))} (on the wire with headers ${kb(median(of('product', 'jsWire')))} vs ${kb(median(of('baseline', 'jsWire')))})`;
+  const jsText = `${formatRatio(figures.jsRatio)}; ${kb(median(of('product', 'jsBytes')))} vs ${kb(median(of('baseline', 'jsBytes')))} (on the wire with headers ${kb(median(of('product', 'jsWire')))} vs ${kb(median(of('baseline', 'jsWire')))})`;
   const texts = {
     jsRatio: jsText,
     lcpMs: spread(of('product', 'lcpMs'), ms),

@@ -63,7 +63,7 @@ export function cpuMicros(pid) {
 }
 
 // A process gone meanwhile (a database backend its pool closed while idle) did no work worth counting.
-function cpuOr(pid, fallback) {
+export function cpuOr(pid, fallback) {
   try {
     return cpuMicros(pid);
   } catch {

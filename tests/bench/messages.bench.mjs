@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import IORedis from 'ioredis';
 import { SMTPServer } from 'smtp-server';
 import { benchKeys } from './bench-env.mjs';
-import { backendsOf, cpuMicros, ensureDatabase, figureOf, formatRatio, freePort, machineLine, option, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+import { backendsOf, cpuOr, ensureDatabase, figureOf, formatRatio, freePort, machineLine, option, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
 const messages = Number(option('messages', smoke ? '20' : '200'));
@@ -63,6 +63,12 @@ const sink = new SMTPServer({
 const smtpPort = await freePort();
 await new Promise((done) => sink.listen(smtpPort, '127.0.0.1', done));
 
+/** The value below which `share` of the finite `values` fall (NaN when there are none). */
+const quantile = (values, share) => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] : NaN;
+};
+
 /** Sends one message per recipient at RATE a second without waiting for answers; latencies of their mails. */
 async function openLoop(recipients, post) {
   const sentAt = new Map();
@@ -79,11 +85,10 @@ async function openLoop(recipients, post) {
   const deadline = wallNow() + 30_000;
   while (recipients.some((recipient) => !accepted.has(recipient)) && wallNow() < deadline) await sleep(50);
   await sleep(500);
-  const latencies = recipients.filter((recipient) => accepted.has(recipient)).map((recipient) => accepted.get(recipient)[0] - sentAt.get(recipient)).sort((a, b) => a - b);
-  const at = (share) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))];
+  const latencies = recipients.filter((recipient) => accepted.has(recipient)).map((recipient) => accepted.get(recipient)[0] - sentAt.get(recipient));
   return {
-    p50: at(0.5),
-    p99: at(0.99),
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
     lost: recipients.filter((recipient) => !accepted.has(recipient)).length,
     duplicated: recipients.filter((recipient) => (accepted.get(recipient)?.length ?? 0) > 1).length,
     failed,
@@ -91,11 +96,6 @@ async function openLoop(recipients, post) {
     answeredAt,
   };
 }
-
-const quantile = (values, share) => {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] : NaN;
-};
 
 /**
  * Where a product round's time went, per message and stage, from what each step records: the POST's answer (bench),
@@ -148,15 +148,11 @@ async function stagesOf(db, redis, prefix, recipients, round, ownerOf) {
 /** CPU (utime + stime, µs) of each named process and its PostgreSQL backends (counted under `<name> pg`). */
 async function cpuSnapshot(db, processes) {
   const snapshot = {};
+  const read = (pid) => {
+    const { user, system } = cpuOr(pid, { user: 0, system: 0 });
+    return user + system;
+  };
   for (const [name, pid] of Object.entries(processes)) {
-    const read = (id) => {
-      try {
-        const { user, system } = cpuMicros(id);
-        return user + system;
-      } catch {
-        return 0;
-      }
-    };
     snapshot[name] = read(pid);
     const backends = ['nats', 'redis'].includes(name) ? [] : await backendsOf(db, pid);
     snapshot[`${name} pg`] = backends.reduce((sum, backend) => sum + read(backend), 0);

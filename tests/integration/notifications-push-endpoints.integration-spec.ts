@@ -40,7 +40,6 @@ describe('push endpoints allowed at send and in production configuration', () =>
   let js: JetStreamClient;
   let redis: IORedis;
   let pushQueue: Queue;
-  let emailQueue: Queue;
   let db: Client;
 
   const start = async (extraEnv: NodeJS.ProcessEnv, until: 'ready' | 'live' = 'ready') => {
@@ -68,7 +67,6 @@ describe('push endpoints allowed at send and in production configuration', () =>
     await runServiceCommand('notifications', ['migrate'], env);
     redis = new IORedis(infra.redisUrl, { maxRetriesPerRequest: null });
     pushQueue = new Queue('push', { connection: redis, prefix: `homing_${namespace}` });
-    emailQueue = new Queue('email', { connection: redis, prefix: `homing_${namespace}` });
     db = new Client({ connectionString: infra.databaseUrl });
     await db.connect();
   });
@@ -77,8 +75,6 @@ describe('push endpoints allowed at send and in production configuration', () =>
     const exitCodes = await Promise.all(processes.map((service) => service.stop()));
     await pushQueue?.obliterate({ force: true }).catch(() => undefined);
     await pushQueue?.close();
-    await emailQueue?.obliterate({ force: true }).catch(() => undefined);
-    await emailQueue?.close();
     redis?.disconnect();
     await db?.end();
     await push.stop();
