@@ -1,7 +1,7 @@
 // Development keys for `npm start`, generated once into .data/ (git-ignored) and reused after, so that sessions
 // (signed with the JWT key) and browser push subscriptions (bound to the VAPID key) survive a restart.
 // Production never uses these: there the keys are required configuration (ARCHITECTURE §10).
-import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -11,6 +11,7 @@ export const KEY_FILES = {
   jwtPrivate: 'jwt-private.pem',
   jwtPublic: 'jwt-public.pem',
   vapid: 'vapid.json',
+  loginCode: 'login-code.key',
 };
 
 /** Writes through a temporary file and a rename, so an interrupted run never leaves half a key behind. */
@@ -73,8 +74,8 @@ function readVapidKeys(dataDir) {
 }
 
 /**
- * The JWT and VAPID keys in .data/, generated on first use and read back after.
- * @returns {{ jwt: {privateKey: string, publicKey: string}, vapid: {publicKey: string, privateKey: string}, generated: string[] }}
+ * The JWT and VAPID keys and the login-code key in .data/, generated on first use and read back after.
+ * @returns {{ jwt: {privateKey: string, publicKey: string}, vapid: {publicKey: string, privateKey: string}, loginCodeKey: string, generated: string[] }}
  */
 export function ensureDevKeys(dataDir) {
   mkdirSync(dataDir, { recursive: true });
@@ -95,7 +96,16 @@ export function ensureDevKeys(dataDir) {
     generated.push(KEY_FILES.vapid);
   }
 
-  return { jwt, vapid, generated };
+  // Login codes are stored under this HMAC key: kept, so a code mailed just before a restart still works.
+  const loginCodePath = join(dataDir, KEY_FILES.loginCode);
+  let loginCodeKey = existsSync(loginCodePath) ? readFileSync(loginCodePath, 'utf8').trim() : '';
+  if (Buffer.byteLength(loginCodeKey) < 32) {
+    loginCodeKey = randomBytes(32).toString('base64');
+    writeFileAtomic(loginCodePath, `${loginCodeKey}\n`, 0o600);
+    generated.push(KEY_FILES.loginCode);
+  }
+
+  return { jwt, vapid, loginCodeKey, generated };
 }
 
 /**
@@ -110,7 +120,7 @@ export function devKeyEnv(dataDir, env = process.env) {
   ]) {
     if (Boolean(env[a]) !== Boolean(env[b])) throw new Error(`${env[a] ? a : b} is set but ${env[a] ? b : a} is not: set both, or neither to use the development keys in .data/`);
   }
-  const needsFiles = !env.JWT_PRIVATE_KEY || !env.VAPID_PUBLIC_KEY;
+  const needsFiles = !env.JWT_PRIVATE_KEY || !env.VAPID_PUBLIC_KEY || !env.LOGIN_CODE_KEY;
   const keys = needsFiles ? ensureDevKeys(dataDir) : null;
   return {
     env: {
@@ -119,6 +129,7 @@ export function devKeyEnv(dataDir, env = process.env) {
       VAPID_PUBLIC_KEY: env.VAPID_PUBLIC_KEY || keys.vapid.publicKey,
       VAPID_PRIVATE_KEY: env.VAPID_PRIVATE_KEY || keys.vapid.privateKey,
       VAPID_SUBJECT: env.VAPID_SUBJECT || DEFAULT_VAPID_SUBJECT,
+      LOGIN_CODE_KEY: env.LOGIN_CODE_KEY || keys.loginCodeKey,
     },
     generated: keys?.generated ?? [],
   };

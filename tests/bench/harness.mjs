@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
@@ -211,4 +211,17 @@ export async function seedItems(db, schema, rows) {
   }
   await db.query(`ANALYZE "${schema}".items`);
   return codes;
+}
+
+/**
+ * Seeds `rows` tags (seedItems) and writes the files the load generator reads codes from: every code, and the first
+ * `hotTags` (the codes a cache would keep).
+ */
+export async function seedCodeFiles(db, schema, { rows, hotTags, work }) {
+  const codes = await seedItems(db, schema, rows);
+  const codesFile = join(work, 'codes.txt');
+  writeFileSync(codesFile, codes.join('\n'));
+  const hotFile = join(work, 'hot-codes.txt');
+  writeFileSync(hotFile, codes.slice(0, hotTags).join('\n'));
+  return { codes, codesFile, hotFile };
 }

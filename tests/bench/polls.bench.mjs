@@ -157,7 +157,7 @@ async function measureStreams(api, polls, namespace, natsUrl) {
   for (const { code, headers } of streamed) {
     const abort = new AbortController();
     aborts.push(abort);
-    const response = await fetch(`${api}/items/${code}/messages/stream`, { headers: { authorization: headers.authorization, accept: 'text/event-stream' }, signal: abort.signal });
+    const response = await fetch(`${api}/items/${code}/messages/stream`, { headers: { authorization: headers.authorization, 'x-forwarded-for': headers['x-forwarded-for'], accept: 'text/event-stream' }, signal: abort.signal });
     if (response.status !== 200) throw new Error(`stream: ${response.status}`);
     void (async () => {
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

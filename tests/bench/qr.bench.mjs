@@ -8,11 +8,11 @@
 // Servers on core 0, load on core 1, alternating rounds. Usage: npm run bench -- b6 [--rounds 3 --requests 2000 --cpu-prof DIR] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchKeys } from './bench-env.mjs';
-import { backendsOf, breakdown, ensureDatabase, figureOf, formatRatio, freePort, LOAD_CORE, loadPinned, machineLine, measureCpu, option, root, runItems, seedItems, SERVER_CORE, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+import { backendsOf, breakdown, ensureDatabase, figureOf, formatRatio, freePort, LOAD_CORE, loadPinned, machineLine, measureCpu, option, root, runItems, seedCodeFiles, SERVER_CORE, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
 // --cpu-prof DIR: gateway and items write V8 CPU profiles there when they stop (see profile-summary.mjs).
@@ -43,11 +43,7 @@ try {
   const productEnv = { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, NATS_URL: `nats://127.0.0.1:${natsPort}`, NATS_NAMESPACE: namespace, NODE_ENV: 'production', PUBLIC_URL, ...benchKeys() };
   db = await ensureDatabase(databaseUrl);
   runItems(['migrate'], productEnv);
-  const codes = await seedItems(db, schema, ROWS);
-  const codesFile = join(work, 'codes.txt');
-  writeFileSync(codesFile, codes.join('\n'));
-  const hotFile = join(work, 'hot-codes.txt');
-  writeFileSync(hotFile, codes.slice(0, HOT_TAGS).join('\n'));
+  const { codes, codesFile, hotFile } = await seedCodeFiles(db, schema, { rows: ROWS, hotTags: HOT_TAGS, work });
 
   const [itemsPort, gatewayPort, baselinePort] = [await freePort(), await freePort(), await freePort()];
   const items = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/items/main.js')], { ...productEnv, PORT: String(itemsPort) });

@@ -11,11 +11,11 @@
 // Usage: npm run bench -- b1 [--rounds 3 --requests 6000 --connections 10 --cpu-prof DIR] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchKeys } from './bench-env.mjs';
-import { backendsOf, ensureDatabase, runItems, seedItems, breakdown, figureOf, formatRatio, freePort, machineLine, measureCpu, loadPinned, option, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+import { backendsOf, ensureDatabase, runItems, seedCodeFiles, breakdown, figureOf, formatRatio, freePort, machineLine, measureCpu, loadPinned, option, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
 const requests = Number(option('requests', smoke ? '600' : '6000'));
@@ -47,11 +47,7 @@ try {
   };
   db = await ensureDatabase(databaseUrl);
   runItems(['migrate'], productEnv);
-  const codes = await seedItems(db, schema, ROWS);
-  const codesFile = join(work, 'codes.txt');
-  writeFileSync(codesFile, codes.join('\n'));
-  const hotFile = join(work, 'hot-codes.txt');
-  writeFileSync(hotFile, codes.slice(0, HOT_TAGS).join('\n'));
+  const { codesFile, hotFile } = await seedCodeFiles(db, schema, { rows: ROWS, hotTags: HOT_TAGS, work });
 
   const [itemsPort, gatewayPort, cachedPort, baselinePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const items = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/items/main.js')], { ...productEnv, PORT: String(itemsPort) });

@@ -121,6 +121,7 @@ describe('docker-compose.yml', () => {
     }
     expect(asRecord(services.notifications.environment).NOTIFICATIONS_ROLE).toBe('all');
     expect(asRecord(services.identity.environment).JWT_PRIVATE_KEY).toMatch(/^\$\{JWT_PRIVATE_KEY:\?/);
+    expect(asRecord(services.identity.environment).LOGIN_CODE_KEY).toMatch(/^\$\{LOGIN_CODE_KEY:\?/);
   });
 
   it('declares every named volume it mounts', () => {

@@ -285,7 +285,7 @@ describe('k8s/', () => {
       expect(queries.length).toBe(2);
       for (const query of queries) expect(query).toContain('delayed');
       const lagConsumers = triggers('notifications-consumer').map((trigger) => asRecord(trigger.metadata).consumer);
-      const durables = [...read('apps/notifications/src/jobs/persisted-names.ts').matchAll(/'(notifications__[a-z-]+)'/g)].map((match) => match[1]);
+      const durables = [...read('apps/notifications/src/persisted-names.ts').matchAll(/'(notifications__[a-z-]+)'/g)].map((match) => match[1]);
       expect(durables.length).toBeGreaterThan(0);
       expect([...lagConsumers].sort()).toEqual([...durables].sort());
     });

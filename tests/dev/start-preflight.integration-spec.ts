@@ -154,21 +154,22 @@ describe('development keys (.data/)', () => {
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   interface KeyEnv {
-    env: { JWT_PRIVATE_KEY: string; JWT_PUBLIC_KEY: string; VAPID_PUBLIC_KEY: string; VAPID_PRIVATE_KEY: string; VAPID_SUBJECT: string };
+    env: { JWT_PRIVATE_KEY: string; JWT_PUBLIC_KEY: string; VAPID_PUBLIC_KEY: string; VAPID_PRIVATE_KEY: string; VAPID_SUBJECT: string; LOGIN_CODE_KEY: string };
     generated: string[];
   }
 
   const keyEnv = (env: NodeJS.ProcessEnv = {}) =>
     runModule<KeyEnv>(
       `import { devKeyEnv } from '${moduleUrl('dev-keys.mjs')}';
-       const { JWT_PRIVATE_KEY, JWT_PUBLIC_KEY, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT } = process.env;
-       console.log(JSON.stringify(devKeyEnv(process.env.DATA_DIR, { JWT_PRIVATE_KEY, JWT_PUBLIC_KEY, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT })));`,
-      { DATA_DIR: dataDir, JWT_PRIVATE_KEY: '', JWT_PUBLIC_KEY: '', VAPID_PUBLIC_KEY: '', VAPID_PRIVATE_KEY: '', VAPID_SUBJECT: '', ...env },
+       const { JWT_PRIVATE_KEY, JWT_PUBLIC_KEY, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT, LOGIN_CODE_KEY } = process.env;
+       console.log(JSON.stringify(devKeyEnv(process.env.DATA_DIR, { JWT_PRIVATE_KEY, JWT_PUBLIC_KEY, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT, LOGIN_CODE_KEY })));`,
+      { DATA_DIR: dataDir, JWT_PRIVATE_KEY: '', JWT_PUBLIC_KEY: '', VAPID_PUBLIC_KEY: '', VAPID_PRIVATE_KEY: '', VAPID_SUBJECT: '', LOGIN_CODE_KEY: '', ...env },
     );
 
   it('generates an ES256 key pair that signs and verifies, and a VAPID key pair in web-push form', async () => {
     const { env, generated } = await keyEnv();
-    expect(generated.sort()).toEqual(['jwt-private.pem', 'jwt-public.pem', 'vapid.json']);
+    expect(generated.sort()).toEqual(['jwt-private.pem', 'jwt-public.pem', 'login-code.key', 'vapid.json']);
+    expect(Buffer.byteLength(env.LOGIN_CODE_KEY)).toBeGreaterThanOrEqual(32);
 
     expect(env.JWT_PRIVATE_KEY).toContain('-----BEGIN PRIVATE KEY-----');
     expect(env.JWT_PUBLIC_KEY).toContain('-----BEGIN PUBLIC KEY-----');

@@ -250,10 +250,17 @@ describe('items API through the gateway', () => {
       'POST /api/v1/user/password',
       'POST /api/v1/auth/refresh-token',
       'GET /qr/{code}',
+      // The PNG of a tag follows the SVG's rule: anyone holding a code that exists.
+      'GET /api/v1/items/{code}/qr/download',
       'POST /api/v1/items/{code}/set-finder',
       'POST /api/v1/items/{code}/messages',
       'GET /api/v1/items/{code}/messages',
       'GET /api/v1/items/{code}/messages/stream',
+      // A finder's conversation in another browser: a resume link's exchange, and asking for one by e-mail.
+      'POST /api/v1/items/{code}/finder-resume',
+      'POST /api/v1/items/{code}/resume-link',
+      // A finder deletes their own conversation by finder token, not log-in.
+      'DELETE /api/v1/items/{code}/conversation',
       // Web push: the key the browser subscribes with, and a finder's subscription (by finder token, not log-in).
       'GET /api/v1/push/vapid-public-key',
       'POST /api/v1/items/{code}/push/register',

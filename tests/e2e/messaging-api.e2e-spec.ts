@@ -62,7 +62,7 @@ describe('finders writing to owners', () => {
     const first = await write(code, '  I found your keys\nat the station  ');
     expect(first.status).toBe(201);
     expect(first.body).toEqual({
-      message: { id: expect.any(Number), conversation_id: expect.any(String), author: 'finder', content: 'I found your keys\nat the station', created_at: expect.any(String), is_read: false },
+      message: { id: expect.any(Number), conversation_id: expect.any(String), author: 'finder', content: 'I found your keys\nat the station', created_at: expect.any(String), is_read: false, delivered_at: null, read_at: null, version: expect.any(Number) },
       finder_token: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
     });
     const event = await published;
@@ -98,13 +98,13 @@ describe('finders writing to owners', () => {
     expect(details.body).toEqual({ finder_known: true });
     expect(JSON.stringify((await read(code, { token: owner })).body)).not.toContain(email);
     const reply = await stack.nc.request(`${stack.namespace}.messaging.rpc.get-finder-contact`, JSON.stringify({ conversationId: first.body.message.conversation_id }), { timeout: 5000 });
-    expect(reply.json()).toEqual({ email });
+    expect(reply.json()).toEqual({ email, language: 'en' });
 
     // The finder changes their address with their token: still one conversation.
     const changed = await call<FinderTokenResponse>('POST', `/items/${code}/set-finder`, { finderToken, body: { email: `new-${email}` } });
     expect(changed.body).toEqual({ finder_token: finderToken });
     const again = await stack.nc.request(`${stack.namespace}.messaging.rpc.get-finder-contact`, JSON.stringify({ conversationId: first.body.message.conversation_id }), { timeout: 5000 });
-    expect(again.json()).toEqual({ email: `new-${email}` });
+    expect(again.json()).toEqual({ email: `new-${email}`, language: 'en' });
   });
 
   it('publishes one message event per message, and none carries the finder’s address', async () => {

@@ -1,91 +1,9 @@
-import type { Msg, Subscription } from '@nats-io/transport-node';
-import type { CreateMessageResponse, HttpErrorBody, Message, PublicItem } from '@homing/contracts';
+import type { CreateMessageResponse, HttpErrorBody, Message } from '@homing/contracts';
 import { expectEventually, freePort, ServiceProcess, waitForEvent } from '@homing/testing';
 import { testAccessToken } from '../support/access-tokens';
-import { startStack, type Stack } from '../support/stack';
-
-interface Caller {
-  token?: string;
-  finderToken?: string;
-}
-
-interface StreamEvent {
-  event: string;
-  id?: string;
-  data: string;
-}
-
-/** A server-sent event stream read with fetch, as the web app reads it (EventSource cannot send credentials). */
-class EventStreamClient {
-  readonly events: StreamEvent[] = [];
-  /** Comment lines (`: heartbeat`), without the colon. */
-  readonly comments: string[] = [];
-  /** Resolves when the server ends the stream: 'ended' cleanly, 'failed' if the connection broke. */
-  readonly closed: Promise<'ended' | 'failed'>;
-  private readonly abort = new AbortController();
-
-  constructor(private readonly response: Response) {
-    this.closed = this.read();
-  }
-
-  static async open(url: string, caller: Caller & { lastEventId?: string } = {}): Promise<{ status: number; stream?: EventStreamClient; error?: HttpErrorBody }> {
-    const headers: Record<string, string> = { accept: 'text/event-stream' };
-    if (caller.token) headers.authorization = `Bearer ${caller.token}`;
-    if (caller.finderToken) headers['x-finder-token'] = caller.finderToken;
-    if (caller.lastEventId !== undefined) headers['last-event-id'] = caller.lastEventId;
-    const response = await fetch(url, { headers });
-    if (response.status !== 200) return { status: response.status, error: (await response.json()) as HttpErrorBody };
-    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    return { status: 200, stream: new EventStreamClient(response) };
-  }
-
-  get messages(): Message[] {
-    return this.events.filter((event) => event.event === 'message').map((event) => JSON.parse(event.data) as Message);
-  }
-
-  close(): void {
-    this.abort.abort();
-  }
-
-  private async read(): Promise<'ended' | 'failed'> {
-    const reader = this.response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    this.abort.signal.addEventListener('abort', () => void reader.cancel());
-    let buffered = '';
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return 'ended';
-        buffered += value;
-        let boundary: number;
-        while ((boundary = buffered.indexOf('\n\n')) >= 0) {
-          this.parse(buffered.slice(0, boundary));
-          buffered = buffered.slice(boundary + 2);
-        }
-      }
-    } catch {
-      return 'failed';
-    }
-  }
-
-  private parse(block: string): void {
-    const event: StreamEvent = { event: 'message', data: '' };
-    let hasField = false;
-    for (const line of block.split('\n')) {
-      if (line.startsWith(':')) {
-        this.comments.push(line.slice(1).trim());
-        continue;
-      }
-      const [field, ...rest] = line.split(':');
-      const value = rest.join(':').replace(/^ /, '');
-      if (field === 'event') event.event = value;
-      else if (field === 'id') event.id = value;
-      else if (field === 'data') event.data = value;
-      else continue;
-      hasField = true;
-    }
-    if (hasField && (event.data !== '' || event.event !== 'message')) this.events.push(event);
-  }
-}
+import { EventStreamClient, type Caller } from '../support/event-stream-client';
+import { apiCall, ownedItem, type ApiCaller } from '../support/api';
+import { rpcCallsDuring, startStack, type Stack } from '../support/stack';
 
 // The finder page's live thread: server-sent events fed by messaging's events, and polls with nothing new answered
 // by the gateway alone.
@@ -104,15 +22,7 @@ describe('messages as they are written', () => {
 
   afterAll(() => stack?.stop());
 
-  async function call<T>(method: string, path: string, options: Caller & { body?: unknown } = {}): Promise<{ status: number; body: T }> {
-    const headers: Record<string, string> = {};
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (options.finderToken) headers['x-finder-token'] = options.finderToken;
-    const response = await fetch(`${stack.api}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-  }
+  const call = <T>(method: string, path: string, options: ApiCaller = {}) => apiCall<T>(stack, method, path, options);
 
   const write = (code: string, content: string, caller: Caller = {}) => call<CreateMessageResponse>('POST', `/items/${code}/messages`, { ...caller, body: { content } });
   const poll = (code: string, after: number, caller: Caller) => call<Message[] & HttpErrorBody>('GET', `/items/${code}/messages?after=${after}`, caller);
@@ -126,28 +36,13 @@ describe('messages as they are written', () => {
 
   /** An item of a new owner, once messaging has learnt who owns it, with a finder's first message. */
   async function foundItem(): Promise<{ code: string; owner: string; finderToken: string; first: Message }> {
-    const { token } = testAccessToken();
-    const created = await call<PublicItem>('POST', '/items', { token, body: { name: 'Keys' } });
-    expect(created.status).toBe(201);
-    await expectEventually(async () => expect((await call('GET', `/user/items/${created.body.code}/unread-count`, { token })).status).toBe(200));
-    const first = await write(created.body.code, 'I found your keys');
+    const { code, token } = await ownedItem(stack);
+    const first = await write(code, 'I found your keys');
     expect(first.status).toBe(201);
-    return { code: created.body.code, owner: token, finderToken: first.body.finder_token!, first: first.body.message };
+    return { code, owner: token, finderToken: first.body.finder_token!, first: first.body.message };
   }
 
-  /** Every messaging RPC the gateway makes while `work` runs, by subject. */
-  async function messagingCallsDuring(work: () => Promise<void>): Promise<string[]> {
-    const calls: string[] = [];
-    const subscription: Subscription = stack.nc.subscribe(`${stack.namespace}.messaging.rpc.>`, { callback: (_error, msg: Msg) => void calls.push(msg.subject) });
-    await stack.nc.flush();
-    try {
-      await work();
-      await stack.nc.flush();
-    } finally {
-      subscription.unsubscribe();
-    }
-    return calls;
-  }
+  const messagingCallsDuring = (work: () => Promise<void>) => rpcCallsDuring(stack, 'messaging', work);
 
   /** SQL statements messaging and items have run for callers (RPCs, events), from their /metrics; not the relay's own. */
   async function queriesForCallers(): Promise<{ messaging: number; items: number }> {

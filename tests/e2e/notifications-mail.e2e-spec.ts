@@ -25,11 +25,12 @@ describe('e-mail notifications through the whole stack', () => {
     stack = await startStack({
       env: {
         gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' },
-        notifications: { PUBLIC_URL: publicUrl, NOTIFICATIONS_ROLE: 'all', LOG_LEVEL: 'debug' },
+        // The welcome mail waits a few seconds here (minutes in production) for the password activation offers.
+        notifications: { PUBLIC_URL: publicUrl, NOTIFICATIONS_ROLE: 'all', LOG_LEVEL: 'debug', WELCOME_MAIL_DELAY_MINUTES: '0.1' },
         identity: { LOG_LEVEL: 'debug' },
       },
       beforeStart: async ({ envOf }) => {
-        tags = (await runServiceCommand('items', ['seed-tags', '--count', '2'], envOf('items'))).trim().split('\n');
+        tags = (await runServiceCommand('items', ['seed-tags', '--count', '3'], envOf('items'))).trim().split('\n');
       },
     });
   });
@@ -106,7 +107,7 @@ describe('e-mail notifications through the whole stack', () => {
     const active = mails.find((mail) => mail.subject === 'Your Homing tag is active');
     expect(welcome).toBeDefined();
     expect(active).toBeDefined();
-    expect(linkIn(active!, `${publicUrl}/item/`)).toBe(`${publicUrl}/item/${formatTagCode(code.replace(/-/g, ''))}`);
+    expect(linkIn(active!, `${publicUrl}/login?ec=`)).toBe(`${publicUrl}/login?ec=${formatTagCode(code.replace(/-/g, ''))}`);
 
     const link = remember(linkIn(welcome!, `${publicUrl}/set-password/`));
     const token = remember(decodeURIComponent(link.slice(`${publicUrl}/set-password/`.length)));
@@ -117,6 +118,25 @@ describe('e-mail notifications through the whole stack', () => {
     expect((await call('POST', '/user/login', { body: { email, password } })).status).toBe(200);
     // Exactly these two: nothing was sent twice.
     expect(stack.mail.mailsTo(email)).toHaveLength(2);
+  });
+
+  it('welcomes a new owner who chose a password at activation with a log-in link, not a set-password link', async () => {
+    const email = remember(`finder-${randomUUID()}@example.test`);
+    const claimed = await call<ClaimResponse>('POST', '/claim', { body: { code: tags[2], email } });
+    expect(claimed.status).toBe(200);
+    if (claimed.body.response_code !== 'NEW_USER_REGISTERED') throw new Error(`claimed as ${claimed.body.response_code}`);
+    remember(claimed.body.login_token);
+    // Activation's next step: the new owner chooses a password at once, before the welcome mail is sent.
+    const password = remember(`pw-${randomUUID()}`);
+    const set = await call<{ token: string }>('POST', '/user/password', { body: { token: remember(claimed.body.password_token), password } });
+    expect(set.status).toBe(200);
+    remember(set.body.token);
+
+    const welcome = await expectMail(email, 'Welcome to Homing');
+    expect(welcome.text).toContain('the password you chose');
+    expect(linkIn(welcome, `${publicUrl}/login`)).toBe(`${publicUrl}/login`);
+    expect(welcome.text).not.toContain('/set-password/');
+    expect(welcome.html).not.toContain('/set-password/');
   });
 
   /** Waits for the mail with this subject (a user made by ensure-user also gets a welcome mail). */

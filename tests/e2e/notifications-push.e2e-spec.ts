@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
-import type { CreateMessageResponse, HttpErrorBody, PublicItem, VapidPublicKey } from '@homing/contracts';
+import type { CreateMessageResponse, HttpErrorBody, VapidPublicKey } from '@homing/contracts';
 import { expectEventually, testKeys } from '@homing/testing';
-import { testAccessToken } from '../support/access-tokens';
+import { apiCall, ownedItem as ownedItemOf, type ApiCaller } from '../support/api';
 import { startStack, type Stack } from '../support/stack';
-
-interface Call {
-  token?: string;
-  finderToken?: string;
-  body?: unknown;
-}
 
 // Web push through the whole stack: the web app's calls (VAPID key, owner and finder subscriptions) at the gateway,
 // messages written through it, and pushes arriving at the stack's push service, decrypted as a browser would.
@@ -35,24 +29,8 @@ describe('web push through the whole stack', () => {
   const pushJobsSettled = () =>
     expectEventually(async () => expect(await pushQueue.getJobCounts('waiting', 'active', 'delayed')).toEqual({ waiting: 0, active: 0, delayed: 0 }));
 
-  async function call<T = HttpErrorBody>(method: string, path: string, options: Call = {}): Promise<{ status: number; body: T }> {
-    const headers: Record<string, string> = {};
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (options.finderToken) headers['x-finder-token'] = options.finderToken;
-    const response = await fetch(`${stack.api}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-  }
-
-  /** An item of a new owner, once messaging has learnt who owns it. */
-  async function ownedItem(): Promise<{ code: string; token: string }> {
-    const { token } = testAccessToken();
-    const created = await call<PublicItem>('POST', '/items', { token, body: { name: 'Keys' } });
-    expect(created.status).toBe(201);
-    await expectEventually(async () => expect((await call('GET', `/user/items/${created.body.code}/unread-count`, { token })).status).toBe(200));
-    return { code: created.body.code, token };
-  }
+  const call = <T = HttpErrorBody>(method: string, path: string, options: ApiCaller = {}) => apiCall<T>(stack, method, path, options);
+  const ownedItem = () => ownedItemOf(stack);
 
   it('gives the web app the VAPID public key without a log-in', async () => {
     expect(await call<VapidPublicKey>('GET', '/push/vapid-public-key')).toEqual({ status: 200, body: { public_key: testKeys().VAPID_PUBLIC_KEY } });
@@ -74,7 +52,8 @@ describe('web push through the whole stack', () => {
     expect((await call('POST', `/items/${code}/push/register`, { finderToken, body: finderBrowser })).status).toBe(204);
     expect((await call('POST', `/items/${code}/messages`, { token, body: { content: 'Thank you!' } })).status).toBe(201);
     const [toFinder] = await stack.push.waitForPushes(finderBrowser);
-    expect(toFinder.payload).toEqual({ kind: 'new-message', author: 'owner', url: `/found/${code}` });
+    // A finder's push names the language of their conversation (they wrote without one: English).
+    expect(toFinder.payload).toEqual({ kind: 'new-message', author: 'owner', url: `/found/${code}`, language: 'en' });
 
     // Unsubscribed: the next message reaches the owner's browser no more, while the owner's other browser gets it.
     const ownerPhone = stack.push.subscribe();

@@ -1,7 +1,5 @@
-import type { PublicItem } from '@homing/contracts';
 import { runServiceCommand } from '@homing/testing';
-import { testAccessToken } from '../support/access-tokens';
-import { decodeQrPng, decodeQrSvg } from '../support/qr-decode';
+import { decodeQrSvg } from '../support/qr-decode';
 import { startStack, type Stack } from '../support/stack';
 
 // Tag lookups from the public side: the scan's limit on unknown codes, and the QR images of a tag.
@@ -125,38 +123,6 @@ describe('tag lookups and QR images', () => {
       for (let miss = 1; miss <= 30; miss += 1) expect((await qr(unknownCode(), '', scanner)).status).toBe(404);
       expect((await qr(seeded[0], '', scanner)).status).toBe(429);
       expect((await fetch(`${api}/items/${seeded[0]}`, { headers: scanner })).status).toBe(429);
-    });
-
-    it('gives the owner a PNG file of their tag to print, and nobody else', async () => {
-      const owner = testAccessToken();
-      const created = await fetch(`${api}/items`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Suitcase' }),
-      });
-      const item = (await created.json()) as PublicItem;
-      const download = (token: string, query = '', headers: Record<string, string> = {}) =>
-        fetch(`${api}/items/${item.code}/qr/download${query}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
-
-      const response = await download(owner.token);
-      expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toBe('image/png');
-      expect(response.headers.get('content-disposition')).toBe(`attachment; filename="homing-${item.code}.png"`);
-      expect(response.headers.get('cache-control')).toBe('private, max-age=604800');
-      const png = Buffer.from(await response.arrayBuffer());
-      expect(decodeQrPng(png)).toBe(`${publicUrl}/found/${item.code}`);
-      expect(png.readUInt32BE(16)).toBe(1024);
-
-      const small = Buffer.from(await (await download(owner.token, '?sizeInPx=200')).arrayBuffer());
-      expect(small.readUInt32BE(16)).toBe(200);
-      expect(decodeQrPng(small)).toBe(`${publicUrl}/found/${item.code}`);
-      expect((await download(owner.token, '', { 'if-none-match': response.headers.get('etag') as string })).status).toBe(304);
-      expect((await download(owner.token, '?sizeInPx=4096')).status).toBe(422);
-
-      const stranger = await download(testAccessToken().token);
-      expect(stranger.status).toBe(404);
-      expect(await stranger.json()).toEqual({ response_code: 'ITEM_NOT_FOUND', message: 'Item not found.' });
-      expect((await fetch(`${api}/items/${item.code}/qr/download`)).status).toBe(401);
     });
   });
 });

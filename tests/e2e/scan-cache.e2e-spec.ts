@@ -1,9 +1,8 @@
-import type { Msg, Subscription } from '@nats-io/transport-node';
 import sharp from 'sharp';
 import type { PhotoUrls, PublicItem } from '@homing/contracts';
 import { expectEventually, freePort, runServiceCommand, ServiceProcess } from '@homing/testing';
 import { testAccessToken } from '../support/access-tokens';
-import { startStack, type Stack } from '../support/stack';
+import { rpcCallsDuring, startStack, type Stack } from '../support/stack';
 
 // A change reaches every gateway replica's scan cache through items' events within this.
 const VISIBLE_WITHIN_MS = 100;
@@ -50,19 +49,7 @@ describe('tag scans from the gateway’s cache', () => {
     return response;
   };
 
-  /** Every items RPC made while `work` runs, by subject. */
-  async function itemsCallsDuring(work: () => Promise<void>): Promise<string[]> {
-    const calls: string[] = [];
-    const subscription: Subscription = stack.nc.subscribe(`${stack.namespace}.items.rpc.>`, { callback: (_error, msg: Msg) => void calls.push(msg.subject) });
-    await stack.nc.flush();
-    try {
-      await work();
-      await stack.nc.flush();
-    } finally {
-      subscription.unsubscribe();
-    }
-    return calls;
-  }
+  const itemsCallsDuring = (work: () => Promise<void>) => rpcCallsDuring(stack, 'items', work);
 
   /** Scans the replica until `seen` holds, and tells how long after the change's answer that took. */
   async function msUntilScanShows(code: string, seen: (answer: { status: number; body: PublicItem }) => boolean): Promise<number> {

@@ -1,24 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { Client } from 'pg';
-import { Queue } from 'bullmq';
-import IORedis from 'ioredis';
-import { RPC_ERROR_HEADER, STREAMS, type DomainEvent, type RpcErrorBody, type UserLanguage } from '@homing/contracts';
-import {
-  deleteNamespaceStreams,
-  dropSchemas,
-  ensureDatabase,
-  expectEventually,
-  freePort,
-  isolatedName,
-  linkIn,
-  PushSink,
-  runServiceCommand,
-  ServiceProcess,
-  SmtpSink,
-  testInfra,
-} from '@homing/testing';
+import type { Queue } from 'bullmq';
+import type { Client } from 'pg';
+import { RPC_ERROR_HEADER, type DomainEvent, type RpcErrorBody, type UserLanguage } from '@homing/contracts';
+import { expectEventually, linkIn, PushSink, type ServiceProcess, SmtpSink } from '@homing/testing';
+import { eventOf, NotificationsTestSetup, type TestRecipient } from '../../apps/notifications/test/notifications-test-setup';
 
 const MINUTE = 60_000;
 
@@ -28,19 +13,15 @@ const MINUTE = 60_000;
 // (NOTIFICATIONS_ROLE); identity and messaging are answered by responders here; pushes go to a local push service
 // whose certificate the processes trust.
 describe('notifications of new messages', () => {
-  const infra = testInfra();
-  const namespace = isolatedName();
-  const schema = `notifications_${namespace}`;
   const publicUrl = 'https://homing.test';
+  const setup = new NotificationsTestSetup({ NODE_ENV: 'test', PUBLIC_URL: publicUrl });
+  const { namespace, schema, processes } = setup;
   const mail = new SmtpSink();
   const push = new PushSink();
-  const users = new Map<string, { id: string; email: string; language: UserLanguage }>();
+  const users = new Map<string, TestRecipient>();
   const finders = new Map<string, string | null>();
-  const processes: ServiceProcess[] = [];
-  let nc: NatsConnection;
-  let js: JetStreamClient;
-  let jsm: JetStreamManager;
-  let redis: IORedis;
+  // Conversations a resume token was minted for (get-finder-contact with resumeLink), one entry per mint.
+  const resumeTokensMinted: string[] = [];
   let emailQueue: Queue;
   let pushQueue: Queue;
   let db: Client;
@@ -54,46 +35,17 @@ describe('notifications of new messages', () => {
     users.set(user.id, user);
     return user;
   };
-  const messageEvent = (
-    data: Omit<DomainEvent<'messaging.message.created.v1'>['data'], 'messageId'>,
-    occurredAt = new Date(),
-  ): DomainEvent<'messaging.message.created.v1'> => ({
-    id: randomUUID(),
-    subject: 'messaging.message.created.v1',
-    occurredAt: occurredAt.toISOString(),
-    correlationId: 'notifications-messages-test',
-    causationId: null,
-    producer: 'messaging',
-    aggregateId: data.itemCode,
-    version: 1,
-    data: { ...data, messageId: Math.floor(Math.random() * 1e9) },
-  });
-  const publish = (event: DomainEvent, msgId = event.id) => js.publish(`${namespace}.${event.subject}`, JSON.stringify(event), { msgID: msgId });
-  const stream = `${namespace.toUpperCase()}_${STREAMS.events.name}`;
-  const settled = (durable: string) =>
-    expectEventually(async () => {
-      const info = await jsm.consumers.info(stream, durable);
-      expect(info.num_pending + info.num_ack_pending).toBe(0);
-    });
-  const emailJobsSettled = () =>
-    expectEventually(async () => {
-      const counts = await emailQueue.getJobCounts('waiting', 'active', 'delayed');
-      expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0 });
-    });
-  const start = async (role: 'consumer' | 'worker', env: NodeJS.ProcessEnv) => {
-    const service = new ServiceProcess('notifications', await freePort(), { ...env, NOTIFICATIONS_ROLE: role });
-    processes.push(service);
-    await service.start(30_000);
-    return service;
-  };
-  const pushJobsSettled = () =>
-    expectEventually(async () => {
-      const counts = await pushQueue.getJobCounts('waiting', 'active', 'delayed');
-      expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0 });
-    });
+  const messageEvent = (data: Omit<DomainEvent<'messaging.message.created.v1'>['data'], 'messageId'>, occurredAt = new Date()) =>
+    eventOf('messaging.message.created.v1', { ...data, messageId: Math.floor(Math.random() * 1e9) }, occurredAt);
+  const publish = (event: DomainEvent, msgId?: string) => setup.publish(event, msgId);
+  const stream = setup.streamOf('messaging.message.created.v1');
+  const settled = (durable: string) => setup.consumerSettled('messaging.message.created.v1', durable);
+  const emailJobsSettled = () => setup.jobsSettled('email');
+  const pushJobsSettled = () => setup.jobsSettled('push');
+  const start = (role: 'consumer' | 'worker') => setup.start({ NOTIFICATIONS_ROLE: role });
   /** notifications.rpc.register-push as the gateway calls it: the answer, or the error reply's body. */
   const registerPush = async (subscriber: { userId: string } | { conversationId: string }, subscription: unknown) => {
-    const reply = await nc.request(`${namespace}.notifications.rpc.register-push`, JSON.stringify({ subscriber, subscription }), { timeout: 5000 });
+    const reply = await setup.nc.request(`${namespace}.notifications.rpc.register-push`, JSON.stringify({ subscriber, subscription }), { timeout: 5000 });
     return reply.headers?.get(RPC_ERROR_HEADER) ? { error: reply.json<RpcErrorBody>() } : { ok: reply.json() };
   };
   const subscriptionRows = async (endpoint: string) =>
@@ -103,34 +55,25 @@ describe('notifications of new messages', () => {
   beforeAll(async () => {
     await mail.start();
     await push.start();
-    await ensureDatabase(infra.databaseUrl);
-    nc = await connect({ servers: infra.natsUrl });
-    js = jetstream(nc);
-    jsm = await jetstreamManager(nc);
-    nc.subscribe(`${namespace}.identity.rpc.get-user`, {
-      callback: (_error, msg) => void msg.respond(JSON.stringify(users.get(msg.json<{ userId: string }>().userId))),
-    });
+    // An owner with push gets the e-mail after this delay, if the message is still unread (messaging says it is, here).
+    await setup.setUp({ SMTP_URL: mail.url, PUSH_SERVICE_HOSTS: push.host, NODE_EXTRA_CA_CERTS: push.caPath, OWNER_EMAIL_DELAY_MINUTES: '0.02' });
+    const { nc, jsm } = setup;
+    setup.answerUsers((userId) => users.get(userId));
     nc.subscribe(`${namespace}.messaging.rpc.get-finder-contact`, {
-      callback: (_error, msg) => void msg.respond(JSON.stringify({ email: finders.get(msg.json<{ conversationId: string }>().conversationId) ?? null })),
+      callback: (_error, msg) => {
+        const { conversationId, resumeLink } = msg.json<{ conversationId: string; resumeLink?: boolean }>();
+        if (resumeLink) resumeTokensMinted.push(conversationId);
+        void msg.respond(JSON.stringify({ email: finders.get(conversationId) ?? null, ...(resumeLink ? { resumeToken: `resume-${conversationId}` } : {}) }));
+      },
     });
-    const env = {
-      NODE_ENV: 'test',
-      DATABASE_URL: infra.databaseUrl,
-      DATABASE_SCHEMA: schema,
-      NATS_URL: infra.natsUrl,
-      NATS_NAMESPACE: namespace,
-      REDIS_URL: infra.redisUrl,
-      SMTP_URL: mail.url,
-      PUBLIC_URL: publicUrl,
-      PUSH_SERVICE_HOSTS: push.host,
-      NODE_EXTRA_CA_CERTS: push.caPath,
-    };
-    await runServiceCommand('notifications', ['migrate'], env);
-    worker = await start('worker', env);
+    nc.subscribe(`${namespace}.messaging.rpc.unread-since`, {
+      callback: (_error, msg) => void msg.respond(JSON.stringify({ latestUnreadMessageId: msg.json<{ messageId: number }>().messageId })),
+    });
+    worker = await start('worker');
     // A first consumer process declares the streams; its durable consumer is then removed, as if it never existed, and
     // an event is published before the next process creates it anew.
-    const first = await start('consumer', env);
-    await expectEventually(() => jsm.consumers.info(stream, 'notifications__new-message-mail'));
+    const first = await start('consumer');
+    await setup.consumerExists('messaging.message.created.v1', 'notifications__new-message-mail');
     expect(await first.stop()).toBe(0);
     processes.splice(processes.indexOf(first), 1);
     await jsm.consumers.delete(stream, 'notifications__new-message-mail');
@@ -139,30 +82,19 @@ describe('notifications of new messages', () => {
     const owner = newOwner('en');
     before = { owner, event: messageEvent({ itemCode: tagCode(), conversationId: randomUUID(), author: 'finder', ownerUserId: owner.id }) };
     await publish(before.event);
-    consumer = await start('consumer', env);
-    await expectEventually(() => jsm.consumers.info(stream, 'notifications__new-message-mail'));
-    redis = new IORedis(infra.redisUrl, { maxRetriesPerRequest: null });
-    emailQueue = new Queue('email', { connection: redis, prefix: `homing_${namespace}` });
-    pushQueue = new Queue('push', { connection: redis, prefix: `homing_${namespace}` });
-    db = new Client({ connectionString: infra.databaseUrl });
-    await db.connect();
+    consumer = await start('consumer');
+    await setup.consumerExists('messaging.message.created.v1', 'notifications__new-message-mail');
+    emailQueue = setup.queue('email');
+    pushQueue = setup.queue('push');
+    db = setup.db;
   });
 
   afterAll(async () => {
-    const exitCodes = await Promise.all(processes.map((service) => service.stop()));
+    const exitCodes = await setup.tearDown();
     for (const service of processes) for (const user of users.values()) expect(service.logs).not.toContain(user.email);
-    await emailQueue?.obliterate({ force: true }).catch(() => undefined);
-    await emailQueue?.close();
-    await pushQueue?.obliterate({ force: true }).catch(() => undefined);
-    await pushQueue?.close();
-    await db?.end();
     await push.stop();
-    redis?.disconnect();
     await mail.stop();
-    await deleteNamespaceStreams(nc, namespace);
-    await nc.drain();
-    await dropSchemas(infra.databaseUrl, [schema]);
-    expect(exitCodes).toEqual(processes.map(() => 0));
+    expect(exitCodes).toEqual(exitCodes.map(() => 0));
   });
 
   it.each([
@@ -175,7 +107,8 @@ describe('notifications of new messages', () => {
     await publish(messageEvent({ itemCode: code, conversationId: randomUUID(), author: 'finder', ownerUserId: owner.id }));
     const [received] = await mail.waitForMails(owner.email);
     expect(received.subject).toBe(subject);
-    expect(linkIn(received, `${publicUrl}/found/`)).toBe(`${publicUrl}/found/${code.match(/.{4}/g)?.join('-')}`);
+    // Through the login page, which sends the owner on to the thread (c) once logged in.
+    expect(linkIn(received, `${publicUrl}/login?c=`)).toBe(`${publicUrl}/login?c=${code.match(/.{4}/g)?.join('-')}`);
   });
 
   it('sends the owner one e-mail per conversation per 15 minutes, and nothing again for a replayed event (A4, F14)', async () => {
@@ -224,7 +157,18 @@ describe('notifications of new messages', () => {
     const [received] = await mail.waitForMails(finderEmail);
     expect(received.subject).toBe('The owner answered your message');
     expect(received.messageId).toBe(`<email_${reply.id}_${conversationId}@homing>`);
-    expect(linkIn(received, `${publicUrl}/found/`)).toBe(`${publicUrl}/found/${code.match(/.{4}/g)?.join('-')}`);
+    expect(linkIn(received, `${publicUrl}/found/`)).toBe(`${publicUrl}/found/${code.match(/.{4}/g)?.join('-')}?resume=resume-${conversationId}`);
+    // The mail's resume token was minted once; a replayed job finds the mail sent and mints none.
+    expect(resumeTokensMinted.filter((id) => id === conversationId)).toHaveLength(1);
+    // The same job again (as after a worker died between the send and the job's completion): found sent, not minted.
+    const jobId = `email_${reply.id}_${conversationId}`;
+    const sentJob = await emailQueue.getJob(jobId);
+    await expectEventually(async () => expect(await sentJob?.getState()).toBe('completed'));
+    await sentJob?.remove();
+    await emailQueue.add('owner-reply', { conversationId, tagCode: code, messageId: reply.data.messageId }, { jobId });
+    await expectEventually(async () => expect(await (await emailQueue.getJob(jobId))?.getState()).toBe('completed'));
+    expect(resumeTokensMinted.filter((id) => id === conversationId)).toHaveLength(1);
+    expect(mail.mailsTo(finderEmail)).toHaveLength(1);
 
     const silent = messageEvent({ itemCode: code, conversationId: randomUUID(), author: 'owner', ownerUserId: owner.id });
     await publish(silent);

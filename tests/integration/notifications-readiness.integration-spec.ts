@@ -1,4 +1,5 @@
-import { dropSchemas, ensureDatabase, expectEventually, freePort, isolatedName, runServiceCommand, ServiceProcess, testInfra } from '@homing/testing';
+import { expectEventually, freePort, type ServiceProcess } from '@homing/testing';
+import { NotificationsTestSetup } from '../../apps/notifications/test/notifications-test-setup';
 
 interface ReadyBody {
   error?: Record<string, { status: string; message?: string }>;
@@ -7,31 +8,17 @@ interface ReadyBody {
 
 // BullMQ's queued notifications live only in Redis (ARCHITECTURE §9): whether Redis keeps them is part of readiness.
 describe('notifications readiness and Redis durability', () => {
-  const infra = testInfra();
-  const namespace = isolatedName();
-  const schema = `notifications_${namespace}`;
-  const env = { DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl, NATS_NAMESPACE: namespace, DATABASE_SCHEMA: schema };
-  const started: ServiceProcess[] = [];
-  const start = async (extraEnv: NodeJS.ProcessEnv) => {
-    const service = new ServiceProcess('notifications', await freePort(), { ...env, ...extraEnv });
-    started.push(service);
-    await service.start(20_000, { until: 'live' });
-    return service;
-  };
+  const setup = new NotificationsTestSetup();
+  const { infra } = setup;
+  const start = (extraEnv: NodeJS.ProcessEnv) => setup.start(extraEnv, { timeoutMs: 20_000, until: 'live' });
   const ready = async (service: ServiceProcess) => {
     const response = await fetch(`http://127.0.0.1:${service.port}/health/ready`);
     return { status: response.status, body: (await response.json()) as ReadyBody };
   };
 
-  beforeAll(async () => {
-    await ensureDatabase(infra.databaseUrl);
-    await runServiceCommand('notifications', ['migrate'], env);
-  });
+  beforeAll(() => setup.setUp());
 
-  afterAll(async () => {
-    await Promise.all(started.map((service) => service.stop()));
-    await dropSchemas(infra.databaseUrl, [schema]);
-  });
+  afterAll(() => setup.tearDown());
 
   it('starts and stays live with Redis unreachable, and is not ready', async () => {
     const notifications = await start({ REDIS_URL: `redis://127.0.0.1:${await freePort()}`, NODE_ENV: 'test' });

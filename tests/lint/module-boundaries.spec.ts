@@ -24,7 +24,7 @@ function run(args: string[], input?: string, env: NodeJS.ProcessEnv = process.en
 // Runs the real ESLint CLI with the workspace config, as `npm run lint` does, on code given for a path. Fails
 // loudly unless ESLint parsed the code and the boundary rule actually ran: the rule skips itself, with a mere
 // warning, when no Nx project graph has been computed.
-async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
+async function boundaryErrors(filePath: string, code: string, rule = RULE): Promise<string[]> {
   const { stdout, stderr, error } = await run([eslintBin, '--stdin', '--stdin-filename', filePath, '--format', 'json'], code);
   if (/ProjectGraph|will be skipped/.test(stdout + stderr)) throw new Error(`${RULE} did not run:\n${stdout}\n${stderr}`);
   let results: LintResult[];
@@ -37,7 +37,7 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
   const [result] = results;
   const fatal = result.messages.filter((message) => message.fatal);
   if (result.fatalErrorCount > 0 || fatal.length > 0) throw new Error(`eslint could not parse ${filePath}: ${fatal.map((message) => message.message).join('; ')}`);
-  return result.messages.filter((message) => message.ruleId === RULE).map((message) => message.message);
+  return result.messages.filter((message) => message.ruleId === rule).map((message) => message.message);
 }
 
 const appImportsApp = ['apps/gateway/src/bad-import.ts', "import { ItemsService } from '../../items/src/items/items.service';\nexport const x = ItemsService;\n"] as const;
@@ -70,10 +70,25 @@ describe('module boundaries', () => {
     expect(errors.length).toBeGreaterThan(0);
   });
 
+  it('fails lint when the web app imports the platform, even in a test', async () => {
+    const code = "import { RpcClient } from '@homing/platform';\nexport const x = RpcClient;\n";
+    expect(await boundaryErrors('apps/web/src/lib/bad-import.ts', code)).not.toEqual([]);
+    expect(await boundaryErrors('apps/web/src/lib/bad-import.spec.ts', code)).not.toEqual([]);
+  });
+
   it('lets an app import contracts and platform', async () => {
     const errors = await boundaryErrors('apps/gateway/src/good-import.ts', "import { ResponseCode } from '@homing/contracts';\nimport { RpcClient } from '@homing/platform';\nexport const x = [ResponseCode, RpcClient];\n");
     expect(errors).toEqual([]);
     // The same run, with a violation: an empty answer above means allowed, not unchecked.
     expect(await boundaryErrors(...appImportsApp)).not.toEqual([]);
+  });
+
+  // CONVENTIONS: one way to reach PostgreSQL, through a repository.
+  it('fails lint when a service imports TypeORM, and lets a repository import it', async () => {
+    const typeorm = "import { DataSource } from 'typeorm';\nexport const x = DataSource;\n";
+    expect(await boundaryErrors('apps/items/src/items/items.service.ts', typeorm, 'no-restricted-imports')).not.toEqual([]);
+    expect(await boundaryErrors('libs/platform/src/outbox/outbox.relay.ts', "import type { EntityManager } from 'typeorm/entity-manager/EntityManager';\nexport type X = EntityManager;\n", 'no-restricted-imports')).not.toEqual([]);
+    expect(await boundaryErrors('apps/items/src/items/items.repository.ts', typeorm, 'no-restricted-imports')).toEqual([]);
+    expect(await boundaryErrors('apps/items/src/database/migrations/1799999999999-Example.ts', typeorm, 'no-restricted-imports')).toEqual([]);
   });
 });

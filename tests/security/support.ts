@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { testInfra } from '@homing/testing';
 import type { Stack } from '../support/stack';
 
 export interface Answer<T = unknown> {
@@ -65,4 +67,21 @@ export function findSecrets(secrets: Iterable<string>, texts: Array<{ where: str
     }
   }
   return found;
+}
+
+/**
+ * Empties the gateway's e-mail budgets of the stack (Redis keys `<namespace>:mail-budget:*`), or only those of one
+ * window (`60000`: the minute's): for tests that ask for more mails than an address's budget on purpose and check
+ * something else than the budget.
+ */
+export async function forgetMailBudgets(stack: Pick<Stack, 'namespace'>, windowMs?: number): Promise<void> {
+  const redis = new Redis(testInfra().redisUrl, { lazyConnect: true });
+  await redis.connect();
+  try {
+    const keys = await redis.keys(`${stack.namespace}:mail-budget:*`);
+    const chosen = windowMs === undefined ? keys : keys.filter((key) => key.includes(`:${windowMs}:`));
+    if (chosen.length > 0) await redis.del(...chosen);
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -29,7 +29,58 @@ export function newContext(browser: Browser, options: { viewport?: keyof typeof 
   });
 }
 
+/**
+ * One Chromium for a suite and a page in a fresh context per call; every context closes after each test. Call it after
+ * the suite's own `beforeAll` that starts the stack: the services' start-up has a deadline, and Chromium's start
+ * competes for the CPU.
+ */
+export function chromiumForSuite(): {
+  openContext(create?: (browser: Browser) => Promise<BrowserContext>): Promise<BrowserContext>;
+  openPage(options?: Parameters<typeof newContext>[1]): Promise<Page>;
+} {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const openContext = async (create: (browser: Browser) => Promise<BrowserContext> = (started) => newContext(started)) => {
+    if (!browser) throw new Error('Chromium has not started');
+    const context = await create(browser);
+    contexts.push(context);
+    return context;
+  };
+  return { openContext, openPage: async (options = {}) => (await openContext((started) => newContext(started, options))).newPage() };
+}
+
 /** Accessibility violations axe-core rates serious or critical, as "rule: target" lines (WCAG 2.x A and AA). */
+/**
+ * A page in a fresh context whose browser subscribes to push with `subscription` (a subscription of the stack's push
+ * sink, so the product's pushes reach the sink) and may show notifications.
+ */
+export async function pushReadyPage(
+  openContext: ReturnType<typeof chromiumForSuite>['openContext'],
+  origin: string,
+  subscription: { endpoint: string },
+  options: Parameters<typeof newContext>[1] = {},
+): Promise<Page> {
+  const context = await openContext((browser) => newContext(browser, options));
+  await context.grantPermissions(['notifications'], { origin });
+  await context.addInitScript(`(() => {
+    if (typeof PushManager === 'undefined') return;
+    const subscription = ${JSON.stringify(subscription)};
+    PushManager.prototype.subscribe = async function () {
+      return { endpoint: subscription.endpoint, expirationTime: null, options: {}, getKey: () => null, toJSON: () => subscription, unsubscribe: async () => true };
+    };
+  })()`);
+  return context.newPage();
+}
+
 export async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return results.violations
@@ -40,4 +91,19 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Waits for the page's main heading. */
+export async function heading(page: Page, name: string | RegExp): Promise<void> {
+  await page.getByRole('heading', { name, level: 1 }).waitFor();
+}
+
+/** Logs in with e-mail and password on the gateway at `base`, and waits for My items. */
+export async function logIn(page: Page, base: string, user: { email: string; password: string }): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(`${base}/items`);
+  await heading(page, 'My items');
 }

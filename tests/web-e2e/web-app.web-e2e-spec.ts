@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { expectEventually, linkIn, runServiceCommand, type ReceivedMail, type SinkSubscription } from '@homing/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
-import { launchChromium, newContext, screenshot, seriousViolations, VIEWPORTS } from './browser';
+import { chromiumForSuite, heading, logIn as logInAt, newContext, pushReadyPage as pushReadyPageAt, screenshot, seriousViolations, VIEWPORTS } from './browser';
 
 // The web app in Chromium against the whole product, as a user meets it: every flow through the screens, the
 // e-mails read from the stack's SMTP sink.
-// Where the web app keeps its access token (apps/web/src/lib/api-client.ts).
+// Where the web app keeps its access token (apps/web/src/lib/api-session.ts).
 const TOKEN_KEY = 'homing.token';
 
 describe('the web app in a browser', () => {
   let stack: Stack;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
   // Unclaimed tags minted before the services start, as the items service's `seed-tags` command does for development.
   let tags: string[] = [];
   const unclaimedTag = () => {
@@ -22,30 +20,17 @@ describe('the web app in a browser', () => {
   };
 
   beforeAll(async () => {
-    // One after the other: the services' start-up has a deadline, and Chromium's start competes for the CPU.
     stack = await startStack({
       env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' }, notifications: { PUBLIC_URL: publicUrl } },
       beforeStart: async ({ envOf }) => {
         tags = (await runServiceCommand('items', ['seed-tags', '--count', '10'], envOf('items'))).trim().split('\n');
       },
     });
-    browser = await launchChromium();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => stack?.stop());
 
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((context) => context.close()));
-  });
-
-  async function openPage(options: Parameters<typeof newContext>[1] = {}): Promise<Page> {
-    const context = await newContext(browser, options);
-    contexts.push(context);
-    return context.newPage();
-  }
+  const { openContext, openPage } = chromiumForSuite();
 
   const url = (path: string) => `${stack.base}${path}`;
   // Links in e-mails start with the gateway's PUBLIC_URL.
@@ -72,18 +57,7 @@ describe('the web app in a browser', () => {
     return (await response.json()) as { message: { id: number; conversation_id: string }; finder_token?: string };
   }
 
-  async function heading(page: Page, name: string | RegExp) {
-    await page.getByRole('heading', { name, level: 1 }).waitFor();
-  }
-
-  async function logIn(page: Page, user: { email: string; password: string }) {
-    await page.goto(url('/login'));
-    await page.getByLabel('E-mail').fill(user.email);
-    await page.getByLabel('Password', { exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(url('/items'));
-    await heading(page, 'My items');
-  }
+  const logIn = (page: Page, user: { email: string; password: string }) => logInAt(page, stack.base, user);
 
   async function logOut(page: Page) {
     await page.getByRole('button', { name: 'Log out' }).click();
@@ -182,7 +156,7 @@ describe('the web app in a browser', () => {
     const page = await openPage();
     await logIn(page, user);
 
-    await page.getByRole('link', { name: 'Add an item' }).click();
+    await page.getByRole('link', { name: 'Add an item', exact: true }).click();
     await heading(page, 'Add an item');
     await page.getByLabel('Name').fill('Blue bike');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -234,6 +208,7 @@ describe('the web app in a browser', () => {
     expect(await spanishBrowser.evaluate('document.documentElement.lang')).toBe('es');
   });
 
+  // Every screen in three languages at two widths: minutes on a loaded two-core machine, beyond the suite's 2 minutes.
   it('has no serious accessibility violation on any screen, and keeps screenshots of each at 360 and 1280 px', async () => {
     const owned = await newUser();
     const setUp = await openPage();
@@ -334,7 +309,7 @@ describe('the web app in a browser', () => {
       }
     }
     expect(violations).toEqual([]);
-  });
+  }, 600_000);
   /** A new user activates a tag from its found page and names the item; the page they end on is the owner's thread. */
   async function activateAsNewUser(page: Page, tag: string, itemName: string, texts = ENGLISH) {
     await page.goto(url(`/found/${tag}`));
@@ -391,7 +366,7 @@ describe('the web app in a browser', () => {
     setPasswordTitle: 'Stel een wachtwoord in',
     passwordOptional: 'Wachtwoord (optioneel)',
     finish: 'Afronden',
-    doneTitle: 'Je tag is geactiveerd',
+    doneTitle: 'Je label is geactiveerd',
     nameItem: 'Geef je voorwerp een naam',
     name: 'Naam',
     save: 'Opslaan',
@@ -530,19 +505,7 @@ describe('the web app in a browser', () => {
    * A browser whose push subscription is one of the stack's push service: Chromium here has no push service of its
    * own, so `PushManager.prototype.subscribe` answers with the sink's subscription, which the server then pushes to.
    */
-  async function pushReadyPage(subscription: SinkSubscription, options: Parameters<typeof newContext>[1] = {}) {
-    const context = await newContext(browser, options);
-    contexts.push(context);
-    await context.grantPermissions(['notifications'], { origin: stack.base });
-    await context.addInitScript(`(() => {
-      if (typeof PushManager === 'undefined') return;
-      const subscription = ${JSON.stringify(subscription)};
-      PushManager.prototype.subscribe = async function () {
-        return { endpoint: subscription.endpoint, expirationTime: null, options: {}, getKey: () => null, toJSON: () => subscription, unsubscribe: async () => true };
-      };
-    })()`);
-    return context.newPage();
-  }
+  const pushReadyPage = (subscription: SinkSubscription, options: Parameters<typeof newContext>[1] = {}) => pushReadyPageAt(openContext, stack.base, subscription, options);
 
   /** Hands a push's payload to the page's service worker as the browser's push service would (DevTools protocol). */
   async function deliverPush(page: Page, data: string) {
@@ -618,7 +581,8 @@ describe('the web app in a browser', () => {
     await owner.getByLabel(ENGLISH.message, { exact: true }).fill('Dank je! Ik kom hem halen.');
     await owner.getByRole('button', { name: ENGLISH.sendReply }).click();
     const [toFinder] = await stack.push.waitForPushes(finderSubscription, 1, 30_000);
-    expect(toFinder.payload).toEqual({ kind: 'new-message', author: 'owner', url: `/found/${tag}` });
+    // The finder's push names the language they wrote in.
+    expect(toFinder.payload).toEqual({ kind: 'new-message', author: 'owner', url: `/found/${tag}`, language: 'nl' });
 
     await finder.getByRole('list', { name: DUTCH.messages }).getByText('Dank je! Ik kom hem halen.').waitFor({ timeout: 15_000 });
     await finder.getByLabel(DUTCH.message, { exact: true }).fill('Prima, tot straks');
@@ -663,8 +627,7 @@ describe('the web app in a browser', () => {
     expect(html).toMatch(/<form[^>]*>[\s\S]*<label[^>]*>Message<\/label><textarea[\s\S]*<input[^>]*type="email"[\s\S]*>Send to the owner<\/button><\/form>/);
 
     // A phone that has not run a line of script yet already shows the page and takes the message.
-    const scriptless = await browser.newContext({ javaScriptEnabled: false, viewport: VIEWPORTS.phone });
-    contexts.push(scriptless);
+    const scriptless = await openContext((browser) => browser.newContext({ javaScriptEnabled: false, viewport: VIEWPORTS.phone }));
     const bare = await scriptless.newPage();
     await bare.goto(url(`/found/${tag}`));
     await heading(bare, ENGLISH.finderTitle);
@@ -691,10 +654,11 @@ describe('the web app in a browser', () => {
     await finder.getByRole('button', { name: ENGLISH.sendFirst }).click();
     await finder.getByRole('list', { name: ENGLISH.messages }).getByText('I found it on the bus').waitFor();
 
-    // Nothing on the page moves as the app takes the prerendered page's place (cumulative layout shift 0).
+    // Nothing on the page moves as the app takes the prerendered page's place (cumulative layout shift 0). Each shift
+    // is kept with what moved, from where to where, so a failure says which element it was.
     const visitor = await openPage({ viewport: 'phone' });
     await visitor.addInitScript(`window.layoutShifts = [];
-      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.layoutShifts.push(entry.value); }).observe({ type: 'layout-shift', buffered: true });`);
+      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.layoutShifts.push({ value: entry.value, at: Math.round(entry.startTime), moved: entry.sources.map((source) => ({ node: source.node ? (source.node.outerHTML || source.node.textContent || '').slice(0, 120) : null, from: source.previousRect.toJSON(), to: source.currentRect.toJSON() })) }); }).observe({ type: 'layout-shift', buffered: true });`);
     await visitor.goto(url(`/found/${tag}`));
     await visitor.getByRole('button', { name: ENGLISH.sendFirst, disabled: false }).waitFor();
     await visitor.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');

@@ -1,17 +1,32 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { PlatformModule } from '@homing/platform';
+import { PlatformModule, RedisClient } from '@homing/platform';
 import { TagBatchesHttpController } from './admin/tag-batches.http-controller';
 import { AuthGuard } from './auth/auth.guard';
 import { ClaimsHttpController } from './claims/claims.http-controller';
+import { ClaimsService } from './claims/claims.service';
+import { TagBatchesService } from './admin/tag-batches.service';
+import { ConversationsService } from './conversations/conversations.service';
+import { ExportHttpController } from './export/export.http-controller';
+import { ExportService } from './export/export.service';
+import { AuthService } from './identity/auth.service';
+import { MailBudgets } from './identity/mail-budgets';
+import { UsersService } from './identity/users.service';
+import { OwnedItemsService } from './items/owned-items.service';
+import { PublicItemsService } from './items/public-items.service';
+import { PhotosService } from './photos/photos.service';
+import { PushService } from './push/push.service';
+import { QrService } from './qr/qr.service';
 import { MessageLimits } from './conversations/message-limits';
+import { ResumeLinkLimits } from './conversations/resume-link-limits';
 import { ConversationsHttpController, OwnerConversationsHttpController } from './conversations/conversations.http-controller';
 import { MessageStreams } from './conversations/message-streams';
+import { StreamLeases } from './conversations/stream-leases';
 import { ThreadAccessCache } from './conversations/thread-access-cache';
 import { ThreadEvents } from './conversations/thread-events';
 import { ThreadReaders } from './conversations/thread-readers';
 import { ThreadWatermarks } from './conversations/thread-watermarks';
-import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config';
+import type { GatewayConfig } from './config/gateway.config';
 import { rateLimitsModule, ClientAddressThrottlerGuard } from './http/rate-limits';
 import { AuthHttpController } from './identity/auth.http-controller';
 import { UsersHttpController } from './identity/users.http-controller';
@@ -40,19 +55,38 @@ export class AppModule {
         }),
         rateLimitsModule(config),
       ],
-      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController, ConversationsHttpController, OwnerConversationsHttpController, PushHttpController],
+      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController, ConversationsHttpController, OwnerConversationsHttpController, PushHttpController, ExportHttpController],
       providers: [
-        { provide: GATEWAY_CONFIG, useValue: config },
+        // The decisions behind the routes, one service per feature.
+        AuthService,
+        UsersService,
+        ExportService,
+        PublicItemsService,
+        OwnedItemsService,
+        ClaimsService,
+        QrService,
+        TagBatchesService,
+        PhotosService,
+        ConversationsService,
+        PushService,
         UnknownCodeLimiter,
         // Tag scans answered from memory, kept current by items' events (ItemEvents).
         { provide: PublicItemCache, useFactory: () => new PublicItemCache(config.SCAN_CACHE_MAX_ITEMS) },
         ItemEvents,
         MessageLimits,
+        MailBudgets,
+        ResumeLinkLimits,
         // Kept current from events by ThreadEvents: empty polls and message streams without a poll of the database.
         { provide: ThreadWatermarks, useFactory: () => new ThreadWatermarks() },
         { provide: ThreadAccessCache, useFactory: () => new ThreadAccessCache() },
         ThreadReaders,
         MessageStreams,
+        {
+          provide: StreamLeases,
+          inject: [RedisClient],
+          useFactory: (redis: RedisClient) =>
+            new StreamLeases(redis.redis, { perAddress: config.STREAMS_PER_ADDRESS, renewEveryMs: config.SSE_HEARTBEAT_MS, namespace: config.NATS_NAMESPACE }),
+        },
         ThreadEvents,
         QrImages,
         LangHttpController,

@@ -1,8 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { PlatformModule } from '@homing/platform';
-import { IDENTITY_CONFIG, type IdentityConfig } from './config/identity.config';
+import { PlatformModule, retentionProviders } from '@homing/platform';
+import type { IdentityConfig } from './config/identity.config';
 import { identityDatabase } from './database/identity.database';
 import { IdentityModule } from './identity.module';
+import { identityRetentionRules } from './retention/identity-retention';
 
 @Module({})
 export class AppModule {
@@ -17,12 +18,9 @@ export class AppModule {
           outbox: true,
           redisUrl: config.REDIS_URL,
         }),
-        { module: IdentityConfigModule, global: true, providers: [{ provide: IDENTITY_CONFIG, useValue: config }], exports: [IDENTITY_CONFIG] },
         IdentityModule,
       ],
+      providers: retentionProviders(identityRetentionRules),
     };
   }
 }
-
-@Module({})
-class IdentityConfigModule {}

@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { AccountsRpcController } from './accounts/accounts.rpc-controller';
 import { AccountsService } from './accounts/accounts.service';
 import { UsersRepository } from './accounts/users.repository';
-import { TransactionsRepository } from './database/transactions.repository';
+import { ExportRepository } from './export/export.repository';
+import { ExportRpcController } from './export/export.rpc-controller';
+import { ExportService } from './export/export.service';
 import { LoginCodesRepository } from './login-codes/login-codes.repository';
 import { LoginCodesRpcController } from './login-codes/login-codes.rpc-controller';
 import { LoginCodesService } from './login-codes/login-codes.service';
@@ -19,9 +21,8 @@ import { SessionsService } from './sessions/sessions.service';
 
 // One module: the features share users, sessions and the password hasher at every turn.
 @Module({
-  controllers: [AccountsRpcController, SessionsRpcController, LoginCodesRpcController, PasswordTokensRpcController],
+  controllers: [AccountsRpcController, SessionsRpcController, LoginCodesRpcController, PasswordTokensRpcController, ExportRpcController],
   providers: [
-    TransactionsRepository,
     UsersRepository,
     SessionsRepository,
     LoginCodesRepository,
@@ -34,6 +35,8 @@ import { SessionsService } from './sessions/sessions.service';
     PasswordTokensService,
     LoginCodesService,
     AccountsService,
+    ExportRepository,
+    ExportService,
   ],
 })
 export class IdentityModule {}

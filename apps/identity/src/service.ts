@@ -1,7 +1,9 @@
 import { runService } from '@homing/platform';
+import { grantAdminCommand, revokeAdminCommand } from './accounts/admin-rights.command';
 import { AppModule } from './app.module';
 import { loadIdentityConfig, type IdentityConfig } from './config/identity.config';
 import { identityDatabase } from './database/identity.database';
+import { identityRetentionRules } from './retention/identity-retention';
 
 export function main(): Promise<void> {
   return runService<IdentityConfig>({
@@ -11,5 +13,7 @@ export function main(): Promise<void> {
     module: (config) => AppModule.forConfig(config),
     rpc: true,
     database: identityDatabase,
+    retention: identityRetentionRules,
+    commands: { 'grant-admin': grantAdminCommand, 'revoke-admin': revokeAdminCommand },
   });
 }

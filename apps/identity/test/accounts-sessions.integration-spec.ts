@@ -68,7 +68,7 @@ describe('identity: accounts and sessions', () => {
       const address = email('reg');
       const token = await register(address);
       const claims = verifyAccessToken(token, identity.keys.publicKey);
-      expect(await identity.ok('identity.rpc.get-user', { userId: claims.id })).toEqual({ id: claims.id, email: address, language: 'nl' });
+      expect(await identity.ok('identity.rpc.get-user', { userId: claims.id })).toEqual({ id: claims.id, email: address, language: 'nl', hasPassword: true });
     });
 
     it('stores passwords as argon2id with m=19456, t=2, p=1', async () => {
@@ -181,7 +181,7 @@ describe('identity: accounts and sessions', () => {
       const address = email('profile');
       const { userId } = await identity.ok('identity.rpc.ensure-user', { email: address, language: 'en' });
       expect(await identity.ok('identity.rpc.set-language', { userId, language: 'es' })).toEqual({ id: userId, email: address, language: 'es' });
-      expect(await identity.ok('identity.rpc.get-user', { userId })).toEqual({ id: userId, email: address, language: 'es' });
+      expect(await identity.ok('identity.rpc.get-user', { userId })).toEqual({ id: userId, email: address, language: 'es', hasPassword: false });
     });
 
     it('answers 404 for an unknown user and refuses a language it does not offer', async () => {

@@ -1,8 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@homing/platform';
 import { ClaimsModule } from './claims/claims.module';
-import { ITEMS_CONFIG, type ItemsConfig } from './config/items.config';
+import type { ItemsConfig } from './config/items.config';
 import { itemsDatabase } from './database/items.database';
+import { ExportModule } from './export/export.module';
 import { ItemsModule } from './items/items.module';
 import { PhotosModule } from './photos/photos.module';
 import { TagBatchesModule } from './tag-batches/tag-batches.module';
@@ -19,15 +20,12 @@ export class AppModule {
           database: itemsDatabase(config),
           outbox: true,
         }),
-        { module: ItemsConfigModule, global: true, providers: [{ provide: ITEMS_CONFIG, useValue: config }], exports: [ITEMS_CONFIG] },
         ItemsModule,
         ClaimsModule,
         TagBatchesModule,
         PhotosModule,
+        ExportModule,
       ],
     };
   }
 }
-
-@Module({})
-class ItemsConfigModule {}

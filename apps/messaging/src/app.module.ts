@@ -1,9 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { PlatformModule } from '@homing/platform';
+import { PlatformModule, retentionProviders } from '@homing/platform';
 import type { MessagingConfig } from './config/messaging.config';
 import { messagingDatabase } from './database/messaging.database';
 import { ConversationsModule } from './conversations/conversations.module';
+import { ExportModule } from './export/export.module';
 import { ItemOwnersModule } from './item-owners/item-owners.module';
+import { messagingRetentionRules } from './conversations/conversations-retention';
 
 @Module({})
 export class AppModule {
@@ -19,7 +21,9 @@ export class AppModule {
         }),
         ItemOwnersModule,
         ConversationsModule,
+        ExportModule,
       ],
+      providers: retentionProviders(messagingRetentionRules),
     };
   }
 }

@@ -2,6 +2,7 @@ import { runService } from '@homing/platform';
 import { AppModule } from './app.module';
 import { loadMessagingConfig, type MessagingConfig } from './config/messaging.config';
 import { messagingDatabase } from './database/messaging.database';
+import { messagingRetentionRules } from './conversations/conversations-retention';
 
 export function main(): Promise<void> {
   return runService<MessagingConfig>({
@@ -11,5 +12,6 @@ export function main(): Promise<void> {
     module: (config) => AppModule.forConfig(config),
     rpc: true,
     database: messagingDatabase,
+    retention: messagingRetentionRules,
   });
 }

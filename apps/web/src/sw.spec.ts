@@ -52,6 +52,20 @@ describe('the service worker', () => {
     expect(scope.registration.showNotification).toHaveBeenLastCalledWith('De eigenaar heeft geantwoord', expect.objectContaining({ lang: 'nl' }));
   });
 
+  it('words a finder’s push in the language it names until a page of this browser chose one', async () => {
+    const { scope, dispatch } = fakeWorkerScope();
+    await import(/* @vite-ignore */ workerModule);
+    await dispatch('push', pushOf({ kind: 'new-message', author: 'owner', url: '/found/ABCD-EFGH-JKMN-PQRS', language: 'es' }));
+    expect(scope.registration.showNotification).toHaveBeenLastCalledWith('El propietario ha respondido', expect.objectContaining({ lang: 'es' }));
+    // A language we do not offer is no language: the browser's stands.
+    await dispatch('push', pushOf({ kind: 'new-message', author: 'owner', url: '/found/ABCD-EFGH-JKMN-PQRS', language: 'fr' }));
+    expect(scope.registration.showNotification).toHaveBeenLastCalledWith('The owner replied', expect.objectContaining({ lang: 'en' }));
+    // The language chosen in this browser wins: it is the newest word on it.
+    await dispatch('message', { data: { type: 'LANG_UPDATE', language: 'nl' } });
+    await dispatch('push', pushOf({ kind: 'new-message', author: 'owner', url: '/found/ABCD-EFGH-JKMN-PQRS', language: 'es' }));
+    expect(scope.registration.showNotification).toHaveBeenLastCalledWith('De eigenaar heeft geantwoord', expect.objectContaining({ lang: 'nl' }));
+  });
+
   it('ignores a push that is not one of ours', async () => {
     const { scope, dispatch } = fakeWorkerScope();
     await import(/* @vite-ignore */ workerModule);

@@ -25,10 +25,11 @@ async function storeLanguage(language: string): Promise<void> {
   await cache.put(LANGUAGE_URL, new Response(language, { headers: { 'content-type': 'text/plain' } }));
 }
 
-async function storedLanguage(): Promise<string> {
+// The language the page chose in this browser; else the one a finder's push names (their conversation's); else the browser's.
+async function storedLanguage(named?: string): Promise<string> {
   const cache = await caches.open(SETTINGS_CACHE);
   const stored = await cache.match(LANGUAGE_URL);
-  return stored ? await stored.text() : (self.navigator.language ?? 'en');
+  return stored ? await stored.text() : (named ?? self.navigator.language ?? 'en');
 }
 
 self.addEventListener('message', (event) => {
@@ -43,7 +44,8 @@ function parsePayload(data: PushMessageData | null): PushPayload | null {
   try {
     const payload = data?.json() as Partial<PushPayload> | undefined;
     if (payload?.kind !== 'new-message' || typeof payload.url !== 'string' || !payload.url.startsWith('/')) return null;
-    return { kind: payload.kind, author: payload.author === 'owner' ? 'owner' : 'finder', url: payload.url };
+    const language = payload.language === 'en' || payload.language === 'nl' || payload.language === 'es' ? payload.language : undefined;
+    return { kind: payload.kind, author: payload.author === 'owner' ? 'owner' : 'finder', url: payload.url, ...(language ? { language } : {}) };
   } catch {
     return null;
   }
@@ -53,7 +55,7 @@ self.addEventListener('push', (event) => {
   const payload = parsePayload(event.data);
   if (!payload) return;
   event.waitUntil(
-    storedLanguage().then((language) => {
+    storedLanguage(payload.language).then((language) => {
       const texts = pushTexts(language);
       const wording = payload.author === 'owner' ? texts.fromOwner : texts.fromFinder;
       return self.registration.showNotification(wording.title, {

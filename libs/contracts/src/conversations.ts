@@ -21,6 +21,23 @@ export const finderTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/);
 export const setFinderBodySchema = z.strictObject({ email: emailSchema });
 export type SetFinderBody = z.infer<typeof setFinderBodySchema>;
 
+/**
+ * A resume link's token (`/found/{code}?resume=<token>`): 128 random bits, base64url, as a finder token, but a different
+ * purpose: it is only ever exchanged for a finder token, never accepted as one.
+ */
+export const resumeTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/);
+
+/** `POST /api/v1/items/{code}/finder-resume` body: the token of a resume link from a finder's e-mail. */
+export const finderResumeBodySchema = z.strictObject({ token: z.string().max(200) });
+export type FinderResumeBody = z.infer<typeof finderResumeBodySchema>;
+
+/** `POST /api/v1/items/{code}/resume-link` body: the address a finder wrote with, to e-mail them a resume link. */
+export const resumeLinkBodySchema = z.strictObject({ email: emailSchema });
+export type ResumeLinkBody = z.infer<typeof resumeLinkBodySchema>;
+
+/** A resume link stops working after this long without a message in its conversation. */
+export const RESUME_LINK_IDLE_DAYS = 30;
+
 /** `POST /api/v1/items/{code}/set-finder` answer: the token of the finder's conversation. */
 export const finderTokenResponseSchema = z.object({ finder_token: z.string() });
 export type FinderTokenResponse = z.infer<typeof finderTokenResponseSchema>;
@@ -43,8 +60,14 @@ export const messageSchema = z.object({
   author: messageAuthorSchema,
   content: z.string(),
   created_at: z.string(),
-  /** A finder's message: whether the owner has read it. An owner's message: always true (finders' reads are not kept). */
+  /** A finder's message: whether the owner has read it. An owner's message: always true (the spec's field; see `read_at`). */
   is_read: z.boolean(),
+  /** When notifications told the other side of it (push or e-mail); null until then. */
+  delivered_at: z.string().nullable(),
+  /** When the other side opened the thread with it (the owner for a finder's message, the finder for a reply); null until then. */
+  read_at: z.string().nullable(),
+  /** Rises with the message and with every change of its receipts: the `after=` of the next poll is the highest seen. */
+  version: z.number().int(),
   /** Which finder ("Finder 2"), only to the owner and only when the item has more than one conversation. */
   finder: z.string().optional(),
 });
@@ -78,9 +101,16 @@ export const threadAccessSchema = z.object({
 });
 export type ThreadAccess = z.infer<typeof threadAccessSchema>;
 
-/** `GET /api/v1/items/{code}/finder-details`: whether replies can reach the latest finder. Never the address. */
-export const finderDetailsSchema = z.object({ finder_known: z.boolean() });
+/**
+ * `GET /api/v1/items/{code}/finder-details`: whether replies can reach the latest finder. Never the address.
+ * `finder_left` (present only when true): that finder deleted their conversation, so it takes no more replies.
+ */
+export const finderDetailsSchema = z.object({ finder_known: z.boolean(), finder_left: z.literal(true).optional() });
 export type FinderDetails = z.infer<typeof finderDetailsSchema>;
+
+/** `GET /api/v1/items/{code}/finder-details?conversation_id=<uuid>`: the finder the owner replies to; the latest without it. */
+export const finderDetailsQuerySchema = z.object({ conversation_id: z.uuid().optional() });
+export type FinderDetailsQuery = z.infer<typeof finderDetailsQuerySchema>;
 
 /** `GET /api/v1/user/found-items?codes=a,b`: comma-separated codes as the client shows them. */
 export const foundItemsQuerySchema = z.object({

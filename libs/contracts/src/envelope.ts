@@ -18,8 +18,9 @@ export interface EventEnvelope<Subject extends string = string, Data = unknown> 
   /** The entity the event is about, e.g. the item's code: the unit of ordering. */
   aggregateId: string;
   /**
-   * Rises by one with every change of the aggregate, in the transaction that changes it. Events of one aggregate
-   * may arrive out of order (replicas, redeliveries): a projection applies one only if it is newer than what it holds.
+   * Rises with every change of the aggregate (not always by one: messaging's is the message id), in the transaction
+   * that changes it. Events of one aggregate may arrive out of order (replicas, redeliveries): a projection applies
+   * one only if it is newer than what it holds.
    */
   version: number;
   data: Data;

@@ -111,6 +111,39 @@ export const EventMap = {
     stream: 'events',
     data: z.object({ itemCode: z.string(), ownerUserId: z.uuid() }),
   },
+  /**
+   * A finder deleted their conversation (`DELETE /items/{code}/conversation`): their messages, address and tokens are
+   * gone. Ids only. Same aggregate as messages; `version` from the message id sequence. Notifications deletes the
+   * conversation's push subscriptions; the gateway ends the finder's streams and tells the owner's.
+   */
+  'messaging.finder.left.v1': {
+    stream: 'events',
+    data: z.object({ itemCode: z.string(), conversationId: z.uuid(), ownerUserId: z.uuid() }),
+  },
+  /**
+   * The receipts of messages changed (delivered to or read by the other side). Ids only. Same aggregate as messages
+   * (`aggregateId` = item code); `version` is drawn from the message id sequence, so a poll `after=` below it has news.
+   */
+  'messaging.messages.receipts.v1': {
+    stream: 'events',
+    data: z.object({ itemCode: z.string(), conversationId: z.uuid(), messageIds: z.array(z.number().int()) }),
+  },
+  /**
+   * Notifications told the other side of a conversation of a message (a push or an e-mail went out). Ids only; the
+   * message and every earlier one of the same author in the conversation count as delivered.
+   */
+  'notifications.message.delivered.v1': {
+    stream: 'events',
+    data: z.object({ itemCode: z.string(), conversationId: z.uuid(), messageId: z.number().int() }),
+  },
+  /**
+   * A finder asked for a link to their conversation and left the address it has: e-mail them one. Ids only: the
+   * address and the link's token are looked up (and minted) when the e-mail is sent.
+   */
+  'messaging.resume-link.requested.v1': {
+    stream: 'events',
+    data: z.object({ itemCode: z.string(), conversationId: z.uuid() }),
+  },
 } as const satisfies Record<string, { stream: StreamKey; data: z.ZodType }>;
 
 export type EventSubject = keyof typeof EventMap;

@@ -1,6 +1,7 @@
 export * from './claims';
 export * from './conversations';
 export * from './envelope';
+export * from './export';
 export * from './events';
 export * from './http-error';
 export * from './identity';

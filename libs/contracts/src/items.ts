@@ -30,7 +30,7 @@ export const REWARD_MAX_CENTS = 10_000_000;
 
 /**
  * `PATCH /api/v1/user/items/{code}` body: any of name and reward. A name, when given, is required to be non-empty;
- * a reward is accepted only when rewards are enabled (items answers 422 otherwise).
+ * a positive reward is accepted only when rewards are enabled (items answers 422 otherwise; 0 is accepted, unchanged).
  */
 export const updateItemBodySchema = z.strictObject({
   name: singleLineText(ITEM_NAME_MAX_LENGTH).optional(),
@@ -93,6 +93,25 @@ export const tagBatchSchema = z.object({
   pages: z.number().int(),
 });
 export type TagBatch = z.infer<typeof tagBatchSchema>;
+
+/** A batch as an admin sees it: how many of its tags are activated so far, and who minted it. */
+export const tagBatchSummarySchema = tagBatchSchema.extend({
+  claimed: z.number().int(),
+  /** The e-mail of the admin who minted it (admins only see this); null when that account is gone. */
+  created_by: z.string().nullable(),
+});
+export type TagBatchSummary = z.infer<typeof tagBatchSummarySchema>;
+
+/** `GET /admin/tag-batches`: every batch, newest first. */
+export const tagBatchListSchema = z.object({ batches: z.array(tagBatchSummarySchema) });
+export type TagBatchList = z.infer<typeof tagBatchListSchema>;
+
+/** What items knows of a batch: the summary with the minting admin's user id, which the gateway turns into an e-mail. */
+export const tagBatchRecordSchema = tagBatchSchema.extend({ claimed: z.number().int(), createdBy: z.uuid().nullable() });
+export type TagBatchRecord = z.infer<typeof tagBatchRecordSchema>;
+
+/** The most codes one `items.rpc.tag-batch-codes` answer carries: 1,000 codes are about 20 KB, far below NATS' 1 MB. */
+export const TAG_BATCH_CODES_PAGE = 1000;
 
 export const tagSheetQuerySchema = z.object({
   page: queryInteger.pipe(z.number().min(1)).optional(),

@@ -43,4 +43,9 @@ export interface PushPayload {
   author: 'finder' | 'owner';
   /** Path of the page to open: `/found/XXXX-XXXX-XXXX-XXXX`. */
   url: string;
+  /**
+   * The language to word it in, when the recipient has one kept on the server (a finder's conversation keeps the
+   * language they wrote in); else the service worker uses the browser's.
+   */
+  language?: 'en' | 'nl' | 'es';
 }

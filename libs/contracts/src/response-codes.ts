@@ -28,6 +28,10 @@ export const ResponseCode = {
   SERVICE_TIMEOUT: 'SERVICE_TIMEOUT',
   /** The Idempotency-Key was already used for a request with other content. */
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** A finder's resume link that is unknown, altered, or whose conversation has been idle too long (or is gone). */
+  RESUME_LINK_EXPIRED: 'RESUME_LINK_EXPIRED',
+  /** The owner answered a finder who has since deleted their conversation: they cannot be reached any more. */
+  FINDER_LEFT: 'FINDER_LEFT',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const;
 

@@ -13,6 +13,7 @@ import {
   userSchema,
 } from './identity';
 import { claimBodySchema, claimResponseSchema } from './claims';
+import { identityExportSchema, itemsExportSchema, messagingExportSchema, notificationsExportSchema } from './export';
 import {
   createMessageBodySchema,
   createMessageResponseSchema,
@@ -25,7 +26,7 @@ import {
 } from './conversations';
 import { pushReregisterBodySchema, pushSubscriberSchema, pushSubscriptionSchema, vapidPublicKeySchema } from './push';
 import { photoSizeSchema, photoUrlsSchema, storedPhotoSchema } from './photos';
-import { createItemBodySchema, createTagBatchBodySchema, OWNED_ITEMS_MAX_LIMIT, publicItemSchema, tagBatchSchema, updateItemBodySchema } from './items';
+import { createItemBodySchema, createTagBatchBodySchema, OWNED_ITEMS_MAX_LIMIT, publicItemSchema, TAG_BATCH_CODES_PAGE, tagBatchRecordSchema, tagBatchSchema, updateItemBodySchema } from './items';
 
 const nothing = z.object({});
 
@@ -40,10 +41,6 @@ export const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/)
  * The server validates requests against these before a handler runs.
  */
 export const RpcMap = {
-  'items.rpc.get-by-code': {
-    request: z.object({ code: z.string(), viewerUserId: z.uuid().nullable() }),
-    response: publicItemSchema,
-  },
   /**
    * An item's public fields as anyone but its owner sees them, with its owner's id (null while unclaimed): what the
    * gateway keeps for tag scans and answers every viewer from. The owner's id never leaves the gateway but to the owner.
@@ -86,6 +83,24 @@ export const RpcMap = {
     request: z.object({ batchId: z.string(), page: z.number().int().min(1) }),
     response: z.object({ svg: z.string(), page: z.number().int(), pages: z.number().int() }),
   },
+  /** Every batch, newest first, with its claimed count (admins only: the gateway checks). */
+  'items.rpc.list-tag-batches': {
+    request: z.object({}),
+    response: z.object({ batches: z.array(tagBatchRecordSchema) }),
+  },
+  /** One batch with its claimed count; 404 for an unknown batch. */
+  'items.rpc.get-tag-batch': {
+    request: z.object({ batchId: z.string() }),
+    response: tagBatchRecordSchema,
+  },
+  /**
+   * A page of a batch's codes in code order, after `after` (exclusive): the gateway streams a batch's PDF and CSV a
+   * page at a time, so no answer comes near NATS' message limit whatever the batch's size. 404 for an unknown batch.
+   */
+  'items.rpc.tag-batch-codes': {
+    request: z.object({ batchId: z.string(), after: z.string().max(16).optional(), limit: z.number().int().min(1).max(TAG_BATCH_CODES_PAGE) }),
+    response: z.object({ codes: z.array(z.string()) }),
+  },
 
   /** Activates an unclaimed tag for the user with this address, created if new (identity.rpc.ensure-user). */
   'items.rpc.claim': {
@@ -114,7 +129,14 @@ export const RpcMap = {
   // an account); `finderToken` the caller's X-Finder-Token, if any.
   /** A finder leaves an address before their first message (opens the conversation) or changes it (with a token). */
   'messaging.rpc.set-finder': {
-    request: z.object({ code: z.string(), email: emailSchema, viewerUserId: z.uuid().nullable(), finderToken: finderTokenSchema.optional() }),
+    request: z.object({
+      code: z.string(),
+      email: emailSchema,
+      viewerUserId: z.uuid().nullable(),
+      finderToken: finderTokenSchema.optional(),
+      /** The language the finder's browser asked in, if it named one: their e-mails and pushes speak it. */
+      language: userLanguageSchema.optional(),
+    }),
     response: finderTokenResponseSchema,
   },
   /** A finder writes (a first message opens a conversation and answers its token), or the owner replies. */
@@ -127,6 +149,8 @@ export const RpcMap = {
       viewerUserId: z.uuid().nullable(),
       finderToken: finderTokenSchema.optional(),
       idempotencyKey: idempotencyKeySchema.optional(),
+      /** The language the caller's browser asked in, if it named one: kept for a finder's e-mails and pushes. */
+      language: userLanguageSchema.optional(),
     }),
     response: createMessageResponseSchema,
   },
@@ -152,9 +176,9 @@ export const RpcMap = {
     request: z.object({ code: z.string(), after: z.number().int().min(0) }),
     response: z.array(messageSchema),
   },
-  /** Owner only (else 404): whether the latest finder left an address. */
+  /** Owner only (else 404): whether the latest finder (or the named conversation's finder) left an address. */
   'messaging.rpc.finder-details': {
-    request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
+    request: z.object({ code: z.string(), ownerUserId: z.uuid(), conversationId: z.uuid().optional() }),
     response: finderDetailsSchema,
   },
   /** Owner only (else 404): finders' messages the owner has not read. */
@@ -168,14 +192,49 @@ export const RpcMap = {
     response: z.record(z.string(), z.boolean()),
   },
   /** Owner only (else 404): deletes every conversation of the item, so the next finder starts afresh. */
+  /**
+   * A finder forgets themselves: their messages, address, language and every token of their conversation are erased
+   * (the owner's replies stay, with a marker that the finder left). Only that conversation's finder; anyone else, and a
+   * token already forgotten, 403 FORBIDDEN as for reading.
+   */
+  'messaging.rpc.forget-finder': {
+    request: z.object({ code: z.string(), viewerUserId: z.uuid().nullable(), finderToken: finderTokenSchema.optional() }),
+    response: nothing,
+  },
   'messaging.rpc.reset': {
     request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
     response: nothing,
   },
-  /** The address a finder left for a conversation, for notifications to relay the owner's replies (not called yet). */
+  /**
+   * The address and language a finder left for a conversation: notifications asks it to relay the owner's replies
+   * to the finder (and to word their pushes). With `resumeLink`, also a new resume token for the e-mail's link
+   * (minted only when there is an address to send it to).
+   */
   'messaging.rpc.get-finder-contact': {
-    request: z.object({ conversationId: z.uuid() }),
-    response: z.object({ email: z.string().nullable() }),
+    request: z.object({ conversationId: z.uuid(), resumeLink: z.boolean().optional() }),
+    response: z.object({ email: z.string().nullable(), language: userLanguageSchema.default('en'), resumeToken: z.string().optional() }),
+  },
+  /** A finder opened a resume link (in any browser): its token for a new finder token of the same conversation. */
+  'messaging.rpc.resume-finder': {
+    request: z.object({ code: z.string(), token: z.string().max(200), language: userLanguageSchema.optional() }),
+    response: finderTokenResponseSchema,
+  },
+  /**
+   * A finder asks for a link to their conversation: when a conversation of the item has that address, records
+   * `messaging.resume-link.requested.v1`; answers the same either way (404 only for an unknown item).
+   */
+  'messaging.rpc.request-resume-link': {
+    request: z.object({ code: z.string(), email: emailSchema }),
+    response: nothing,
+  },
+
+  /**
+   * Notifications, before a delayed e-mail to the owner: the newest finder's message of the conversation, from
+   * `messageId` on, that the owner has not read (null when they read them all, or the conversation is gone).
+   */
+  'messaging.rpc.unread-since': {
+    request: z.object({ conversationId: z.uuid(), messageId: z.number().int().min(0) }),
+    response: z.object({ latestUnreadMessageId: z.number().int().nullable() }),
   },
 
   // notifications: push subscriptions. An endpoint on a host that is not a known push service is 422 (endpoint).
@@ -242,10 +301,14 @@ export const RpcMap = {
     request: z.object({ userId: z.uuid(), sessionId: z.uuid() }),
     response: nothing,
   },
-  /** A user's address and language, for themselves (`GET /user/me`) and for notifications at send time. */
+  /**
+   * A user's address and language, for themselves (`GET /user/me`) and for notifications at send time; whether they
+   * have a password, for the welcome e-mail (a set-password link only to a user without one; absent from an identity
+   * replica older than the field, read as "no password").
+   */
   'identity.rpc.get-user': {
     request: z.object({ userId: z.uuid() }),
-    response: userSchema,
+    response: userSchema.extend({ hasPassword: z.boolean().optional() }),
   },
   'identity.rpc.set-language': {
     request: z.object({ userId: z.uuid(), language: userLanguageSchema }),
@@ -258,6 +321,26 @@ export const RpcMap = {
   'identity.rpc.ensure-user': {
     request: z.object({ email: emailSchema, language: userLanguageSchema }),
     response: z.object({ userId: z.uuid(), created: z.boolean(), passwordToken: z.string().optional(), loginToken: z.string().optional() }),
+  },
+  /** What identity keeps about a user, for their export (`GET /user/export`): no hash, token or token id. */
+  'identity.rpc.export-user': {
+    request: z.object({ userId: z.uuid() }),
+    response: identityExportSchema,
+  },
+  /** Every item a user owns, for their export. */
+  'items.rpc.export-owner': {
+    request: z.object({ ownerUserId: z.uuid() }),
+    response: itemsExportSchema,
+  },
+  /** The conversations of a user's items with their messages, for the owner's export; finders by role only. */
+  'messaging.rpc.export-owner': {
+    request: z.object({ ownerUserId: z.uuid() }),
+    response: messagingExportSchema,
+  },
+  /** A user's push subscriptions (shortened) and the e-mails and pushes sent to them, for their export. */
+  'notifications.rpc.export-user': {
+    request: z.object({ userId: z.uuid() }),
+    response: notificationsExportSchema,
   },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
 

@@ -12,3 +12,4 @@ export * from './nats';
 export * from './outbox';
 export * from './platform.module';
 export * from './redis';
+export * from './retention';

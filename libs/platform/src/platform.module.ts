@@ -2,7 +2,8 @@ import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/co
 import { TerminusModule } from '@nestjs/terminus';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { BaseConfig } from './config';
-import { dataSourceOptions, type DatabaseOptions } from './database';
+import { Database, dataSourceOptions, type DatabaseOptions } from './database';
+import { SERVICE_CONFIG } from './config';
 import { HEALTH_DEPENDENCIES, HealthController, ShutdownState, type HealthDependency } from './health';
 import { IdempotencyKeys } from './idempotency';
 import { EVENT_CONSUMERS, EventConsumerRunner, type EventConsumer } from './inbox';
@@ -16,7 +17,7 @@ import { REDIS_OPTIONS, RedisClient } from './redis';
 export interface PlatformOptions {
   /** The service's name: log field, NATS connection name, RPC queue group, event producer. */
   service: string;
-  /** The settings every service has (logging, NATS). */
+  /** The service's whole typed config: every provider injects it with `@InjectConfig()`. */
   config: BaseConfig;
   /** Present for services that own a schema. */
   database?: DatabaseOptions;
@@ -40,14 +41,15 @@ export class PlatformModule {
       { provide: JETSTREAM_SETTINGS, useValue: jetStreamSettingsOf(options.config) },
       JetStreamStreams,
       ShutdownState,
+      { provide: SERVICE_CONFIG, useValue: options.config },
     ];
     const imports: DynamicModule[] = [TerminusModule.forRoot({ logger: false })];
-    const exports: Array<Provider | DynamicModule | symbol | Type> = [NatsClient, RpcClient, JetStreamStreams, ShutdownState];
+    const exports: Array<Provider | DynamicModule | symbol | Type> = [NatsClient, RpcClient, JetStreamStreams, ShutdownState, SERVICE_CONFIG];
 
     if (options.database) {
       imports.push(TypeOrmModule.forRoot(dataSourceOptions(options.database)));
-      providers.push(IdempotencyKeys);
-      exports.push(IdempotencyKeys);
+      providers.push(Database, IdempotencyKeys);
+      exports.push(Database, IdempotencyKeys);
       dependencies.push('database');
       if (options.outbox) {
         providers.push(

@@ -3,7 +3,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { dropSchemas, ensureDatabase, isolatedName, testInfra } from '@homing/testing';
 import { testConfig } from './test-config';
-import { dataSourceOptions, IdempotencyKeys, migrateSchema, PlatformModule, RpcError, type DatabaseOptions } from '../src';
+import { dataSourceOptions, IdempotencyKeys, migrateSchema, PlatformModule, RpcError, storedIdempotencyKey, type DatabaseOptions } from '../src';
 
 interface Widget {
   id: number;
@@ -33,7 +33,7 @@ describe('idempotency keys', () => {
     });
   const widgetCount = async () => Number((await dataSource.query('SELECT count(*)::int AS n FROM widgets'))[0].n);
   const backdate = (key: string, hours: number) =>
-    dataSource.query(`UPDATE idempotency_keys SET created_at = now() - make_interval(hours => $2) WHERE key = $1`, [key, hours]);
+    dataSource.query(`UPDATE idempotency_keys SET created_at = now() - make_interval(hours => $2) WHERE key = $1`, [storedIdempotencyKey(key), hours]);
 
   beforeAll(async () => {
     await ensureDatabase(infra.databaseUrl);
@@ -129,7 +129,10 @@ describe('idempotency keys', () => {
     await backdate('old-2', 25);
     await backdate('old-1', 23);
     expect(await keys.purgeExpired()).toBeGreaterThanOrEqual(1);
-    const remaining: Array<{ key: string }> = await dataSource.query('SELECT key FROM idempotency_keys WHERE key IN ($1, $2)', ['old-1', 'old-2']);
-    expect(remaining.map((row) => row.key)).toEqual(['old-1']);
+    const remaining: Array<{ key: string }> = await dataSource.query('SELECT key FROM idempotency_keys WHERE key IN ($1, $2)', [
+      storedIdempotencyKey('old-1'),
+      storedIdempotencyKey('old-2'),
+    ]);
+    expect(remaining.map((row) => row.key)).toEqual([storedIdempotencyKey('old-1')]);
   });
 });

@@ -33,14 +33,15 @@ let nestedOutcome: { error?: unknown; elapsedMs: number } | undefined;
 const invocations = new Map<string, number>();
 const invoked = (code: string) => invocations.get(code) ?? 0;
 
+const OWNER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 @Controller()
 class ItemsDouble {
   constructor(private readonly rpc: RpcClient) {}
 
-  @MessagePattern('items.rpc.get-by-code')
-  async getByCode(@Payload() request: RpcRequest<'items.rpc.get-by-code'>) {
+  @MessagePattern('items.rpc.get-owned')
+  async getByCode(@Payload() request: RpcRequest<'items.rpc.get-owned'>) {
     invocations.set(request.code, invoked(request.code) + 1);
     if (request.code === 'missing') throw RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
     if (request.code === 'bug') throw new TypeError('cannot read properties of undefined');
@@ -57,7 +58,7 @@ class ItemsDouble {
     await sleep(nestedDelayMs);
     const started = Date.now();
     try {
-      const reply = await this.rpc.request('items.rpc.get-by-code', { code: 'deadline', viewerUserId: null });
+      const reply = await this.rpc.request('items.rpc.get-owned', { code: 'deadline', ownerUserId: OWNER });
       nestedOutcome = { elapsedMs: Date.now() - started };
       return reply.name;
     } catch (error) {
@@ -119,7 +120,7 @@ describe('NATS RPC transport', () => {
   it('carries the trace across the hop: the handler runs in the caller’s trace, under the client span', async () => {
     const tracer = trace.getTracer('test');
     const { traceId, reply } = await tracer.startActiveSpan('caller', async (root) => {
-      const answer = await rpc.request('items.rpc.get-by-code', { code: 'ABCD', viewerUserId: null });
+      const answer = await rpc.request('items.rpc.get-owned', { code: 'ABCD', ownerUserId: OWNER });
       root.end();
       return { traceId: root.spanContext().traceId, reply: answer };
     });
@@ -132,24 +133,24 @@ describe('NATS RPC transport', () => {
   });
 
   it('hands a refusal back as the same status and code', async () => {
-    const error = await rpc.request('items.rpc.get-by-code', { code: 'missing', viewerUserId: null }).catch((caught: unknown) => caught);
+    const error = await rpc.request('items.rpc.get-owned', { code: 'missing', ownerUserId: OWNER }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RpcError);
     expect((error as RpcError).body).toEqual({ status: 404, response_code: 'ITEM_NOT_FOUND', message: 'Item not found.' });
   });
 
   it('turns a bug into a bare 500 without details', async () => {
-    const error = (await rpc.request('items.rpc.get-by-code', { code: 'bug', viewerUserId: null }).catch((caught: unknown) => caught)) as RpcError;
+    const error = (await rpc.request('items.rpc.get-owned', { code: 'bug', ownerUserId: OWNER }).catch((caught: unknown) => caught)) as RpcError;
     expect(error.body).toEqual({ status: 500, response_code: 'INTERNAL_ERROR', message: 'Our server seems to be having some troubles.' });
   });
 
   it('refuses a request that breaks the contract before the handler runs', async () => {
-    const error = (await rpc.request('items.rpc.get-by-code', { code: 42 } as never).catch((caught: unknown) => caught)) as RpcError;
-    expect(error.body).toMatchObject({ status: 422, response_code: 'VALIDATION_ERROR', validation: { code: 'invalid', viewerUserId: 'required' } });
+    const error = (await rpc.request('items.rpc.get-owned', { code: 42 } as never).catch((caught: unknown) => caught)) as RpcError;
+    expect(error.body).toMatchObject({ status: 422, response_code: 'VALIDATION_ERROR', validation: { code: 'invalid', ownerUserId: 'required' } });
   });
 
   it('gives up after the timeout instead of hanging', async () => {
     slowReplyMs = 1000;
-    await expect(rpc.request('items.rpc.get-by-code', { code: 'ABCD', viewerUserId: null }, { timeoutMs: 200 })).rejects.toBeInstanceOf(RpcTimeoutError);
+    await expect(rpc.request('items.rpc.get-owned', { code: 'ABCD', ownerUserId: OWNER }, { timeoutMs: 200 })).rejects.toBeInstanceOf(RpcTimeoutError);
   });
 
   it('answers the requests in flight when it shuts down', async () => {
@@ -159,12 +160,12 @@ describe('NATS RPC transport', () => {
     await caller.init();
     await caller.get(NatsClient).connect();
     slowReplyMs = 500;
-    const inFlight = caller.get(RpcClient).request('items.rpc.get-by-code', { code: 'ABCD', viewerUserId: null });
+    const inFlight = caller.get(RpcClient).request('items.rpc.get-owned', { code: 'ABCD', ownerUserId: OWNER });
     await new Promise((resolve) => setTimeout(resolve, 100));
     await server.close();
     await expect(inFlight).resolves.toMatchObject({ code: 'ABCD' });
     // Closed: no longer taking requests.
-    await expect(caller.get(RpcClient).request('items.rpc.get-by-code', { code: 'ABCD', viewerUserId: null })).rejects.toBeInstanceOf(RpcUnavailableError);
+    await expect(caller.get(RpcClient).request('items.rpc.get-owned', { code: 'ABCD', ownerUserId: OWNER })).rejects.toBeInstanceOf(RpcUnavailableError);
     await caller.close();
   });
 
@@ -174,27 +175,27 @@ describe('NATS RPC transport', () => {
 
   it('sends its deadline with each request: now plus its timeout', async () => {
     const before = Date.now();
-    const reply = await rpc.request('items.rpc.get-by-code', { code: 'deadline', viewerUserId: null }, { timeoutMs: 700 });
+    const reply = await rpc.request('items.rpc.get-owned', { code: 'deadline', ownerUserId: OWNER }, { timeoutMs: 700 });
     expect(Number(reply.name)).toBeGreaterThanOrEqual(before + 700);
     expect(Number(reply.name)).toBeLessThanOrEqual(Date.now() + 700);
   });
 
   it('does not run the handler of a request whose caller gave up before the service got to it', async () => {
     const expiredBefore = await serverOutcomes('expired');
-    const late = rpc.request('items.rpc.get-by-code', { code: 'late', viewerUserId: null }, { timeoutMs: 100 });
+    const late = rpc.request('items.rpc.get-owned', { code: 'late', ownerUserId: OWNER }, { timeoutMs: 100 });
     // The service is too busy to read the request until well after its caller's timeout.
     blockEventLoop(300);
     await expect(late).rejects.toBeInstanceOf(RpcTimeoutError);
     await expectEventually(async () => expect(await serverOutcomes('expired')).toBe(expiredBefore + 1));
     expect(invoked('late')).toBe(0);
     // A request in time is handled as ever.
-    await expect(rpc.request('items.rpc.get-by-code', { code: 'late', viewerUserId: null })).resolves.toMatchObject({ code: 'late' });
+    await expect(rpc.request('items.rpc.get-owned', { code: 'late', ownerUserId: OWNER })).resolves.toMatchObject({ code: 'late' });
   });
 
   it('gives a call made while handling a request what is left of that request’s deadline, not a fresh timeout', async () => {
     nestedDelayMs = 200;
     const before = Date.now();
-    const reply = await rpc.request('items.rpc.get-by-code', { code: 'nested', viewerUserId: null }, { timeoutMs: 1000 });
+    const reply = await rpc.request('items.rpc.get-owned', { code: 'nested', ownerUserId: OWNER }, { timeoutMs: 1000 });
     const [outer, nested] = (reply.name ?? '').split('/').map(Number);
     // The caller's deadline, taken over unchanged by the nested call (a fresh 2 s would be 1.2 s later).
     expect(outer).toBeGreaterThanOrEqual(before + 1000);
@@ -205,7 +206,7 @@ describe('NATS RPC transport', () => {
   it('fails a nested call at once, without sending it, once the request being handled is past its deadline', async () => {
     nestedDelayMs = 400;
     const timeoutsBefore = await serverOutcomes('504');
-    await expect(rpc.request('items.rpc.get-by-code', { code: 'nested', viewerUserId: null }, { timeoutMs: 200 })).rejects.toBeInstanceOf(RpcTimeoutError);
+    await expect(rpc.request('items.rpc.get-owned', { code: 'nested', ownerUserId: OWNER }, { timeoutMs: 200 })).rejects.toBeInstanceOf(RpcTimeoutError);
     await expectEventually(() => expect(nestedOutcome).toBeDefined());
     expect(nestedOutcome?.error).toBeInstanceOf(RpcTimeoutError);
     expect(nestedOutcome?.elapsedMs).toBeLessThan(150);
@@ -220,10 +221,10 @@ describe('NATS RPC transport', () => {
     const busyBefore = await serverOutcomes('busy');
     try {
       slowReplyMs = 500;
-      const taken = [1, 2].map(() => caller.request('items.rpc.get-by-code', { code: 'ABCD', viewerUserId: null }));
+      const taken = [1, 2].map(() => caller.request('items.rpc.get-owned', { code: 'ABCD', ownerUserId: OWNER }));
       await expectEventually(() => expect(invoked('ABCD')).toBe(2), { intervalMs: 10 });
       const started = Date.now();
-      const refused = await caller.request('items.rpc.get-by-code', { code: 'ABCD', viewerUserId: null }).catch((caught: unknown) => caught);
+      const refused = await caller.request('items.rpc.get-owned', { code: 'ABCD', ownerUserId: OWNER }).catch((caught: unknown) => caught);
       expect(Date.now() - started).toBeLessThan(400);
       expect(refused).toBeInstanceOf(RpcError);
       expect((refused as RpcError).body).toEqual({ status: 503, response_code: 'SERVICE_BUSY', message: 'The service is busy. Try again shortly.' });
@@ -232,7 +233,7 @@ describe('NATS RPC transport', () => {
       expect(invoked('ABCD')).toBe(2);
       // Answered, they free their places.
       slowReplyMs = 0;
-      await expect(caller.request('items.rpc.get-by-code', { code: 'ABCD', viewerUserId: null })).resolves.toMatchObject({ code: 'ABCD' });
+      await expect(caller.request('items.rpc.get-owned', { code: 'ABCD', ownerUserId: OWNER })).resolves.toMatchObject({ code: 'ABCD' });
     } finally {
       await server.close();
     }

@@ -5,7 +5,7 @@ import { node } from '@opentelemetry/sdk-node';
 import { jetstream } from '@nats-io/jetstream';
 import { DataSource } from 'typeorm';
 import { STREAMS } from '@homing/contracts';
-import { deleteNamespaceStreams, dropSchemas, ensureDatabase, isolatedName, testInfra, waitForEvent } from '@homing/testing';
+import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, isolatedName, testInfra, waitForEvent } from '@homing/testing';
 import { testConfig } from './test-config';
 import { dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, OutboxWriter, PlatformModule, type DatabaseOptions } from '../src';
 
@@ -116,5 +116,38 @@ describe('transactional outbox', () => {
     // A row published twice would be dropped by JetStream's de-duplication, so only the count of publishes shows it.
     expect((await publishes()) - publishedBefore).toBe(150);
     expect(await pending()).toBe(0);
+  });
+
+  // Last: it starts the relay's own loop, which the tests above drive by hand.
+  it('publishes a row committed while a batch is being published at once, not at the next poll', async () => {
+    const arrivals = new Map<string, number>();
+    const subscription = nats.nc.subscribe(`${namespace}.items.item.created.v1`, {
+      callback: (_error, msg) => void arrivals.set((msg.json() as { id: string }).id, Date.now()),
+    });
+    const relayBatch = relay.relayBatch.bind(relay);
+    let committedDuringBatch: { id: string } | undefined;
+    let batchEnded = 0;
+    jest.spyOn(relay, 'relayBatch').mockImplementation(async () => {
+      const published = await relayBatch();
+      if (published > 0 && !committedDuringBatch) {
+        // Another request commits while this batch is still being published (a slow JetStream ack).
+        committedDuringBatch = await recordCreated();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        batchEnded = Date.now();
+      }
+      return published;
+    });
+    relay.onApplicationBootstrap();
+    await recordCreated();
+    const published = await expectEventually(
+      () => {
+        const at = committedDuringBatch && arrivals.get(committedDuringBatch.id);
+        if (!at) throw new Error('the row committed during the batch is not published yet');
+        return at;
+      },
+      { timeoutMs: 7000, intervalMs: 10 },
+    );
+    subscription.unsubscribe();
+    expect(published - batchEnded).toBeLessThan(100);
   });
 });

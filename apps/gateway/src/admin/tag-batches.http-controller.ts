@@ -1,70 +1,106 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
   createTagBatchBodySchema,
-  ResponseCode,
   TAG_BATCH_MAX_COUNT,
+  tagBatchListSchema,
   tagBatchSchema,
+  tagBatchSummarySchema,
   tagSheetQuerySchema,
   type CreateTagBatchBody,
   type TagBatch,
+  type TagBatchList,
+  type TagBatchSummary,
   type TagSheetQuery,
 } from '@homing/contracts';
-import { RpcClient } from '@homing/platform';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiError } from '../http/http-error';
-import { errorResponses, jsonSchemaOf } from '../http/openapi';
+import { ApiRoute } from '../http/api-route.decorator';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { TagBatchesService, type TagBatchFile, type TagSheetPage } from './tag-batches.service';
 
-function requireAdmin(user: AuthenticatedUser): void {
-  if (!user.isAdmin) throw new ApiError(403, ResponseCode.FORBIDDEN);
-}
+const NOT_AN_ADMIN: [403, string] = [403, 'Not an admin'];
 
 /** Admins mint tags in batches and print them. */
 @ApiTags('admin')
-@ApiBearerAuth()
-@ApiResponse(errorResponses[401])
-@ApiResponse({ ...errorResponses[403], description: 'Not an admin' })
 @Controller('admin/tag-batches')
 export class TagBatchesHttpController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(private readonly tagBatches: TagBatchesService) {}
 
   @Post()
-  @HttpCode(201)
-  @ApiOperation({ summary: 'Mint a batch of unclaimed tags', description: `Up to ${TAG_BATCH_MAX_COUNT} tags a batch.` })
-  @ApiBody({ schema: jsonSchemaOf(createTagBatchBodySchema) })
-  @ApiResponse({ status: 201, schema: jsonSchemaOf(tagBatchSchema) })
-  @ApiResponse(errorResponses[400])
-  @ApiResponse(errorResponses[422])
+  @ApiRoute({
+    summary: 'Mint a batch of unclaimed tags',
+    description: `Up to ${TAG_BATCH_MAX_COUNT} tags a batch.`,
+    status: 201,
+    body: createTagBatchBodySchema,
+    answer: tagBatchSchema,
+    errors: [NOT_AN_ADMIN, 400, 422],
+  })
   create(@Body(new ZodBodyPipe(createTagBatchBodySchema)) body: CreateTagBatchBody, @CurrentUser() admin: AuthenticatedUser): Promise<TagBatch> {
-    requireAdmin(admin);
-    // Ten thousand inserts take longer than a scan: a generous timeout.
-    return this.rpc.request('items.rpc.create-tag-batch', { ...body, createdBy: admin.id }, { timeoutMs: 30_000 });
+    return this.tagBatches.create(admin, body);
+  }
+
+  @Get()
+  @ApiRoute({ summary: 'Every tag batch, newest first, with how many of its tags are activated and who minted it', answer: tagBatchListSchema, errors: [NOT_AN_ADMIN] })
+  list(@CurrentUser() admin: AuthenticatedUser): Promise<TagBatchList> {
+    return this.tagBatches.list(admin);
+  }
+
+  @Get(':id')
+  @ApiRoute({ summary: 'One tag batch with how many of its tags are activated and who minted it', answer: tagBatchSummarySchema, errors: [NOT_AN_ADMIN, 404] })
+  get(@Param('id') batchId: string, @CurrentUser() admin: AuthenticatedUser): Promise<TagBatchSummary> {
+    return this.tagBatches.get(admin, batchId);
+  }
+
+  @Get(':id/sheet.pdf')
+  @ApiRoute({
+    summary: 'The batch’s printable sheet as one PDF: A4 pages of QR codes with their codes under them and crop marks',
+    produces: ['application/pdf'],
+    answer: { description: 'The PDF, streamed as an attachment' },
+    errors: [NOT_AN_ADMIN, 404],
+  })
+  async pdf(@Param('id') batchId: string, @CurrentUser() admin: AuthenticatedUser, @Res() reply: FastifyReply): Promise<void> {
+    sendFile(reply, 'application/pdf', await this.tagBatches.pdf(admin, batchId));
+  }
+
+  @Get(':id/codes.csv')
+  @ApiRoute({
+    summary: 'The batch’s codes as CSV: code, finder_url (what its QR code opens), qr_url',
+    produces: ['text/csv'],
+    answer: { description: 'The CSV, streamed as an attachment' },
+    errors: [NOT_AN_ADMIN, 404],
+  })
+  async csv(@Param('id') batchId: string, @CurrentUser() admin: AuthenticatedUser, @Res() reply: FastifyReply): Promise<void> {
+    sendFile(reply, 'text/csv; charset=utf-8', await this.tagBatches.csv(admin, batchId));
   }
 
   @Get(':id/sheet')
-  @ApiOperation({ summary: 'One A4 page of the batch’s printable sheet (SVG): QR codes with their codes printed under them' })
-  @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } })
-  @ApiProduces('image/svg+xml')
-  @ApiResponse({ status: 200, description: 'The page; X-Sheet-Pages tells how many there are' })
-  @ApiResponse(errorResponses[404])
-  @ApiResponse(errorResponses[422])
-  async sheet(
-    @Param('id') batchId: string,
-    @Query(new ZodBodyPipe(tagSheetQuerySchema)) query: TagSheetQuery,
-    @CurrentUser() admin: AuthenticatedUser,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    requireAdmin(admin);
-    const sheet = await this.rpc.request('items.rpc.tag-batch-sheet', { batchId, page: query.page ?? 1 });
-    void reply
-      .status(200)
-      .headers({
-        'content-type': 'image/svg+xml; charset=utf-8',
-        'content-disposition': `inline; filename="tag-batch-${batchId}-page-${sheet.page}.svg"`,
-        'x-sheet-pages': String(sheet.pages),
-      })
-      .send(sheet.svg);
+  @ApiRoute({
+    summary: 'One A4 page of the batch’s printable sheet (SVG): QR codes with their codes printed under them',
+    query: [{ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }],
+    produces: ['image/svg+xml'],
+    answer: { description: 'The page; X-Sheet-Pages tells how many there are' },
+    errors: [NOT_AN_ADMIN, 404, 422],
+  })
+  async sheet(@Param('id') batchId: string, @Query(new ZodBodyPipe(tagSheetQuerySchema)) query: TagSheetQuery, @CurrentUser() admin: AuthenticatedUser, @Res() reply: FastifyReply): Promise<void> {
+    sendSheet(reply, batchId, await this.tagBatches.sheet(admin, batchId, query.page));
   }
+}
+
+function sendSheet(reply: FastifyReply, batchId: string, sheet: TagSheetPage): void {
+  void reply
+    .status(200)
+    .headers({
+      'content-type': 'image/svg+xml; charset=utf-8',
+      'content-disposition': `inline; filename="tag-batch-${batchId}-page-${sheet.page}.svg"`,
+      'x-sheet-pages': String(sheet.pages),
+    })
+    .send(sheet.svg);
+}
+
+function sendFile(reply: FastifyReply, contentType: string, file: TagBatchFile): void {
+  void reply
+    .status(200)
+    .headers({ 'content-type': contentType, 'content-disposition': `attachment; filename="${file.filename}"` })
+    .send(file.body);
 }

@@ -1,10 +1,10 @@
 import type { KeyObject } from 'node:crypto';
-import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ResponseCode, revokedSessionKey } from '@homing/contracts';
-import { InvalidAccessTokenError, IS_PUBLIC_KEY, RedisClient, verificationKeysOf, verifyAccessToken } from '@homing/platform';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
+import { InjectConfig, InvalidAccessTokenError, IS_PUBLIC_KEY, RedisClient, verificationKeysOf, verifyAccessToken } from '@homing/platform';
+import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
 import type { AuthenticatedRequest, AuthenticatedUser } from './authenticated-user';
 
@@ -26,7 +26,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly redis: RedisClient,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @InjectConfig() private readonly config: GatewayConfig,
   ) {
     this.verificationKeys = verificationKeysOf(config.JWT_PUBLIC_KEY, config.JWT_PREVIOUS_PUBLIC_KEY);
   }
@@ -37,6 +37,7 @@ export class AuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [context.getHandler(), context.getClass()]) ?? false;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    request.publicRoute = isPublic;
     const token = bearerTokenOf(request);
     if (!token) {
       if (isPublic) return true;

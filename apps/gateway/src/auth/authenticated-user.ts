@@ -12,7 +12,11 @@ export interface AuthenticatedUser {
 }
 
 /** What the auth guard leaves on the request. */
-export type AuthenticatedRequest = FastifyRequest & { user?: AuthenticatedUser };
+export type AuthenticatedRequest = FastifyRequest & {
+  user?: AuthenticatedUser;
+  /** Set by the guard: the route is `@Public()`, so a stranger may call it (its answers tell strangers things). */
+  publicRoute?: boolean;
+};
 
 /** The logged-in caller. On a route that is not `@Public()` the guard has already refused anyone else. */
 export const CurrentUser = createParamDecorator((_: unknown, context: ExecutionContext): AuthenticatedUser => {

@@ -1,45 +1,37 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Throttle } from '@nestjs/throttler';
-import type { FastifyRequest } from 'fastify';
-import { claimBodySchema, claimResponseSchema, ResponseCode, type ClaimBody, type ClaimResponse } from '@homing/contracts';
-import { Public, RpcClient } from '@homing/platform';
+import { Body, Controller, Post, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { claimBodySchema, claimResponseSchema, type ClaimBody, type ClaimResponse } from '@homing/contracts';
 import { OptionalCurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiError } from '../http/http-error';
-import { errorResponses, jsonSchemaOf } from '../http/openapi';
-import { RATE_LIMITS } from '../http/rate-limits';
+import { ApiRoute } from '../http/api-route.decorator';
 import { requestLanguage } from '../http/request-language';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
-import { PublicItemCache } from '../items/public-item-cache';
+import { ClaimsService } from './claims.service';
 
-/** Activation of a tag: whoever holds an unclaimed tag makes it theirs. */
 @ApiTags('items')
 @Controller('claim')
 export class ClaimsHttpController {
-  constructor(
-    private readonly rpc: RpcClient,
-    private readonly publicItems: PublicItemCache,
-  ) {}
+  constructor(private readonly claims: ClaimsService) {}
 
-  @Public()
   @Post()
-  @HttpCode(200)
-  // Each try with a wrong code is a guess at someone's tag.
-  @Throttle({ default: RATE_LIMITS.login })
-  @ApiBearerAuth()
-  @ApiOperation({
+  @ApiRoute({
     summary: 'Activate a tag with an e-mail address',
     description:
-      'NEW_USER_REGISTERED (with password_token and login_token) or ITEM_CLAIMED_SUCCESFULLY; 409 ALREADY_CLAIMED; 404 for an unknown code. ' +
+      'NEW_USER_REGISTERED (with password_token and login_token) or ITEM_CLAIMED_SUCCESFULLY; 409 ALREADY_CLAIMED; 404 for an unknown code (counted against the unknown-code limit, like a scan). ' +
       'A logged-in caller claims for themselves: the e-mail of the token is used and the body’s is ignored.',
+    caller: 'anyone-or-user',
+    // Each try with a wrong code is a guess at someone's tag.
+    rateLimit: 'login',
+    body: claimBodySchema,
+    answer: claimResponseSchema,
+    errors: [404, 422, 429],
   })
-  @ApiBody({ schema: jsonSchemaOf(claimBodySchema) })
-  @ApiOkResponse({ schema: jsonSchemaOf(claimResponseSchema) })
-  @ApiResponse(errorResponses[404])
-  @ApiResponse(errorResponses[422])
-  claim(@Body(new ZodBodyPipe(claimBodySchema)) body: ClaimBody, @OptionalCurrentUser() caller: AuthenticatedUser | null, @Req() request: FastifyRequest): Promise<ClaimResponse> {
-    const email = caller?.email ?? body.email;
-    if (!email) throw new ApiError(422, ResponseCode.VALIDATION_ERROR, undefined, { email: 'required' });
-    return this.publicItems.changing(body.code, this.rpc.request('items.rpc.claim', { code: body.code, email, language: requestLanguage(request) }));
+  claim(
+    @Body(new ZodBodyPipe(claimBodySchema)) body: ClaimBody,
+    @OptionalCurrentUser() caller: AuthenticatedUser | null,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ClaimResponse> {
+    return this.claims.claim(body, caller, requestLanguage(request), request.ip, reply);
   }
 }

@@ -30,6 +30,11 @@ const gatewayEnvSchema = baseEnvSchema.extend(redisEnvSchema.shape).extend({
   SCAN_CACHE_MAX_ITEMS: z.coerce.number().int().min(0).default(50_000),
   /** Milliseconds between the comment lines that keep an idle server-sent event stream open. */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(DEFAULT_SSE_HEARTBEAT_MS),
+  /**
+   * Message streams one client address may hold open at once, across every replica; beyond it a new stream answers
+   * 429 (the open ones are untouched). Generous for a household behind one address, tight for a flood.
+   */
+  STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;
@@ -37,5 +42,3 @@ export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   return loadConfig(gatewayEnvSchema, env);
 }
-
-export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

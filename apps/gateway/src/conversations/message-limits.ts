@@ -1,8 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { parseTagCode, ResponseCode } from '@homing/contracts';
-import { RedisClient } from '@homing/platform';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
+import { InjectConfig, RedisClient } from '@homing/platform';
+import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError, toHttpError } from '../http/http-error';
 import { countInWindow, retryAfterSeconds } from '../http/window-counter';
 
@@ -27,7 +27,7 @@ export class MessageLimits {
 
   constructor(
     private readonly redis: RedisClient,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @InjectConfig() private readonly config: GatewayConfig,
   ) {}
 
   /**

@@ -6,7 +6,7 @@ const A = '0190a000-0000-7000-8000-00000000000a';
 const B = '0190a000-0000-7000-8000-00000000000b';
 
 function message(id: number, conversationId: string, finder?: string): Message {
-  return { id, conversation_id: conversationId, author: 'finder', content: `message ${id}`, created_at: '2026-01-01T00:00:00.000Z', is_read: false, ...(finder ? { finder } : {}) };
+  return { id, conversation_id: conversationId, author: 'finder', content: `message ${id}`, created_at: '2026-01-01T00:00:00.000Z', is_read: false, delivered_at: null, read_at: null, version: id, ...(finder ? { finder } : {}) };
 }
 
 /** A client's stream, as the events it received. */
@@ -124,6 +124,23 @@ describe('MessageStreams', () => {
     expect(finder.chunks).toEqual(['event: cleared\ndata: {}\n\n']);
     expect([owner.ended, finder.ended]).toEqual([false, true]);
     expect(streams.openStreams).toBe(1);
+  });
+
+  it('tells the owner and the finder who left, ends that finder’s stream, and leaves other finders alone', () => {
+    const { rpc } = fakeMessaging([]);
+    const streams = new MessageStreams(rpc);
+    const owner = new RecordingSink();
+    const leaving = new RecordingSink();
+    const other = new RecordingSink();
+    streams.open({ itemCode: 'ITEM', conversationId: null, latestMessageId: 0 }, undefined, owner);
+    streams.open({ itemCode: 'ITEM', conversationId: A, latestMessageId: 0 }, undefined, leaving);
+    streams.open({ itemCode: 'ITEM', conversationId: B, latestMessageId: 0 }, undefined, other);
+    streams.finderLeft('ITEM', A, 9);
+    const left = `event: finder-left\ndata: {"conversation_id":"${A}"}\n\n`;
+    expect(owner.chunks).toEqual([left]);
+    expect(leaving.chunks).toEqual([left]);
+    expect(other.chunks).toEqual([]);
+    expect([owner.ended, leaving.ended, other.ended]).toEqual([false, true, false]);
   });
 
   it('sends heartbeats, and ends every stream at shutdown', () => {

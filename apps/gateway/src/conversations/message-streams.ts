@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Message, ThreadAccess } from '@homing/contracts';
-import { RpcClient, RpcError } from '@homing/platform';
-import { DEFAULT_SSE_HEARTBEAT_MS, GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
+import { InjectConfig, RpcClient, RpcError } from '@homing/platform';
+import { DEFAULT_SSE_HEARTBEAT_MS, type GatewayConfig } from '../config/gateway.config';
 // A client that reads slower than its messages arrive is dropped rather than buffered without end; it reconnects
 // with Last-Event-ID and misses nothing.
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -51,7 +51,7 @@ export class MessageStreams implements OnModuleInit, BeforeApplicationShutdown {
 
   constructor(
     private readonly rpc: RpcClient,
-    @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'SSE_HEARTBEAT_MS'> = { SSE_HEARTBEAT_MS: DEFAULT_SSE_HEARTBEAT_MS },
+    @InjectConfig() private readonly config: Pick<GatewayConfig, 'SSE_HEARTBEAT_MS'> = { SSE_HEARTBEAT_MS: DEFAULT_SSE_HEARTBEAT_MS },
   ) {}
 
   onModuleInit(): void {
@@ -98,6 +98,21 @@ export class MessageStreams implements OnModuleInit, BeforeApplicationShutdown {
     for (const client of channel.clients) {
       this.send(client, 'event: cleared\ndata: {}\n\n');
       if (client.conversationId !== null) client.sink.end();
+    }
+  }
+
+  /**
+   * `messaging.finder.left.v1`: the finder deleted their conversation. The owner's streams get `finder-left` with the
+   * conversation's id (their page then says so and stops offering a reply); that finder's own streams end after it.
+   */
+  finderLeft(itemCode: string, conversationId: string, version: number): void {
+    const channel = this.channels.get(itemCode);
+    if (!channel) return;
+    channel.cursor = Math.max(channel.cursor, version);
+    for (const client of channel.clients) {
+      if (client.conversationId !== null && client.conversationId !== conversationId) continue;
+      this.send(client, `event: finder-left\ndata: ${JSON.stringify({ conversation_id: conversationId })}\n\n`);
+      if (client.conversationId === conversationId) client.sink.end();
     }
   }
 

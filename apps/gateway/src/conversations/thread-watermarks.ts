@@ -31,6 +31,14 @@ export class ThreadWatermarks {
   }
 
   /**
+   * Receipts of a conversation's messages changed (`messaging.messages.receipts.v1`). Its version comes from the
+   * message id sequence, and messaging answers `after=` with every message whose receipts changed after it.
+   */
+  receiptsChanged(itemCode: string, conversationId: string, version: number): void {
+    this.messageCreated(itemCode, conversationId, version);
+  }
+
+  /**
    * Every conversation of the item was deleted (reset). The reset's version comes from the message id sequence, so
    * every later message is above it; the conversations are gone.
    */

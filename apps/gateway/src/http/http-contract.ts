@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { HttpExceptionFilter } from './http-exception.filter';
 import { registerSecurityHeaders } from './security-headers';
 import type { WebAppFallback } from '../web/web-app';
+import { limitCodeRoutes, UnknownCodeLimiter } from '../items/unknown-code-limit';
 
 export const API_PREFIX = 'api/v1';
 
@@ -20,6 +21,9 @@ export function applyHttpContract(app: NestFastifyApplication, webApp?: WebAppFa
   const fastify = app.getHttpAdapter().getInstance();
 
   registerSecurityHeaders(fastify, `/${API_PREFIX}/`);
+  // Guessing codes is limited on every route that takes one, whichever route the guesser picks.
+  const unknownCodes = app.get(UnknownCodeLimiter);
+  limitCodeRoutes(fastify, unknownCodes);
 
   // JSON only: a text/plain body (what a cross-site form can send without a preflight) is refused with 415.
   fastify.removeContentTypeParser(['text/plain']);
@@ -33,5 +37,5 @@ export function applyHttpContract(app: NestFastifyApplication, webApp?: WebAppFa
     ],
   });
   // Nest routes Fastify's own errors (body too large, wrong content type, broken JSON) to the same filter.
-  app.useGlobalFilters(new HttpExceptionFilter(webApp));
+  app.useGlobalFilters(new HttpExceptionFilter(webApp, unknownCodes));
 }

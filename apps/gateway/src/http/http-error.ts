@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { ResponseCode, type HttpErrorBody, type ValidationMap } from '@homing/contracts';
 import { isDependencyUnavailable, RpcError, RpcTimeoutError, RpcUnavailableError } from '@homing/platform';
@@ -109,3 +110,13 @@ export function toHttpError(error: unknown): HttpErrorAnswer | null {
 }
 
 export const INTERNAL_ERROR_ANSWER: HttpErrorAnswer = answer(500, ResponseCode.INTERNAL_ERROR);
+
+/** Sends an error answer of the contract (unless something was sent already), never cached. */
+export function sendHttpError(reply: FastifyReply, answer: HttpErrorAnswer): void {
+  if (reply.sent) return;
+  void reply
+    .status(answer.status)
+    .headers({ ...answer.headers, 'cache-control': 'no-store' })
+    .type('application/json; charset=utf-8')
+    .send(answer.body);
+}

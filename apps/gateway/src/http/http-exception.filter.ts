@@ -1,14 +1,19 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { INTERNAL_ERROR_ANSWER, toHttpError, type HttpErrorAnswer } from './http-error';
+import { INTERNAL_ERROR_ANSWER, sendHttpError, toHttpError, type HttpErrorAnswer } from './http-error';
 import type { WebAppFallback } from '../web/web-app';
+import type { AuthenticatedRequest } from '../auth/authenticated-user';
+import { isMiss, type UnknownCodeLimiter } from '../items/unknown-code-limit';
 
 /** Every error a route or Nest raises leaves through here, as the contract's body; bugs become a bare 500. */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger(HttpExceptionFilter.name);
 
-  constructor(private readonly webApp?: WebAppFallback) {}
+  constructor(
+    private readonly webApp?: WebAppFallback,
+    private readonly unknownCodes?: UnknownCodeLimiter,
+  ) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -19,22 +24,17 @@ export class HttpExceptionFilter implements ExceptionFilter {
       void this.webApp.sendIndex(reply, request.url);
       return;
     }
-    sendHttpError(reply, this.answerFor(error, request));
+    const answer = this.answerFor(error, request);
+    // A route with a code that tells strangers whether it exists: each of its unknown-code 404s is a guess.
+    if (this.unknownCodes && isMiss(request as AuthenticatedRequest, answer)) void this.unknownCodes.recordMiss(request.ip);
+    sendHttpError(reply, answer);
   }
 
   private answerFor(error: unknown, request: FastifyRequest): HttpErrorAnswer {
     const answer = toHttpError(error);
     if (answer) return answer;
-    this.logger.error({ err: error, url: request.url }, 'unhandled error');
+    // The route's pattern, never the URL: a path holds tag codes and tokens, a query an e-mail address.
+    this.logger.error({ err: error, route: `${request.method} ${request.routeOptions.url ?? '(no route)'}` }, 'unhandled error');
     return INTERNAL_ERROR_ANSWER;
   }
-}
-
-export function sendHttpError(reply: FastifyReply, answer: HttpErrorAnswer): void {
-  if (reply.sent) return;
-  void reply
-    .status(answer.status)
-    .headers({ ...answer.headers, 'cache-control': 'no-store' })
-    .type('application/json; charset=utf-8')
-    .send(answer.body);
 }

@@ -19,7 +19,8 @@ const errorBody: SchemaObject = {
   },
 };
 
-const describe = (status: number, description: string) => ({ status, description, schema: errorBody });
+// Always JSON, also on routes whose success is an image or a stream (their `produces` is not the errors' type).
+const describe = (status: number, description: string) => ({ status, description, content: { 'application/json': { schema: errorBody } } });
 
 /** Said of every owner-only route: a stranger learns nothing, not even that the item exists. */
 export const NOT_YOURS = 'Another person’s item is the same 404 ITEM_NOT_FOUND as a missing one.';
@@ -29,6 +30,7 @@ export const errorResponses = {
   401: describe(401, 'Not authenticated'),
   403: describe(403, 'Forbidden: the caller may not do this'),
   404: describe(404, 'Not found'),
+  409: describe(409, 'Conflict with the current state (e.g. FINDER_LEFT: the finder deleted the conversation)'),
   422: describe(422, 'Validation error, with a field → rule map'),
   429: describe(429, 'Rate limited; retry after Retry-After seconds'),
 };
@@ -39,6 +41,7 @@ export function setUpOpenApi(app: NestFastifyApplication, publicUrl: string): vo
     .setTitle('Homing API')
     .setDescription('Lost-and-found with QR tags. Errors are `{response_code, message, validation?}`.')
     .setVersion('1')
+    .setLicense('Proprietary', `${publicUrl}/about`)
     .addServer(publicUrl)
     // An access token from a log-in (`{token}`), sent as `Authorization: Bearer <token>`.
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })

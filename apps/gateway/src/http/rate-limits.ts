@@ -8,7 +8,7 @@ import type { GatewayConfig } from '../config/gateway.config';
 /**
  * Per client address, in Redis so every gateway replica counts together. The default covers ordinary use of the
  * API (a page polls every 3 s); routes that cost a password hash or send an e-mail set tighter limits with
- * `@Throttle({ default: RATE_LIMITS.… })`.
+ * `@ApiRoute({ rateLimit: … })`.
  */
 export const RATE_LIMITS = {
   default: { limit: 300, ttl: 60_000 },

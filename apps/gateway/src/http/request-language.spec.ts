@@ -1,4 +1,4 @@
-import { requestLanguage } from './request-language';
+import { namedLanguage, requestLanguage } from './request-language';
 
 describe('requestLanguage', () => {
   const of = (headers: Record<string, string>) => requestLanguage({ headers });
@@ -15,5 +15,14 @@ describe('requestLanguage', () => {
 
   it('falls back to English', () => {
     expect(of({})).toBe('en');
+  });
+});
+
+describe('namedLanguage', () => {
+  it('names a language only when the request names one we offer, so a later call without one changes nothing', () => {
+    expect(namedLanguage({ headers: { 'x-language': 'es' } })).toBe('es');
+    expect(namedLanguage({ headers: { 'accept-language': 'es-ES,es;q=0.9' } })).toBe('es');
+    expect(namedLanguage({ headers: { 'accept-language': 'fr' } })).toBeUndefined();
+    expect(namedLanguage({ headers: {} })).toBeUndefined();
   });
 });

@@ -6,6 +6,11 @@ import { USER_LANGUAGES, type UserLanguage } from '@homing/contracts';
  * offered language in `Accept-Language`, else English.
  */
 export function requestLanguage(request: Pick<FastifyRequest, 'headers'>): UserLanguage {
+  return namedLanguage(request) ?? 'en';
+}
+
+/** The language a request names (as `requestLanguage`), or undefined when it names none we offer. */
+export function namedLanguage(request: Pick<FastifyRequest, 'headers'>): UserLanguage | undefined {
   const offered = (tag: string): UserLanguage | undefined => USER_LANGUAGES.find((language) => tag.trim().toLowerCase().split('-')[0] === language);
   const explicit = request.headers['x-language'];
   if (typeof explicit === 'string' && offered(explicit)) return offered(explicit) as UserLanguage;
@@ -25,5 +30,5 @@ export function requestLanguage(request: Pick<FastifyRequest, 'headers'>): UserL
       if (language) return language;
     }
   }
-  return 'en';
+  return undefined;
 }

@@ -1,17 +1,13 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Throttle } from '@nestjs/throttler';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   emailBodySchema,
-  emailSchema,
   loginBodySchema,
   loginCodeBodySchema,
   registerBodySchema,
-  ResponseCode,
   setPasswordBodySchema,
   tokenResponseSchema,
-  toValidationMap,
   updatePasswordBodySchema,
   type EmailBody,
   type LoginBody,
@@ -21,146 +17,122 @@ import {
   type TokenResponse,
   type UpdatePasswordBody,
 } from '@homing/contracts';
-import { Public, RpcClient } from '@homing/platform';
 import { bearerTokenOf } from '../auth/auth.guard';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiError } from '../http/http-error';
-import { errorResponses, jsonSchemaOf } from '../http/openapi';
-import { RATE_LIMITS } from '../http/rate-limits';
+import { ApiRoute } from '../http/api-route.decorator';
 import { requestLanguage } from '../http/request-language';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { AuthService, type DONE, type SentAnswer } from './auth.service';
 
-/** What an e-mail-sending request answers, whether or not the address has an account (S2). */
-export interface SentAnswer {
-  message: string;
-}
-const LOGIN_CODE_SENT: SentAnswer = { message: 'If an account uses this address, a login code is on its way.' };
-const RESET_LINK_SENT: SentAnswer = { message: 'If an account uses this address, a link to set a new password is on its way.' };
-const DONE = { message: 'Done.' };
+// What every route that logs someone in shares: anyone may call it, at the log-in rate limit, and it answers a token.
+// The per-address budget of each kind of e-mail (MailBudgets), counted alike for addresses without an account.
+const BUDGET = 'Per address, at most 1 a minute, 5 an hour and 10 a day (login codes and reset links each their own): past that, 429 RATE_LIMITED with Retry-After, for any address.';
 
-const tokenAnswer = { schema: jsonSchemaOf(tokenResponseSchema) };
+const LOGS_IN = { caller: 'anyone', rateLimit: 'login', answer: tokenResponseSchema } as const;
 
-/** Logging in and out, login codes, passwords and token refresh: each a call to identity. */
+/** Logging in and out, login codes, passwords and token refresh. */
 @ApiTags('auth')
 @Controller()
 export class AuthHttpController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(private readonly auth: AuthService) {}
 
-  @Public()
   @Post('user/login')
-  @HttpCode(200)
-  @Throttle({ default: RATE_LIMITS.login })
-  @ApiOperation({ summary: 'Log in with e-mail and password', description: 'A wrong password, an unknown address and a locked account answer alike: 401 INVALID_CREDENTIALS.' })
-  @ApiBody({ schema: jsonSchemaOf(loginBodySchema) })
-  @ApiOkResponse(tokenAnswer)
-  @ApiResponse(errorResponses[401])
-  @ApiResponse(errorResponses[422])
+  @ApiRoute({
+    summary: 'Log in with e-mail and password',
+    description: 'A wrong password, an unknown address and a locked account answer alike: 401 INVALID_CREDENTIALS.',
+    ...LOGS_IN,
+    body: loginBodySchema,
+    errors: [401, 422],
+  })
   login(@Body(new ZodBodyPipe(loginBodySchema)) body: LoginBody): Promise<TokenResponse> {
-    return this.rpc.request('identity.rpc.login', body);
+    return this.auth.login(body);
   }
 
-  @Public()
   @Post('user')
-  @HttpCode(201)
-  @Throttle({ default: RATE_LIMITS.login })
-  @ApiOperation({ summary: 'Register (off unless REGISTRATION_ENABLED: 403 REGISTRATION_DISABLED)' })
-  @ApiBody({ schema: jsonSchemaOf(registerBodySchema) })
-  @ApiResponse({ status: 201, ...tokenAnswer })
-  @ApiResponse(errorResponses[422])
+  @ApiRoute({
+    summary: 'Register (off unless REGISTRATION_ENABLED: 403 REGISTRATION_DISABLED)',
+    ...LOGS_IN,
+    status: 201,
+    body: registerBodySchema,
+    errors: [422],
+  })
   register(@Body(new ZodBodyPipe(registerBodySchema)) body: RegisterBody, @Req() request: FastifyRequest): Promise<TokenResponse> {
-    return this.rpc.request('identity.rpc.register', { ...body, language: requestLanguage(request) });
+    return this.auth.register(body, requestLanguage(request));
   }
 
-  @Public()
   @Get('magic-link')
-  @Throttle({ default: RATE_LIMITS.email })
-  @ApiOperation({ summary: 'E-mail a login code', description: 'Answers the same whether or not the address has an account.' })
-  @ApiQuery({ name: 'email', required: true })
-  @ApiResponse(errorResponses[422])
-  async requestLoginCode(@Query('email') email: unknown): Promise<SentAnswer> {
-    await this.rpc.request('identity.rpc.request-login-code', { email: validEmail(email) });
-    return LOGIN_CODE_SENT;
+  @ApiRoute({
+    summary: 'E-mail a login code',
+    description: `Answers the same whether or not the address has an account. ${BUDGET}`,
+    caller: 'anyone',
+    rateLimit: 'email',
+    query: [{ name: 'email', required: true }],
+    errors: [422],
+  })
+  requestLoginCode(@Query('email') email: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<SentAnswer> {
+    return this.auth.requestLoginCode(email, reply);
   }
 
-  @Public()
   @Post('magic-link/login')
-  @HttpCode(200)
-  @Throttle({ default: RATE_LIMITS.login })
-  @ApiOperation({ summary: 'Log in with an e-mailed code', description: '401 for a wrong code, 422 LOGIN_CODE_EXPIRED for an expired one.' })
-  @ApiBody({ schema: jsonSchemaOf(loginCodeBodySchema) })
-  @ApiOkResponse(tokenAnswer)
-  @ApiResponse(errorResponses[401])
-  @ApiResponse(errorResponses[422])
+  @ApiRoute({
+    summary: 'Log in with an e-mailed code',
+    description: '401 for a wrong code, 422 LOGIN_CODE_EXPIRED for an expired one.',
+    ...LOGS_IN,
+    body: loginCodeBodySchema,
+    errors: [401, 422],
+  })
   redeemLoginCode(@Body(new ZodBodyPipe(loginCodeBodySchema)) body: LoginCodeBody): Promise<TokenResponse> {
-    return this.rpc.request('identity.rpc.redeem-login-code', body);
+    return this.auth.redeemLoginCode(body);
   }
 
-  @Public()
   @Post('user/password-forgot')
-  @HttpCode(200)
-  @Throttle({ default: RATE_LIMITS.email })
-  @ApiOperation({ summary: 'E-mail a link to set a new password', description: 'Never a password; answers the same for unknown addresses.' })
-  @ApiBody({ schema: jsonSchemaOf(emailBodySchema) })
-  @ApiResponse(errorResponses[422])
-  async forgotPassword(@Body(new ZodBodyPipe(emailBodySchema)) body: EmailBody): Promise<SentAnswer> {
-    await this.rpc.request('identity.rpc.request-password-reset', body);
-    return RESET_LINK_SENT;
+  @ApiRoute({
+    summary: 'E-mail a link to set a new password',
+    description: `Never a password; answers the same for unknown addresses. ${BUDGET}`,
+    caller: 'anyone',
+    rateLimit: 'email',
+    body: emailBodySchema,
+    errors: [422],
+  })
+  forgotPassword(@Body(new ZodBodyPipe(emailBodySchema)) body: EmailBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<SentAnswer> {
+    return this.auth.forgotPassword(body, reply);
   }
 
-  @Public()
   @Post('user/password')
-  @HttpCode(200)
-  @Throttle({ default: RATE_LIMITS.login })
-  @ApiOperation({ summary: 'Set a password with a reset or set-password token, and log in', description: 'Revokes every other session. INVALID_PASSWORD_TOKEN, EXPIRED_PASSWORD_TOKEN.' })
-  @ApiBody({ schema: jsonSchemaOf(setPasswordBodySchema) })
-  @ApiOkResponse(tokenAnswer)
-  @ApiResponse(errorResponses[422])
+  @ApiRoute({
+    summary: 'Set a password with a reset or set-password token, and log in',
+    description: 'Revokes every other session. INVALID_PASSWORD_TOKEN, EXPIRED_PASSWORD_TOKEN.',
+    ...LOGS_IN,
+    body: setPasswordBodySchema,
+    errors: [422],
+  })
   setPassword(@Body(new ZodBodyPipe(setPasswordBodySchema)) body: SetPasswordBody): Promise<TokenResponse> {
-    return this.rpc.request('identity.rpc.set-password', body);
+    return this.auth.setPassword(body);
   }
 
   @Post('user/update-password')
-  @HttpCode(200)
-  @ApiBearerAuth()
-  @ApiOperation({ summary: 'Change the password of the logged-in user', description: 'Revokes the user’s other sessions.' })
-  @ApiBody({ schema: jsonSchemaOf(updatePasswordBodySchema) })
-  @ApiResponse(errorResponses[401])
-  @ApiResponse(errorResponses[422])
-  async updatePassword(@Body(new ZodBodyPipe(updatePasswordBodySchema)) body: UpdatePasswordBody, @CurrentUser() user: AuthenticatedUser): Promise<typeof DONE> {
-    await this.rpc.request('identity.rpc.update-password', { userId: user.id, sessionId: user.sessionId, password: body.password });
-    return DONE;
+  @ApiRoute({ summary: 'Change the password of the logged-in user', description: 'Revokes the user’s other sessions.', body: updatePasswordBodySchema, errors: [422] })
+  updatePassword(@Body(new ZodBodyPipe(updatePasswordBodySchema)) body: UpdatePasswordBody, @CurrentUser() user: AuthenticatedUser): Promise<typeof DONE> {
+    return this.auth.updatePassword(user, body.password);
   }
 
-  @Public()
   @Post('auth/refresh-token')
-  @HttpCode(200)
-  @Throttle({ default: RATE_LIMITS.login })
-  @ApiBearerAuth()
-  @ApiOperation({
+  @ApiRoute({
     summary: 'Exchange the current access token, even an expired one, for a new one while its session lives',
     description: 'A token already exchanged, presented again after a 10 s grace, revokes the session.',
+    // Public: the guard would refuse the expired token this route exists for.
+    caller: 'anyone-or-user',
+    rateLimit: 'login',
+    answer: tokenResponseSchema,
+    errors: [401],
   })
-  @ApiOkResponse(tokenAnswer)
-  @ApiResponse(errorResponses[401])
   refreshToken(@Req() request: FastifyRequest): Promise<TokenResponse> {
-    const token = bearerTokenOf(request);
-    if (!token) throw new ApiError(401, ResponseCode.UNAUTHORIZED, 'Send the access token to refresh as `Authorization: Bearer <token>`.');
-    return this.rpc.request('identity.rpc.refresh-token', { token });
+    return this.auth.refreshToken(bearerTokenOf(request));
   }
 
   @Post('auth/logout')
-  @HttpCode(200)
-  @ApiBearerAuth()
-  @ApiOperation({ summary: 'Log out: the session and every token of it stop working at once' })
-  @ApiResponse(errorResponses[401])
-  async logout(@CurrentUser() user: AuthenticatedUser): Promise<typeof DONE> {
-    await this.rpc.request('identity.rpc.logout', { userId: user.id, sessionId: user.sessionId });
-    return DONE;
+  @ApiRoute({ summary: 'Log out: the session and every token of it stop working at once' })
+  logout(@CurrentUser() user: AuthenticatedUser): Promise<typeof DONE> {
+    return this.auth.logout(user);
   }
-}
-
-function validEmail(value: unknown): string {
-  const parsed = emailSchema.safeParse(typeof value === 'string' ? value : undefined);
-  if (!parsed.success) throw new ApiError(422, ResponseCode.VALIDATION_ERROR, undefined, { email: toValidationMap(parsed.error, value)._ ?? 'email' });
-  return parsed.data;
 }

@@ -1,68 +1,39 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SkipThrottle } from '@nestjs/throttler';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { createItemBodySchema, parseTagCode, publicItemSchema, ResponseCode, type CreateItemBody, type PublicItem } from '@homing/contracts';
-import { Public, RpcClient } from '@homing/platform';
+import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { createItemBodySchema, publicItemSchema, type CreateItemBody, type PublicItem } from '@homing/contracts';
 import { CurrentUser, OptionalCurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiError } from '../http/http-error';
-import { IDEMPOTENCY_KEY_API_HEADER, IdempotencyKey } from '../http/idempotency-key';
-import { errorResponses, jsonSchemaOf } from '../http/openapi';
+import { ApiRoute } from '../http/api-route.decorator';
+import { IdempotencyKey } from '../http/idempotency-key';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
-import { PublicItemCache } from './public-item-cache';
-import { limitUnknownCodeLookups, UNKNOWN_CODE_LIMIT, UnknownCodeLimiter } from './unknown-code-limit';
+import { OwnedItemsService } from './owned-items.service';
+import { PublicItemsService } from './public-items.service';
+import { UNKNOWN_CODE_LIMIT } from './unknown-code-limit';
 
 @ApiTags('items')
 @Controller('items')
 export class ItemsHttpController {
   constructor(
-    private readonly rpc: RpcClient,
-    private readonly unknownCodes: UnknownCodeLimiter,
-    private readonly publicItems: PublicItemCache,
+    private readonly publicItems: PublicItemsService,
+    private readonly ownedItems: OwnedItemsService,
   ) {}
 
-  @Public()
-  // The hottest path (a finder's scan) costs no Redis round trip; guessing codes is limited separately.
-  @SkipThrottle()
   @Get(':code')
-  @ApiOperation({
+  @ApiRoute({
     summary: 'What a finder sees after scanning a tag',
-    description: `Unknown and malformed codes are the same 404. After ${UNKNOWN_CODE_LIMIT.misses} unknown codes in an hour, a client address gets 429 for any code until the hour is over.`,
+    description: `Unknown and malformed codes are the same 404. After ${UNKNOWN_CODE_LIMIT.misses} unknown codes in an hour (on this or any route with a code), a client address gets 429 on every route with a code until the hour is over.`,
+    caller: 'anyone-or-user',
+    // The hottest path (a finder's scan) costs no Redis round trip; guessing codes is limited separately.
+    rateLimit: 'none',
+    answer: publicItemSchema,
+    errors: [404, 429],
   })
-  @ApiOkResponse({ schema: jsonSchemaOf(publicItemSchema) })
-  @ApiResponse(errorResponses[404])
-  @ApiResponse(errorResponses[429])
-  @ApiBearerAuth()
-  getByCode(
-    @Param('code') input: string,
-    @OptionalCurrentUser() viewer: AuthenticatedUser | null,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<PublicItem> {
-    return limitUnknownCodeLookups(this.unknownCodes, request.ip, reply, async () => {
-      const code = parseTagCode(input);
-      // Malformed codes never reach items: same answer as an unknown code, one hop saved.
-      if (!code) throw new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
-      // Repeated scans are answered from the gateway's memory, kept current by items' events (ItemEvents).
-      return this.publicItems.get(code, viewer?.id ?? null, () => this.rpc.request('items.rpc.get-public', { code }));
-    });
+  getByCode(@Param('code') code: string, @OptionalCurrentUser() viewer: AuthenticatedUser | null): Promise<PublicItem> {
+    return this.publicItems.scan(code, viewer?.id ?? null);
   }
 
   @Post()
-  @HttpCode(201)
-  @ApiOperation({ summary: 'Create an item (already claimed) for the calling user' })
-  @ApiBody({ schema: jsonSchemaOf(createItemBodySchema) })
-  @ApiResponse({ status: 201, schema: jsonSchemaOf(publicItemSchema) })
-  @ApiResponse(errorResponses[400])
-  @ApiResponse(errorResponses[401])
-  @ApiResponse({ ...errorResponses[422], description: 'Validation error; or IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request' })
-  @ApiBearerAuth()
-  @ApiHeader(IDEMPOTENCY_KEY_API_HEADER)
-  create(
-    @Body(new ZodBodyPipe(createItemBodySchema)) body: CreateItemBody,
-    @CurrentUser() owner: AuthenticatedUser,
-    @IdempotencyKey() idempotencyKey: string | undefined,
-  ): Promise<PublicItem> {
-    return this.rpc.request('items.rpc.create', { ...body, ownerUserId: owner.id, idempotencyKey });
+  @ApiRoute({ summary: 'Create an item (already claimed) for the calling user', status: 201, body: createItemBodySchema, answer: publicItemSchema, errors: [400], idempotent: true })
+  create(@Body(new ZodBodyPipe(createItemBodySchema)) body: CreateItemBody, @CurrentUser() owner: AuthenticatedUser, @IdempotencyKey() idempotencyKey: string | undefined): Promise<PublicItem> {
+    return this.ownedItems.create(owner.id, body, idempotencyKey);
   }
 }

@@ -1,9 +1,10 @@
-import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { HttpException, Injectable, Logger } from '@nestjs/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthenticatedRequest } from '../auth/authenticated-user';
 import { ResponseCode } from '@homing/contracts';
-import { RedisClient, RpcError } from '@homing/platform';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
-import { ApiError } from '../http/http-error';
+import { InjectConfig, RedisClient, RpcError } from '@homing/platform';
+import type { GatewayConfig } from '../config/gateway.config';
+import { ApiError, sendHttpError, type HttpErrorAnswer } from '../http/http-error';
 import { countInWindow, retryAfterSeconds } from '../http/window-counter';
 
 /**
@@ -28,7 +29,7 @@ export class UnknownCodeLimiter {
 
   constructor(
     private readonly redis: RedisClient,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @InjectConfig() private readonly config: GatewayConfig,
   ) {}
 
   private key(address: string): string {
@@ -67,17 +68,53 @@ function isNotFound(error: unknown): boolean {
   return (error instanceof RpcError && error.body.status === 404) || (error instanceof HttpException && error.getStatus() === 404);
 }
 
+const TOO_MANY_UNKNOWN_CODES = 'Too many lookups of unknown codes. Try again later.';
+
 /**
- * Runs one lookup of a tag code for a client address: refused with 429 and `Retry-After` while the address is past
- * the limit, whatever the code (answering known codes would leave a scanner its oracle: 200 against 429); below it,
- * a 404 counts as a miss. A plain call in the route rather than a Nest interceptor: an interceptor costs an
- * AsyncResource and an Observable per request, about a tenth of the gateway's CPU on the scan (docs/benchmarks.md).
+ * Whether a route takes a tag code in its path (`:code`): the scan, the QR images, a finder's messages and streams,
+ * the owner's item routes, and every route added later with a code. Each one tells a guesser whether a code exists.
+ */
+export function takesTagCode(request: FastifyRequest): boolean {
+  return request.routeOptions.url?.includes(':code') ?? false;
+}
+
+/**
+ * A miss: the one answer of a code that does not exist, on a route a stranger may call (`@Public()`: the scan, QR
+ * images, photos, a finder's messages, streams and push). There it tells whether a code exists. An owner's route
+ * answers another person's item with the same 404 as a missing one, so it tells nothing; counting it would only lock
+ * out an owner who asks about a new item before messaging has heard of it.
+ */
+export function isMiss(request: AuthenticatedRequest, answer: HttpErrorAnswer): boolean {
+  return request.publicRoute === true && answer.status === 404 && answer.body.response_code === ResponseCode.ITEM_NOT_FOUND && takesTagCode(request);
+}
+
+/**
+ * Puts every route with a tag code in its path behind the limit: past it, the address gets 429 with `Retry-After`
+ * on all of them, whatever the code, before the route runs (answering known codes would leave a scanner its oracle:
+ * 200 against 429). The error filter counts each public route's unknown-code 404 as a miss (`isMiss`). A
+ * Fastify hook rather than a Nest interceptor: an interceptor costs an AsyncResource and an Observable per request,
+ * about a tenth of the gateway's CPU on the scan (docs/benchmarks.md); this is one map lookup.
+ */
+export function limitCodeRoutes(fastify: FastifyInstance, limiter: UnknownCodeLimiter): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const blockedMs = takesTagCode(request) ? limiter.blockedFor(request.ip) : 0;
+    if (blockedMs === 0) return done();
+    sendHttpError(reply.header('retry-after', String(retryAfterSeconds(blockedMs))), {
+      status: 429,
+      body: { response_code: ResponseCode.RATE_LIMITED, message: TOO_MANY_UNKNOWN_CODES },
+    });
+  });
+}
+
+/**
+ * The same limit for a code that comes in a body (activation's `POST /claim`): refused while the address is past
+ * it, and a 404 counts as a miss.
  */
 export async function limitUnknownCodeLookups<T>(limiter: UnknownCodeLimiter, address: string, reply: Pick<FastifyReply, 'header'>, lookUp: () => Promise<T>): Promise<T> {
   const blockedMs = limiter.blockedFor(address);
   if (blockedMs > 0) {
     void reply.header('retry-after', String(retryAfterSeconds(blockedMs)));
-    throw new ApiError(429, ResponseCode.RATE_LIMITED, 'Too many lookups of unknown codes. Try again later.');
+    throw new ApiError(429, ResponseCode.RATE_LIMITED, TOO_MANY_UNKNOWN_CODES);
   }
   try {
     return await lookUp();

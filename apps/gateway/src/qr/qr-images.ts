@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 import { foundPageUrl } from '@homing/contracts';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config';
+import { InjectConfig } from '@homing/platform';
+import type { GatewayConfig } from '../config/gateway.config';
 
 export type QrFormat = 'svg' | 'svg-base64' | 'png';
 
@@ -97,7 +98,7 @@ export class RenderCache {
 export class QrImages {
   private readonly cache = new RenderCache(CACHE_MAX_BYTES);
 
-  constructor(@Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'PUBLIC_URL'>) {}
+  constructor(@InjectConfig() private readonly config: Pick<GatewayConfig, 'PUBLIC_URL'>) {}
 
   async render(canonicalCode: string, format: QrFormat, sizePx: number): Promise<QrImage> {
     const key = `${format}:${sizePx}:${canonicalCode}`;

@@ -23,8 +23,10 @@ export function browserLanguages(acceptLanguage: string | undefined): string[] {
 
 /**
  * `GET /lang`: the website path (spec §2) that tells the web app the browser's languages, so a visitor who never
- * chose one sees their own. Outside `/api/v1` like `/qr`, so it is a plain Fastify route rather than a Nest one
- * (the global prefix would otherwise apply).
+ * chose one sees their own. A plain Fastify route, not a Nest one: it is no part of the API (not in the OpenAPI
+ * document, whose operations the security tests walk), reads nothing but a header, and so passes no guard, no rate
+ * limit (a Redis round trip) and no pipe on every first page load. The `/api/v1` prefix is no reason: `/qr` is a Nest
+ * route excluded from it (http-contract.ts).
  */
 @Injectable()
 export class LangHttpController implements OnModuleInit {

@@ -1,42 +1,40 @@
-import { Controller, UseInterceptors } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import type { RpcRequest, RpcResponse } from '@homing/contracts';
-import { QueryErrorScrubber } from '../database/query-error-scrubber';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import type { RpcRequest as Request, RpcResponse as Response } from '@homing/contracts';
+import { RpcHandler } from '@homing/platform';
 import { AccountsService } from './accounts.service';
 
 @Controller()
-@UseInterceptors(QueryErrorScrubber)
 export class AccountsRpcController {
   constructor(private readonly accounts: AccountsService) {}
 
-  @MessagePattern('identity.rpc.login')
-  async login(@Payload() request: RpcRequest<'identity.rpc.login'>): Promise<RpcResponse<'identity.rpc.login'>> {
-    return { token: await this.accounts.login(request.email, request.password) };
+  @RpcHandler('identity.rpc.login')
+  async login(@Payload() { email, password }: Request<'identity.rpc.login'>): Promise<Response<'identity.rpc.login'>> {
+    return { token: await this.accounts.login(email, password) };
   }
 
-  @MessagePattern('identity.rpc.register')
-  async register(@Payload() request: RpcRequest<'identity.rpc.register'>): Promise<RpcResponse<'identity.rpc.register'>> {
+  @RpcHandler('identity.rpc.register')
+  async register(@Payload() request: Request<'identity.rpc.register'>): Promise<Response<'identity.rpc.register'>> {
     return { token: await this.accounts.register(request) };
   }
 
-  @MessagePattern('identity.rpc.ensure-user')
-  ensureUser(@Payload() request: RpcRequest<'identity.rpc.ensure-user'>): Promise<RpcResponse<'identity.rpc.ensure-user'>> {
-    return this.accounts.ensureUser(request.email, request.language);
+  @RpcHandler('identity.rpc.ensure-user')
+  ensureUser(@Payload() { email, language }: Request<'identity.rpc.ensure-user'>): Promise<Response<'identity.rpc.ensure-user'>> {
+    return this.accounts.ensureUser(email, language);
   }
 
-  @MessagePattern('identity.rpc.get-user')
-  getUser(@Payload() request: RpcRequest<'identity.rpc.get-user'>): Promise<RpcResponse<'identity.rpc.get-user'>> {
-    return this.accounts.getUser(request.userId);
+  @RpcHandler('identity.rpc.get-user')
+  getUser(@Payload() { userId }: Request<'identity.rpc.get-user'>): Promise<Response<'identity.rpc.get-user'>> {
+    return this.accounts.getUser(userId);
   }
 
-  @MessagePattern('identity.rpc.set-language')
-  setLanguage(@Payload() request: RpcRequest<'identity.rpc.set-language'>): Promise<RpcResponse<'identity.rpc.set-language'>> {
-    return this.accounts.setLanguage(request.userId, request.language);
+  @RpcHandler('identity.rpc.set-language')
+  setLanguage(@Payload() { userId, language }: Request<'identity.rpc.set-language'>): Promise<Response<'identity.rpc.set-language'>> {
+    return this.accounts.setLanguage(userId, language);
   }
 
-  @MessagePattern('identity.rpc.update-password')
-  async updatePassword(@Payload() request: RpcRequest<'identity.rpc.update-password'>): Promise<RpcResponse<'identity.rpc.update-password'>> {
-    await this.accounts.updatePassword(request.userId, request.sessionId, request.password);
-    return {};
+  @RpcHandler('identity.rpc.update-password')
+  updatePassword(@Payload() { userId, sessionId, password }: Request<'identity.rpc.update-password'>): Promise<Response<'identity.rpc.update-password'>> {
+    return this.accounts.updatePassword(userId, sessionId, password).then(() => ({}));
   }
 }

@@ -1,9 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { ResponseCode, type RpcRequest, type RpcResponse, type User, type UserLanguage } from '@homing/contracts';
-import { OutboxWriter, RpcError } from '@homing/platform';
-import { IDENTITY_CONFIG, type IdentityConfig } from '../config/identity.config';
-import { TransactionsRepository } from '../database/transactions.repository';
+import { OutboxWriter, RpcError, Database, InjectConfig } from '@homing/platform';
+import type { IdentityConfig } from '../config/identity.config';
 import { LOGIN_FAILURE_MIN_DURATION_MS, untilElapsed } from '../mail-limits/uniform-duration';
 import { PasswordHasher } from '../passwords/password-hasher';
 import { PasswordTokensService } from '../password-tokens/password-tokens.service';
@@ -18,13 +17,13 @@ const userNotFound = () => RpcError.notFound(ResponseCode.NOT_FOUND, 'User not f
 @Injectable()
 export class AccountsService {
   constructor(
-    private readonly transactions: TransactionsRepository,
+    private readonly database: Database,
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly passwordTokens: PasswordTokensService,
     private readonly outbox: OutboxWriter,
-    @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
+    @InjectConfig() private readonly config: IdentityConfig,
   ) {}
 
   /**
@@ -33,7 +32,7 @@ export class AccountsService {
    */
   async login(email: string, password: string): Promise<string> {
     const started = performance.now();
-    const user = await this.users.findByEmail(this.transactions.manager, email);
+    const user = await this.users.findByEmail(undefined, email);
     const locked = user?.lockedUntil != null && user.lockedUntil > user.now;
     const matches = await this.hasher.verify(user?.passwordHash ?? null, password);
     if (!user || locked || !matches) {
@@ -42,7 +41,7 @@ export class AccountsService {
       await untilElapsed(started, LOGIN_FAILURE_MIN_DURATION_MS);
       throw invalidCredentials();
     }
-    return this.transactions.run(async (tx) => {
+    return this.database.transaction(async (tx) => {
       if (user.failedLogins > 0) await this.users.clearFailedLogins(tx, user.id);
       return this.sessions.open(tx, user);
     });
@@ -53,7 +52,7 @@ export class AccountsService {
     if (!this.config.REGISTRATION_ENABLED) throw RpcError.forbidden(ResponseCode.REGISTRATION_DISABLED, 'Registration is disabled.');
     this.hasher.assertAcceptable(request.password);
     const passwordHash = await this.hasher.hash(request.password);
-    return this.transactions.run(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const user = await this.users.insert(tx, { id: uuidv7(), email: request.email, passwordHash, language: request.language });
       if (!user) throw RpcError.conflict(ResponseCode.EMAIL_ALREADY_REGISTERED, 'An account with this email address already exists.');
       await this.outbox.record(tx, 'identity.user.registered.v1', { userId: user.id }, { aggregateId: user.id, version: 1 });
@@ -66,7 +65,7 @@ export class AccountsService {
    * session to continue in, and a welcome e-mail (the event). Concurrent calls for one new address create one user.
    */
   async ensureUser(email: string, language: UserLanguage): Promise<RpcResponse<'identity.rpc.ensure-user'>> {
-    return this.transactions.run(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const created = await this.users.insert(tx, { id: uuidv7(), email, passwordHash: null, language });
       if (!created) {
         const existing = await this.users.findByEmail(tx, email);
@@ -80,14 +79,14 @@ export class AccountsService {
     });
   }
 
-  async getUser(userId: string): Promise<User> {
-    const user = await this.users.findById(this.transactions.manager, userId);
+  async getUser(userId: string): Promise<User & { hasPassword: boolean }> {
+    const user = await this.users.findById(undefined, userId);
     if (!user) throw userNotFound();
-    return toUser(user);
+    return { ...toUser(user), hasPassword: user.passwordHash !== null };
   }
 
   async setLanguage(userId: string, language: UserLanguage): Promise<User> {
-    const user = await this.users.setLanguage(this.transactions.manager, userId, language);
+    const user = await this.users.setLanguage(undefined, userId, language);
     if (!user) throw userNotFound();
     return toUser(user);
   }
@@ -96,14 +95,14 @@ export class AccountsService {
   async updatePassword(userId: string, sessionId: string, password: string): Promise<void> {
     this.hasher.assertAcceptable(password);
     const passwordHash = await this.hasher.hash(password);
-    await this.transactions.run(async (tx) => {
+    await this.database.transaction(async (tx) => {
       if (!(await this.users.setPasswordHash(tx, userId, passwordHash))) throw userNotFound();
       await this.sessions.revokeAll(tx, userId, sessionId);
     });
   }
 
   private async countFailure(userId: string): Promise<void> {
-    await this.transactions.run(async (tx) => {
+    await this.database.transaction(async (tx) => {
       const failures = await this.users.countFailedLogin(tx, userId);
       const lockMs = lockDurationMs(failures);
       if (lockMs > 0) await this.users.lockFor(tx, userId, lockMs);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserLanguage } from '@homing/contracts';
-import { updateReturning, type Transaction } from '../database/transactions.repository';
+import { Database, type Transaction } from '@homing/platform';
 
 export interface UserRow {
   id: string;
@@ -20,70 +20,81 @@ const COLUMNS = `id, email, password_hash AS "passwordHash", language, is_admin 
 /** The only place that reads or writes the users table. */
 @Injectable()
 export class UsersRepository {
+  constructor(private readonly database: Database) {}
+
   /** `email` is already lower-cased by the contract's schema. */
-  async findByEmail(tx: Transaction, email: string): Promise<UserRow | null> {
-    const rows: UserRow[] = await tx.query(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
-    return rows[0] ?? null;
+  async findByEmail(tx: Transaction | undefined, email: string): Promise<UserRow | null> {
+    return (await this.database.one<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email], tx)) ?? null;
   }
 
-  async findById(tx: Transaction, id: string): Promise<UserRow | null> {
-    const rows: UserRow[] = await tx.query(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
-    return rows[0] ?? null;
+  async findById(tx: Transaction | undefined, id: string): Promise<UserRow | null> {
+    return (await this.database.one<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id], tx)) ?? null;
   }
 
   /**
    * Inserts a user; null if the address is taken. Concurrent inserts of one new address wait for each other on
    * the unique index: exactly one creates the user.
    */
-  async insert(tx: Transaction, user: { id: string; email: string; passwordHash: string | null; language: UserLanguage }): Promise<UserRow | null> {
-    const rows: UserRow[] = await tx.query(
+  async insert(tx: Transaction | undefined, user: { id: string; email: string; passwordHash: string | null; language: UserLanguage }): Promise<UserRow | null> {
+    const row = await this.database.one<UserRow>(
       `INSERT INTO users (id, email, password_hash, language) VALUES ($1, lower($2), $3, $4)
        ON CONFLICT ((lower(email))) DO NOTHING
        RETURNING ${COLUMNS}`,
       [user.id, user.email, user.passwordHash, user.language],
+      tx,
     );
-    return rows[0] ?? null;
+    return row ?? null;
   }
 
   /** Counts a failed login and returns the failures in a row so far. */
-  async countFailedLogin(tx: Transaction, id: string): Promise<number> {
-    const rows = await updateReturning<{ failedLogins: number }>(
-      tx,
+  async countFailedLogin(tx: Transaction | undefined, id: string): Promise<number> {
+    const row = await this.database.one<{ failedLogins: number }>(
       'UPDATE users SET failed_logins = failed_logins + 1 WHERE id = $1 RETURNING failed_logins AS "failedLogins"',
       [id],
+      tx,
     );
-    return rows[0]?.failedLogins ?? 0;
+    return row?.failedLogins ?? 0;
   }
 
-  async lockFor(tx: Transaction, id: string, durationMs: number): Promise<void> {
+  async lockFor(tx: Transaction | undefined, id: string, durationMs: number): Promise<void> {
     // Never shortens a lock: a concurrent failure counted earlier may arrive later with a shorter duration.
-    await tx.query(
+    await this.database.affected(
       `UPDATE users SET locked_until = greatest(locked_until, now() + $2 * interval '1 millisecond') WHERE id = $1`,
       [id, durationMs],
+      tx,
     );
   }
 
-  async clearFailedLogins(tx: Transaction, id: string): Promise<void> {
-    await tx.query('UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = $1 AND (failed_logins <> 0 OR locked_until IS NOT NULL)', [id]);
+  async clearFailedLogins(tx: Transaction | undefined, id: string): Promise<void> {
+    await this.database.affected(
+      'UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = $1 AND (failed_logins <> 0 OR locked_until IS NOT NULL)',
+      [id],
+      tx,
+    );
   }
 
   /** Sets the password hash; a new password also lifts a lock. False if there is no such user. */
-  async setPasswordHash(tx: Transaction, id: string, passwordHash: string): Promise<boolean> {
-    const rows = await updateReturning<{ id: string }>(
-      tx,
-      'UPDATE users SET password_hash = $2, failed_logins = 0, locked_until = NULL WHERE id = $1 RETURNING id',
+  async setPasswordHash(tx: Transaction | undefined, id: string, passwordHash: string): Promise<boolean> {
+    const updated = await this.database.affected(
+      'UPDATE users SET password_hash = $2, failed_logins = 0, locked_until = NULL WHERE id = $1',
       [id, passwordHash],
+      tx,
     );
-    return rows.length > 0;
+    return updated > 0;
   }
 
-  async setLanguage(tx: Transaction, id: string, language: UserLanguage): Promise<UserRow | null> {
-    const rows = await updateReturning<UserRow>(tx, `UPDATE users SET language = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [id, language]);
-    return rows[0] ?? null;
+  async setLanguage(tx: Transaction | undefined, id: string, language: UserLanguage): Promise<UserRow | null> {
+    return (await this.database.one<UserRow>(`UPDATE users SET language = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [id, language], tx)) ?? null;
+  }
+
+  /** Grants or revokes admin rights by address; the user's id, or null if no user has this address. */
+  async setAdminByEmail(tx: Transaction | undefined, email: string, isAdmin: boolean): Promise<string | null> {
+    const row = await this.database.one<{ id: string }>('UPDATE users SET is_admin = $2 WHERE lower(email) = lower($1) RETURNING id', [email, isAdmin], tx);
+    return row?.id ?? null;
   }
 
   /** Locks the user's row until the transaction ends, so decisions about them (e-mail limits) take turns. */
-  async lock(tx: Transaction, id: string): Promise<void> {
-    await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [id]);
+  async lock(tx: Transaction | undefined, id: string): Promise<void> {
+    await this.database.rows('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [id], tx);
   }
 }

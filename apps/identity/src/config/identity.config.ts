@@ -1,6 +1,6 @@
-import { createPrivateKey } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { baseEnvSchema, databaseEnvSchema, envSchemas, loadConfig, redisEnvSchema } from '@homing/platform';
+import { baseEnvSchema, ConfigError, databaseEnvSchema, envSchemas, loadConfig, redisEnvSchema, retentionEnvSchema } from '@homing/platform';
 
 // An EC P-256 private key in PEM: what ES256 signs with. Checked at start-up so a bad key fails loudly there.
 const es256PrivateKeyPem = z.string().refine((pem) => {
@@ -15,12 +15,22 @@ const es256PrivateKeyPem = z.string().refine((pem) => {
 const identityEnvSchema = baseEnvSchema
   .extend(databaseEnvSchema.shape)
   .extend(redisEnvSchema.shape)
+  .extend(retentionEnvSchema.shape)
   .extend({
     PORT: envSchemas.port.default(3001),
     /** Signs access tokens (ES256); the gateway verifies them with the matching public key. */
     JWT_PRIVATE_KEY: es256PrivateKeyPem.transform((pem) => pem.replace(/\\n/g, '\n')),
     /** While keys rotate: the public key tokens were signed with before, so their sessions can still refresh. */
     JWT_PREVIOUS_PUBLIC_KEY: z.string().refine((value) => value.includes('-----BEGIN PUBLIC KEY-----'), 'must be a PEM public key').optional(),
+    /**
+     * The HMAC-SHA-256 key login codes are stored under (32+ bytes), so a copy of the table cannot be searched for
+     * the 2^40 codes. Required in production; `npm start` and the test stacks provide one like the JWT keys.
+     * Changing it invalidates the codes in flight (they last 10 minutes): users ask for a new one.
+     */
+    LOGIN_CODE_KEY: z
+      .string()
+      .refine((key) => Buffer.byteLength(key, 'utf8') >= 32, 'must be at least 32 bytes (e.g. `openssl rand -base64 48`)')
+      .optional(),
     /** Self-registration (`POST /user`); off by default: accounts are created when a tag is activated. */
     REGISTRATION_ENABLED: envSchemas.booleanFlag.default(false),
     /** argon2id hashes computed at once (about one per core: each takes 15–20 ms of CPU). */
@@ -29,10 +39,13 @@ const identityEnvSchema = baseEnvSchema
     PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
   });
 
-export type IdentityConfig = z.infer<typeof identityEnvSchema>;
+export type IdentityConfig = Omit<z.infer<typeof identityEnvSchema>, 'LOGIN_CODE_KEY'> & { LOGIN_CODE_KEY: string };
 
 export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env): IdentityConfig {
-  return loadConfig(identityEnvSchema, env);
+  const config = loadConfig(identityEnvSchema, env);
+  if (config.LOGIN_CODE_KEY) return config as IdentityConfig;
+  if (config.NODE_ENV === 'production') throw new ConfigError(['LOGIN_CODE_KEY: required in production (32+ bytes)']);
+  // Outside production a key of this process only: codes it hashed stop working when it restarts, which a
+  // developer can live with (`npm start` and the test stacks set a stable one anyway).
+  return Object.freeze({ ...config, LOGIN_CODE_KEY: randomBytes(32).toString('base64') });
 }
-
-export const IDENTITY_CONFIG = Symbol('IDENTITY_CONFIG');

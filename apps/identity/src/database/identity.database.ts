@@ -1,15 +1,14 @@
 import type { DatabaseOptions } from '@homing/platform';
 import type { IdentityConfig } from '../config/identity.config';
 import { CreateIdentityTables1764000000000 } from './migrations/1764000000000-CreateIdentityTables';
-
-/** WARNING: the schema name is where this service's data lives; renaming it loses the data. */
-export const IDENTITY_SCHEMA = 'identity';
+import { RetentionIndexes1764900000000 } from './migrations/1764900000000-RetentionIndexes';
+import { IDENTITY_SCHEMA } from '../persisted-names';
 
 export function identityDatabase(config: Pick<IdentityConfig, 'DATABASE_URL' | 'DATABASE_SCHEMA'>): DatabaseOptions {
   return {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA ?? IDENTITY_SCHEMA,
     applicationName: 'identity',
-    migrations: [CreateIdentityTables1764000000000],
+    migrations: [CreateIdentityTables1764000000000, RetentionIndexes1764900000000],
   };
 }

@@ -1,4 +1,5 @@
-import { generateLoginCode, locatorOf, normaliseLoginCode, secretHash } from './login-code';
+import { createHash } from 'node:crypto';
+import { generateLoginCode, locatorOf, loginCodeHash, normaliseLoginCode, secretHash } from './login-code';
 
 describe('login codes', () => {
   it('are 8 Crockford base32 characters', () => {
@@ -30,5 +31,14 @@ describe('login codes', () => {
     expect(locatorOf('ABCDEFGH')).toBe('AB');
     expect(secretHash('ABCDEFGH')).toMatch(/^[0-9a-f]{64}$/);
     expect(secretHash('ABCDEFGH')).not.toContain('ABCDEFGH');
+  });
+
+  it('are stored as an HMAC under the server key, not as their plain SHA-256', () => {
+    const key = 'k'.repeat(32);
+    expect(loginCodeHash('ABCDEFGH', key)).toMatch(/^[0-9a-f]{64}$/);
+    expect(loginCodeHash('ABCDEFGH', key)).toBe(loginCodeHash('ABCDEFGH', key));
+    expect(loginCodeHash('ABCDEFGH', key)).not.toBe(createHash('sha256').update('ABCDEFGH').digest('hex'));
+    // Another key (a rotation) makes the same code another hash: codes in flight then stop working.
+    expect(loginCodeHash('ABCDEFGH', key)).not.toBe(loginCodeHash('ABCDEFGH', 'j'.repeat(32)));
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 // Crockford base32: no I, L, O, U, so a code read aloud or retyped survives.
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -39,7 +39,16 @@ export function locatorOf(code: string): string {
   return code.slice(0, LOCATOR_LENGTH);
 }
 
-/** How codes and password tokens are stored: a SHA-256 hex digest (they are random and short-lived). */
+/**
+ * How a login code is stored: HMAC-SHA-256 under the server's LOGIN_CODE_KEY, hex. A code has 40 bits, few enough
+ * that a plain hash in a copied table could be reversed by trying them all; without the key nobody can. Codes
+ * stored under another key (before the key was introduced or rotated) no longer match: they last 10 minutes.
+ */
+export function loginCodeHash(code: string, key: string): string {
+  return createHmac('sha256', key).update(code, 'utf8').digest('hex');
+}
+
+/** How password tokens are stored: a SHA-256 hex digest (they are random, 256-bit and short-lived). */
 export function secretHash(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }

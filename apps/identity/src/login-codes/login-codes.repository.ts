@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { updateReturning, type Transaction } from '../database/transactions.repository';
+import { Database, type Transaction } from '@homing/platform';
 
 export interface LoginCodeState {
   usedAt: Date | null;
@@ -10,15 +10,18 @@ export interface LoginCodeState {
 /** The only place that reads or writes the login_codes table. */
 @Injectable()
 export class LoginCodesRepository {
+  constructor(private readonly database: Database) {}
+
   /** The user's one live code: a new one replaces (supersedes) the one before. */
-  async replace(tx: Transaction, code: { userId: string; locator: string; codeHash: string; ttlMs: number }): Promise<void> {
-    await tx.query(
+  async replace(tx: Transaction | undefined, code: { userId: string; locator: string; codeHash: string; ttlMs: number }): Promise<void> {
+    await this.database.affected(
       `INSERT INTO login_codes (user_id, locator, code_hash, expires_at)
        VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
        ON CONFLICT (user_id) DO UPDATE
          SET locator = excluded.locator, code_hash = excluded.code_hash, expires_at = excluded.expires_at,
              attempts = 0, used_at = NULL, created_at = now()`,
       [code.userId, code.locator, code.codeHash, code.ttlMs],
+      tx,
     );
   }
 
@@ -26,27 +29,32 @@ export class LoginCodesRepository {
    * Uses the code if it is live: one conditional UPDATE, so of concurrent redemptions exactly one wins (the
    * others wait for its row lock, then find it used). The user's id, or null.
    */
-  async consume(tx: Transaction, codeHash: string, maxAttempts: number): Promise<string | null> {
-    const rows = await updateReturning<{ userId: string }>(
-      tx,
+  async consume(tx: Transaction | undefined, codeHash: string, maxAttempts: number): Promise<string | null> {
+    const row = await this.database.one<{ userId: string }>(
       `UPDATE login_codes SET used_at = now()
        WHERE code_hash = $1 AND used_at IS NULL AND expires_at > now() AND attempts < $2
        RETURNING user_id AS "userId"`,
       [codeHash, maxAttempts],
+      tx,
     );
-    return rows[0]?.userId ?? null;
+    return row?.userId ?? null;
   }
 
-  async stateOf(tx: Transaction, codeHash: string): Promise<LoginCodeState | null> {
-    const rows: LoginCodeState[] = await tx.query(
+  async stateOf(tx: Transaction | undefined, codeHash: string): Promise<LoginCodeState | null> {
+    const row = await this.database.one<LoginCodeState>(
       'SELECT used_at AS "usedAt", attempts, expires_at <= now() AS "expired" FROM login_codes WHERE code_hash = $1',
       [codeHash],
+      tx,
     );
-    return rows[0] ?? null;
+    return row ?? null;
   }
 
   /** Counts a wrong try against the live codes that begin like it. */
-  async countWrongTry(tx: Transaction, locator: string): Promise<void> {
-    await tx.query('UPDATE login_codes SET attempts = attempts + 1 WHERE locator = $1 AND used_at IS NULL AND expires_at > now()', [locator]);
+  async countWrongTry(tx: Transaction | undefined, locator: string): Promise<void> {
+    await this.database.affected(
+      'UPDATE login_codes SET attempts = attempts + 1 WHERE locator = $1 AND used_at IS NULL AND expires_at > now()',
+      [locator],
+      tx,
+    );
   }
 }

@@ -1,22 +1,20 @@
-import { Controller, UseInterceptors } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import type { RpcRequest, RpcResponse } from '@homing/contracts';
-import { QueryErrorScrubber } from '../database/query-error-scrubber';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import type { RpcRequest as Request, RpcResponse as Response } from '@homing/contracts';
+import { RpcHandler } from '@homing/platform';
 import { LoginCodesService } from './login-codes.service';
 
 @Controller()
-@UseInterceptors(QueryErrorScrubber)
 export class LoginCodesRpcController {
   constructor(private readonly loginCodes: LoginCodesService) {}
 
-  @MessagePattern('identity.rpc.request-login-code')
-  async request(@Payload() request: RpcRequest<'identity.rpc.request-login-code'>): Promise<RpcResponse<'identity.rpc.request-login-code'>> {
-    await this.loginCodes.request(request.email);
-    return {};
+  @RpcHandler('identity.rpc.request-login-code')
+  request(@Payload() { email }: Request<'identity.rpc.request-login-code'>): Promise<Response<'identity.rpc.request-login-code'>> {
+    return this.loginCodes.request(email).then(() => ({}));
   }
 
-  @MessagePattern('identity.rpc.redeem-login-code')
-  async redeem(@Payload() request: RpcRequest<'identity.rpc.redeem-login-code'>): Promise<RpcResponse<'identity.rpc.redeem-login-code'>> {
-    return { token: await this.loginCodes.redeem(request.code) };
+  @RpcHandler('identity.rpc.redeem-login-code')
+  async redeem(@Payload() { code }: Request<'identity.rpc.redeem-login-code'>): Promise<Response<'identity.rpc.redeem-login-code'>> {
+    return { token: await this.loginCodes.redeem(code) };
   }
 }

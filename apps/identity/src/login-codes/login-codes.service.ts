@@ -1,25 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { ResponseCode } from '@homing/contracts';
-import { OutboxWriter, RpcError } from '@homing/platform';
+import { OutboxWriter, RpcError, Database, InjectConfig } from '@homing/platform';
+import type { IdentityConfig } from '../config/identity.config';
 import { UsersRepository } from '../accounts/users.repository';
 import { invalidCredentials } from '../accounts/credentials';
-import { TransactionsRepository } from '../database/transactions.repository';
 import { MailBudget } from '../mail-limits/mail-budget';
 import { E_MAIL_REQUEST_MIN_DURATION_MS, withMinimumDuration } from '../mail-limits/uniform-duration';
 import { SessionsService } from '../sessions/sessions.service';
-import { generateLoginCode, locatorOf, LOGIN_CODE_MAX_ATTEMPTS, LOGIN_CODE_TTL_MS, normaliseLoginCode, secretHash } from './login-code';
+import { generateLoginCode, locatorOf, LOGIN_CODE_MAX_ATTEMPTS, LOGIN_CODE_TTL_MS, normaliseLoginCode, loginCodeHash } from './login-code';
 import { LoginCodesRepository } from './login-codes.repository';
 
 /** Log-in by a code sent by e-mail (`GET /magic-link`, `POST /magic-link/login`). */
 @Injectable()
 export class LoginCodesService {
   constructor(
-    private readonly transactions: TransactionsRepository,
+    private readonly database: Database,
     private readonly users: UsersRepository,
     private readonly codes: LoginCodesRepository,
     private readonly mailBudget: MailBudget,
     private readonly sessions: SessionsService,
     private readonly outbox: OutboxWriter,
+    @InjectConfig() private readonly config: IdentityConfig,
   ) {}
 
   /**
@@ -31,12 +32,12 @@ export class LoginCodesService {
   }
 
   private async sendCode(email: string): Promise<void> {
-    const user = await this.users.findByEmail(this.transactions.manager, email);
+    const user = await this.users.findByEmail(undefined, email);
     if (!user) return;
-    await this.transactions.run(async (tx) => {
+    await this.database.transaction(async (tx) => {
       if (!(await this.mailBudget.take(tx, user.id, 'login-code'))) return;
       const code = generateLoginCode();
-      await this.codes.replace(tx, { userId: user.id, locator: locatorOf(code), codeHash: secretHash(code), ttlMs: LOGIN_CODE_TTL_MS });
+      await this.codes.replace(tx, { userId: user.id, locator: locatorOf(code), codeHash: loginCodeHash(code, this.config.LOGIN_CODE_KEY), ttlMs: LOGIN_CODE_TTL_MS });
       // The code's aggregate is the user's current code; a newer request has a later version (its time).
       await this.outbox.record(tx, 'identity.login-code.requested.v1', { userId: user.id, code }, { aggregateId: user.id, version: Date.now() });
     });
@@ -46,17 +47,17 @@ export class LoginCodesService {
   async redeem(input: string): Promise<string> {
     const code = normaliseLoginCode(input);
     if (!code) throw invalidCredentials();
-    const codeHash = secretHash(code);
-    const token = await this.transactions.run(async (tx) => {
+    const codeHash = loginCodeHash(code, this.config.LOGIN_CODE_KEY);
+    const token = await this.database.transaction(async (tx) => {
       const userId = await this.codes.consume(tx, codeHash, LOGIN_CODE_MAX_ATTEMPTS);
       if (!userId) return null;
       const user = await this.users.findById(tx, userId);
       return user ? this.sessions.open(tx, user) : null;
     });
     if (token) return token;
-    const state = await this.codes.stateOf(this.transactions.manager, codeHash);
+    const state = await this.codes.stateOf(undefined, codeHash);
     if (!state) {
-      await this.codes.countWrongTry(this.transactions.manager, locatorOf(code));
+      await this.codes.countWrongTry(undefined, locatorOf(code));
     } else if (state.expired && state.usedAt === null && state.attempts < LOGIN_CODE_MAX_ATTEMPTS) {
       throw new RpcError({ status: 422, response_code: ResponseCode.LOGIN_CODE_EXPIRED, message: 'Your login code has expired.' });
     }

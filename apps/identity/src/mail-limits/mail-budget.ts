@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { UsersRepository } from '../accounts/users.repository';
-import type { Transaction } from '../database/transactions.repository';
+import type { Transaction } from '@homing/platform';
 import { LONGEST_MAIL_WINDOW_MS, mayMail } from './mail-limits';
 import { MailSendsRepository } from './mail-sends.repository';
 
 export type MailKind = 'login-code' | 'password-reset';
 
-/** Per-address e-mail limits, kept in PostgreSQL beside the codes and links they guard. */
+/**
+ * Per-address e-mail limits, one budget per kind, kept in PostgreSQL beside the codes and links they guard. The
+ * gateway refuses requests past the same budgets with 429 for any address; this one holds when Redis is away.
+ */
 @Injectable()
 export class MailBudget {
   constructor(
@@ -20,7 +23,7 @@ export class MailBudget {
    */
   async take(tx: Transaction, userId: string, kind: MailKind): Promise<boolean> {
     await this.users.lock(tx, userId);
-    const { sentAt, now } = await this.sends.recent(tx, userId, LONGEST_MAIL_WINDOW_MS);
+    const { sentAt, now } = await this.sends.recent(tx, userId, kind, LONGEST_MAIL_WINDOW_MS);
     if (!mayMail(sentAt, now)) return false;
     await this.sends.record(tx, userId, kind);
     return true;

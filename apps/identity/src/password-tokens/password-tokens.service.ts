@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ResponseCode } from '@homing/contracts';
-import { OutboxWriter, RpcError } from '@homing/platform';
+import { OutboxWriter, RpcError, Database, type Transaction } from '@homing/platform';
 import { UsersRepository } from '../accounts/users.repository';
-import { TransactionsRepository, type Transaction } from '../database/transactions.repository';
 import { secretHash } from '../login-codes/login-code';
 import { MailBudget } from '../mail-limits/mail-budget';
 import { E_MAIL_REQUEST_MIN_DURATION_MS, withMinimumDuration } from '../mail-limits/uniform-duration';
@@ -21,7 +20,7 @@ const expiredToken = () => new RpcError({ status: 422, response_code: ResponseCo
 @Injectable()
 export class PasswordTokensService {
   constructor(
-    private readonly transactions: TransactionsRepository,
+    private readonly database: Database,
     private readonly users: UsersRepository,
     private readonly tokens: PasswordTokensRepository,
     private readonly mailBudget: MailBudget,
@@ -43,9 +42,9 @@ export class PasswordTokensService {
   }
 
   private async sendResetLink(email: string): Promise<void> {
-    const user = await this.users.findByEmail(this.transactions.manager, email);
+    const user = await this.users.findByEmail(undefined, email);
     if (!user) return;
-    await this.transactions.run(async (tx) => {
+    await this.database.transaction(async (tx) => {
       if (!(await this.mailBudget.take(tx, user.id, 'password-reset'))) return;
       const token = await this.issue(tx, user.id, 'reset');
       await this.outbox.record(tx, 'identity.password-reset.requested.v1', { userId: user.id, token }, { aggregateId: user.id, version: Date.now() });
@@ -59,10 +58,10 @@ export class PasswordTokensService {
   async setPassword(token: string, password: string): Promise<string> {
     const tokenHash = secretHash(token);
     // Checked before hashing, so a wrong link costs no argon2 time; checked again under the row lock below.
-    assertUsable(await this.tokens.find(this.transactions.manager, tokenHash));
+    assertUsable(await this.tokens.find(undefined, tokenHash));
     this.hasher.assertAcceptable(password);
     const passwordHash = await this.hasher.hash(password);
-    return this.transactions.run(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const row = assertUsable(await this.tokens.find(tx, tokenHash, { forUpdate: true }));
       await this.tokens.useAllOfUser(tx, row.userId);
       await this.users.setPasswordHash(tx, row.userId, passwordHash);

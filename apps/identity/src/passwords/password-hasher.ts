@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import argon2 from 'argon2';
 import { ResponseCode } from '@homing/contracts';
-import { requestContext, RpcError } from '@homing/platform';
-import { IDENTITY_CONFIG, type IdentityConfig } from '../config/identity.config';
+import { requestContext, RpcError, InjectConfig } from '@homing/platform';
+import type { IdentityConfig } from '../config/identity.config';
 import { BoundedPool, PoolFullError } from './bounded-pool';
 import { isCommonPassword } from './common-passwords';
 
@@ -21,7 +21,7 @@ export class PasswordHasher {
   // Verified when the e-mail is unknown (or the user has no password), so such a login takes as long as a real one.
   private readonly dummyHash: Promise<string>;
 
-  constructor(@Inject(IDENTITY_CONFIG) config: IdentityConfig) {
+  constructor(@InjectConfig() config: IdentityConfig) {
     this.pool = new BoundedPool(config.PASSWORD_HASH_CONCURRENCY, config.PASSWORD_HASH_QUEUE);
     this.dummyHash = argon2.hash(randomBytes(16).toString('hex'), ARGON2_OPTIONS);
   }

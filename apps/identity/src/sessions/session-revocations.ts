@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, ResponseCode, revokedSessionKey } from '@homing/contracts';
-import { CLOCK_TOLERANCE_SECONDS, RedisClient, RpcError } from '@homing/platform';
-import { IDENTITY_CONFIG, type IdentityConfig } from '../config/identity.config';
+import { CLOCK_TOLERANCE_SECONDS, RedisClient, RpcError, InjectConfig } from '@homing/platform';
+import type { IdentityConfig } from '../config/identity.config';
 
 // As long as an access token of the session can still be accepted by a gateway; after that the token is refused
 // for its age alone.
@@ -16,7 +16,7 @@ const REVOKED_KEY_TTL_SECONDS = ACCESS_TOKEN_LIFETIME_SECONDS + CLOCK_TOLERANCE_
 export class SessionRevocations {
   constructor(
     private readonly redis: RedisClient,
-    @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
+    @InjectConfig() private readonly config: IdentityConfig,
   ) {}
 
   async announce(sessionIds: string[]): Promise<void> {

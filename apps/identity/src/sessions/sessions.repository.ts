@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { updateReturning, type Transaction } from '../database/transactions.repository';
+import { Database, type Transaction } from '@homing/platform';
 import type { SessionState } from './session-lifetime';
 
 export interface SessionRow extends SessionState {
@@ -14,46 +14,48 @@ const COLUMNS = `id, user_id AS "userId", current_jti AS "currentJti", previous_
 /** The only place that reads or writes the sessions table. */
 @Injectable()
 export class SessionsRepository {
-  async insert(tx: Transaction, session: { id: string; userId: string; jti: string }): Promise<void> {
-    await tx.query('INSERT INTO sessions (id, user_id, current_jti) VALUES ($1, $2, $3)', [session.id, session.userId, session.jti]);
+  constructor(private readonly database: Database) {}
+
+  async insert(tx: Transaction | undefined, session: { id: string; userId: string; jti: string }): Promise<void> {
+    await this.database.affected('INSERT INTO sessions (id, user_id, current_jti) VALUES ($1, $2, $3)', [session.id, session.userId, session.jti], tx);
   }
 
   /** The session, locked until the transaction ends: concurrent refreshes of one session take turns. */
-  async findForUpdate(tx: Transaction, id: string): Promise<SessionRow | null> {
-    const rows: SessionRow[] = await tx.query(`SELECT ${COLUMNS} FROM sessions WHERE id = $1 FOR UPDATE`, [id]);
-    return rows[0] ?? null;
+  async findForUpdate(tx: Transaction | undefined, id: string): Promise<SessionRow | null> {
+    return (await this.database.one<SessionRow>(`SELECT ${COLUMNS} FROM sessions WHERE id = $1 FOR UPDATE`, [id], tx)) ?? null;
   }
 
-  async rotate(tx: Transaction, id: string, newJti: string): Promise<void> {
-    await tx.query(
+  async rotate(tx: Transaction | undefined, id: string, newJti: string): Promise<void> {
+    await this.database.affected(
       `UPDATE sessions SET previous_jti = current_jti, current_jti = $2, rotated_at = now(), last_used_at = now() WHERE id = $1`,
       [id, newJti],
+      tx,
     );
   }
 
-  async touch(tx: Transaction, id: string): Promise<void> {
-    await tx.query('UPDATE sessions SET last_used_at = now() WHERE id = $1', [id]);
+  async touch(tx: Transaction | undefined, id: string): Promise<void> {
+    await this.database.affected('UPDATE sessions SET last_used_at = now() WHERE id = $1', [id], tx);
   }
 
   /** Revokes the user's live sessions (all of them, or all but one) and returns their ids. */
-  async revokeOfUser(tx: Transaction, userId: string, exceptSessionId: string | null): Promise<string[]> {
-    const rows = await updateReturning<{ id: string }>(
-      tx,
+  async revokeOfUser(tx: Transaction | undefined, userId: string, exceptSessionId: string | null): Promise<string[]> {
+    const rows = await this.database.rows<{ id: string }>(
       `UPDATE sessions SET revoked_at = now()
        WHERE user_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id <> $2::uuid)
        RETURNING id`,
       [userId, exceptSessionId],
+      tx,
     );
     return rows.map((row) => row.id);
   }
 
   /** Revokes one session of the user; false if it is not theirs or was already revoked. */
-  async revoke(tx: Transaction, userId: string, sessionId: string): Promise<boolean> {
-    const rows = await updateReturning<{ id: string }>(
-      tx,
-      'UPDATE sessions SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id',
+  async revoke(tx: Transaction | undefined, userId: string, sessionId: string): Promise<boolean> {
+    const revoked = await this.database.affected(
+      'UPDATE sessions SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL',
       [sessionId, userId],
+      tx,
     );
-    return rows.length > 0;
+    return revoked > 0;
   }
 }

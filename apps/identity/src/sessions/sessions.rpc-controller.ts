@@ -1,22 +1,20 @@
-import { Controller, UseInterceptors } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import type { RpcRequest, RpcResponse } from '@homing/contracts';
-import { QueryErrorScrubber } from '../database/query-error-scrubber';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import type { RpcRequest as Request, RpcResponse as Response } from '@homing/contracts';
+import { RpcHandler } from '@homing/platform';
 import { SessionsService } from './sessions.service';
 
 @Controller()
-@UseInterceptors(QueryErrorScrubber)
 export class SessionsRpcController {
   constructor(private readonly sessions: SessionsService) {}
 
-  @MessagePattern('identity.rpc.refresh-token')
-  async refresh(@Payload() request: RpcRequest<'identity.rpc.refresh-token'>): Promise<RpcResponse<'identity.rpc.refresh-token'>> {
-    return { token: await this.sessions.refresh(request.token) };
+  @RpcHandler('identity.rpc.refresh-token')
+  async refresh(@Payload() { token }: Request<'identity.rpc.refresh-token'>): Promise<Response<'identity.rpc.refresh-token'>> {
+    return { token: await this.sessions.refresh(token) };
   }
 
-  @MessagePattern('identity.rpc.logout')
-  async logout(@Payload() request: RpcRequest<'identity.rpc.logout'>): Promise<RpcResponse<'identity.rpc.logout'>> {
-    await this.sessions.logout(request.userId, request.sessionId);
-    return {};
+  @RpcHandler('identity.rpc.logout')
+  logout(@Payload() { userId, sessionId }: Request<'identity.rpc.logout'>): Promise<Response<'identity.rpc.logout'>> {
+    return this.sessions.logout(userId, sessionId).then(() => ({}));
   }
 }

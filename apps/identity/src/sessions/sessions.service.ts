@@ -1,12 +1,11 @@
 import { createPublicKey, type KeyObject, randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { ResponseCode } from '@homing/contracts';
-import { RpcError, signAccessToken, verificationKeysOf, verifyAccessToken } from '@homing/platform';
+import { RpcError, signAccessToken, verificationKeysOf, verifyAccessToken, Database, InjectConfig, type Transaction } from '@homing/platform';
 import type { UserRow } from '../accounts/users.repository';
 import { UsersRepository } from '../accounts/users.repository';
-import { IDENTITY_CONFIG, type IdentityConfig } from '../config/identity.config';
-import { TransactionsRepository, type Transaction } from '../database/transactions.repository';
+import type { IdentityConfig } from '../config/identity.config';
 import { decideRefresh } from './session-lifetime';
 import { SessionRevocations } from './session-revocations';
 import { SessionsRepository } from './sessions.repository';
@@ -21,11 +20,11 @@ export class SessionsService {
   private readonly verificationKeys: KeyObject[];
 
   constructor(
-    private readonly transactions: TransactionsRepository,
+    private readonly database: Database,
     private readonly sessions: SessionsRepository,
     private readonly users: UsersRepository,
     private readonly revocations: SessionRevocations,
-    @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
+    @InjectConfig() private readonly config: IdentityConfig,
   ) {
     this.verificationKeys = verificationKeysOf(createPublicKey(config.JWT_PRIVATE_KEY), config.JWT_PREVIOUS_PUBLIC_KEY);
   }
@@ -48,7 +47,7 @@ export class SessionsService {
     } catch {
       throw sessionExpired();
     }
-    const refreshed = await this.transactions.run(async (tx) => {
+    const refreshed = await this.database.transaction(async (tx) => {
       const session = await this.sessions.findForUpdate(tx, claims.sid);
       if (!session) return null;
       const decision = decideRefresh(session, { userId: claims.id, jti: claims.jti }, session.now);
@@ -74,7 +73,7 @@ export class SessionsService {
   }
 
   async logout(userId: string, sessionId: string): Promise<void> {
-    await this.transactions.run(async (tx) => {
+    await this.database.transaction(async (tx) => {
       if (await this.sessions.revoke(tx, userId, sessionId)) await this.revocations.announce([sessionId]);
     });
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Database, type Transaction } from '@homing/platform';
 
 export interface ClaimedRow {
   claimed_at: Date;
@@ -9,30 +9,31 @@ export interface ClaimedRow {
 /** The only place that writes a claim: a tag becomes an item with an owner. */
 @Injectable()
 export class ClaimsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /** Whether a tag exists, and whether someone already claimed it. */
   async stateOf(code: string): Promise<'unknown' | 'unclaimed' | 'claimed'> {
-    const rows: Array<{ claimed: boolean }> = await this.dataSource.query('SELECT claimed_at IS NOT NULL AS claimed FROM items WHERE code = $1', [code]);
-    if (rows.length === 0) return 'unknown';
-    return rows[0].claimed ? 'claimed' : 'unclaimed';
+    const row = await this.database.one<{ claimed: boolean }>('SELECT claimed_at IS NOT NULL AS claimed FROM items WHERE code = $1', [code]);
+    if (!row) return 'unknown';
+    return row.claimed ? 'claimed' : 'unclaimed';
   }
 
   /**
    * Claims the tag for its owner if nobody has: a conditional update, so of two concurrent claims exactly one
    * changes the row (the other waits on the row lock, then finds it claimed). Null if it was already claimed.
    */
-  async claimIfUnclaimed(manager: EntityManager, code: string, ownerUserId: string): Promise<ClaimedRow | null> {
-    const [rows]: [ClaimedRow[], number] = await manager.query(
+  async claimIfUnclaimed(transaction: Transaction, code: string, ownerUserId: string): Promise<ClaimedRow | null> {
+    const row = await this.database.one<ClaimedRow>(
       `UPDATE items SET owner_user_id = $2, claimed_at = now(), updated_at = now(), version = version + 1
         WHERE code = $1 AND claimed_at IS NULL
         RETURNING claimed_at, version`,
       [code, ownerUserId],
+      transaction,
     );
-    return rows[0] ?? null;
+    return row ?? null;
   }
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    return this.database.transaction(work);
   }
 }

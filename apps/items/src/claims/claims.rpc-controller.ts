@@ -1,14 +1,15 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import type { ClaimResponse, RpcRequest } from '@homing/contracts';
+import { Payload } from '@nestjs/microservices';
+import type { RpcRequest as Request, RpcResponse as Response } from '@homing/contracts';
+import { RpcHandler } from '@homing/platform';
 import { ClaimsService } from './claims.service';
 
 @Controller()
 export class ClaimsRpcController {
   constructor(private readonly claims: ClaimsService) {}
 
-  @MessagePattern('items.rpc.claim')
-  claim(@Payload() request: RpcRequest<'items.rpc.claim'>): Promise<ClaimResponse> {
-    return this.claims.claim(request.code, request.email, request.language);
+  @RpcHandler('items.rpc.claim')
+  claim(@Payload() { code, email, language }: Request<'items.rpc.claim'>): Promise<Response<'items.rpc.claim'>> {
+    return this.claims.claim(code, email, language);
   }
 }

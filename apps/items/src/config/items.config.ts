@@ -14,5 +14,3 @@ export type ItemsConfig = z.infer<typeof itemsEnvSchema>;
 export function loadItemsConfig(env: NodeJS.ProcessEnv = process.env): ItemsConfig {
   return loadConfig(itemsEnvSchema, env);
 }
-
-export const ITEMS_CONFIG = Symbol('ITEMS_CONFIG');

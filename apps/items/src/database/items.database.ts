@@ -4,9 +4,7 @@ import { CreateItems1763856100000 } from './migrations/1763856100000-CreateItems
 import { AddItemVersion1763900000000 } from './migrations/1763900000000-AddItemVersion';
 import { CreateTagBatches1763950000000 } from './migrations/1763950000000-CreateTagBatches';
 import { CreateItemPhotos1763960000000 } from './migrations/1763960000000-CreateItemPhotos';
-
-/** WARNING: the schema name is where this service's data lives; renaming it loses the data. */
-export const ITEMS_SCHEMA = 'items';
+import { ITEMS_SCHEMA } from '../persisted-names';
 
 export function itemsDatabase(config: ItemsConfig): DatabaseOptions {
   return {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { queryNamed } from '@homing/platform';
+import { Database, type Transaction } from '@homing/platform';
 
 export interface ItemRow {
   code: string;
@@ -29,41 +28,41 @@ const FIND_BY_CODE = {
 /** The only place that reads or writes the items table. */
 @Injectable()
 export class ItemsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   async findByCode(code: string): Promise<ItemRow | null> {
     // A named statement is parsed and planned once per connection instead of on every scan.
-    const rows = await queryNamed<ItemRow>(this.dataSource, FIND_BY_CODE, [code]);
+    const rows = await this.database.named<ItemRow>(FIND_BY_CODE, [code]);
     return rows[0] ?? null;
   }
 
   /** Inserts a claimed item (version 1); null if the code is already taken (the caller mints another). */
-  async insertClaimed(manager: EntityManager, item: { code: string; name: string; ownerUserId: string }): Promise<VersionedItemRow | null> {
-    const rows: VersionedItemRow[] = await manager.query(
+  async insertClaimed(transaction: Transaction, item: { code: string; name: string; ownerUserId: string }): Promise<VersionedItemRow | null> {
+    const row = await this.database.one<VersionedItemRow>(
       `INSERT INTO items (code, name, owner_user_id, claimed_at, version) VALUES ($1, $2, $3, now(), 1)
        ON CONFLICT (code) DO NOTHING
        RETURNING ${ITEM_COLUMNS}, version`,
       [item.code, item.name, item.ownerUserId],
+      transaction,
     );
-    return rows[0] ?? null;
+    return row ?? null;
   }
 
   /** Runs `work` in one transaction: a change and the event it records commit together or not at all. */
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    return this.database.transaction(work);
   }
 
   /** The owner's items, newest claim first, then by code (stable for paging). */
-  async findOwned(ownerUserId: string, page: { limit: number; offset: number }): Promise<ItemRow[]> {
-    return this.dataSource.query(
+  findOwned(ownerUserId: string, page: { limit: number; offset: number }): Promise<ItemRow[]> {
+    return this.database.rows<ItemRow>(
       `SELECT ${ITEM_COLUMNS} FROM items WHERE owner_user_id = $1 ORDER BY claimed_at DESC, code LIMIT $2 OFFSET $3`,
       [ownerUserId, page.limit, page.offset],
     );
   }
 
   async findOwnedByCode(code: string, ownerUserId: string): Promise<ItemRow | null> {
-    const rows: ItemRow[] = await this.dataSource.query(`SELECT ${ITEM_COLUMNS} FROM items WHERE code = $1 AND owner_user_id = $2`, [code, ownerUserId]);
-    return rows[0] ?? null;
+    return (await this.database.one<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE code = $1 AND owner_user_id = $2`, [code, ownerUserId])) ?? null;
   }
 
   /**
@@ -71,10 +70,10 @@ export class ItemsRepository {
    * code. `rewardCents` undefined leaves the reward as it is.
    */
   async updateOwned(
-    manager: EntityManager,
+    transaction: Transaction,
     item: { code: string; ownerUserId: string; name?: string; rewardCents?: number },
   ): Promise<VersionedItemRow | null> {
-    const [rows] = (await manager.query(
+    const row = await this.database.one<VersionedItemRow>(
       `UPDATE items
          SET name = COALESCE($3, name),
              reward_cents = CASE WHEN $4::boolean THEN $5::integer ELSE reward_cents END,
@@ -83,23 +82,25 @@ export class ItemsRepository {
        WHERE code = $1 AND owner_user_id = $2
        RETURNING ${ITEM_COLUMNS}, version`,
       [item.code, item.ownerUserId, item.name ?? null, item.rewardCents !== undefined, item.rewardCents ?? null],
-    )) as [VersionedItemRow[], number];
-    return rows[0] ?? null;
+      transaction,
+    );
+    return row ?? null;
   }
 
   /** Deletes the owner's item; returns the version its deletion event carries, or null when there was none. */
-  async deleteOwned(manager: EntityManager, code: string, ownerUserId: string): Promise<number | null> {
-    const [rows] = (await manager.query('DELETE FROM items WHERE code = $1 AND owner_user_id = $2 RETURNING version', [code, ownerUserId])) as [
-      Array<{ version: number }>,
-      number,
-    ];
+  async deleteOwned(transaction: Transaction, code: string, ownerUserId: string): Promise<number | null> {
+    const row = await this.database.one<{ version: number }>(
+      'DELETE FROM items WHERE code = $1 AND owner_user_id = $2 RETURNING version',
+      [code, ownerUserId],
+      transaction,
+    );
     // The row is gone; its deletion is one more change, so the event is one version past the last.
-    return rows[0] ? rows[0].version + 1 : null;
+    return row ? row.version + 1 : null;
   }
 
   /** Inserts unclaimed tags; returns the codes that were new. */
   async insertUnclaimed(codes: string[]): Promise<string[]> {
-    const rows: Array<{ code: string }> = await this.dataSource.query(
+    const rows = await this.database.rows<{ code: string }>(
       'INSERT INTO items (code) SELECT unnest($1::char(16)[]) ON CONFLICT (code) DO NOTHING RETURNING code',
       [codes],
     );

@@ -1,45 +1,40 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import type { PublicItem, RpcRequest, RpcResponse } from '@homing/contracts';
+import { Payload } from '@nestjs/microservices';
+import type { RpcRequest as Request, RpcResponse as Response } from '@homing/contracts';
+import { RpcHandler } from '@homing/platform';
 import { ItemsService } from './items.service';
 
 @Controller()
 export class ItemsRpcController {
   constructor(private readonly items: ItemsService) {}
 
-  @MessagePattern('items.rpc.get-by-code')
-  getByCode(@Payload() request: RpcRequest<'items.rpc.get-by-code'>): Promise<PublicItem> {
-    return this.items.getByCode(request.code, request.viewerUserId);
+  @RpcHandler('items.rpc.get-public')
+  getPublic(@Payload() { code }: Request<'items.rpc.get-public'>): Promise<Response<'items.rpc.get-public'>> {
+    return this.items.getPublic(code);
   }
 
-  @MessagePattern('items.rpc.get-public')
-  getPublic(@Payload() request: RpcRequest<'items.rpc.get-public'>): Promise<RpcResponse<'items.rpc.get-public'>> {
-    return this.items.getPublic(request.code);
+  @RpcHandler('items.rpc.create')
+  create(@Payload() { name, ownerUserId, idempotencyKey }: Request<'items.rpc.create'>): Promise<Response<'items.rpc.create'>> {
+    return this.items.create(name, ownerUserId, idempotencyKey);
   }
 
-  @MessagePattern('items.rpc.create')
-  create(@Payload() request: RpcRequest<'items.rpc.create'>): Promise<PublicItem> {
-    return this.items.create(request.name, request.ownerUserId, request.idempotencyKey);
-  }
-
-  @MessagePattern('items.rpc.list-owned')
-  listOwned(@Payload() request: RpcRequest<'items.rpc.list-owned'>): Promise<PublicItem[]> {
+  @RpcHandler('items.rpc.list-owned')
+  listOwned(@Payload() request: Request<'items.rpc.list-owned'>): Promise<Response<'items.rpc.list-owned'>> {
     return this.items.listOwned(request.ownerUserId, request);
   }
 
-  @MessagePattern('items.rpc.get-owned')
-  getOwned(@Payload() request: RpcRequest<'items.rpc.get-owned'>): Promise<PublicItem> {
-    return this.items.getOwned(request.code, request.ownerUserId);
+  @RpcHandler('items.rpc.get-owned')
+  getOwned(@Payload() { code, ownerUserId }: Request<'items.rpc.get-owned'>): Promise<Response<'items.rpc.get-owned'>> {
+    return this.items.getOwned(code, ownerUserId);
   }
 
-  @MessagePattern('items.rpc.update')
-  update(@Payload() request: RpcRequest<'items.rpc.update'>): Promise<PublicItem> {
-    return this.items.update(request.code, request.ownerUserId, { name: request.name, reward: request.reward });
+  @RpcHandler('items.rpc.update')
+  update(@Payload() { code, ownerUserId, name, reward }: Request<'items.rpc.update'>): Promise<Response<'items.rpc.update'>> {
+    return this.items.update(code, ownerUserId, { name, reward });
   }
 
-  @MessagePattern('items.rpc.delete')
-  async delete(@Payload() request: RpcRequest<'items.rpc.delete'>): Promise<Record<string, never>> {
-    await this.items.delete(request.code, request.ownerUserId);
-    return {};
+  @RpcHandler('items.rpc.delete')
+  delete(@Payload() { code, ownerUserId }: Request<'items.rpc.delete'>): Promise<Response<'items.rpc.delete'>> {
+    return this.items.delete(code, ownerUserId).then(() => ({}));
   }
 }

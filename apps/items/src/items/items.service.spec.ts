@@ -1,16 +1,15 @@
-import type { EntityManager } from 'typeorm';
-import type { IdempotencyKeys, OutboxWriter } from '@homing/platform';
+import type { IdempotencyKeys, OutboxWriter, Transaction } from '@homing/platform';
 import type { ItemsConfig } from '../config/items.config';
 import type { ItemsRepository, VersionedItemRow } from './items.repository';
 import { ItemsService } from './items.service';
 
 const OWNER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
 const CODE = 'ABCDEFGHJKMNPQRS';
-const manager = {} as EntityManager;
+const manager = {} as Transaction;
 
 function setUp({ rewardsEnabled = false, row = null as VersionedItemRow | null, deletedVersion = null as number | null } = {}) {
   const repository = {
-    transaction: jest.fn((work: (m: EntityManager) => Promise<unknown>) => work(manager)),
+    transaction: jest.fn((work: (m: Transaction) => Promise<unknown>) => work(manager)),
     updateOwned: jest.fn(async () => row),
     deleteOwned: jest.fn(async () => deletedVersion),
     findOwnedByCode: jest.fn(async () => row),
@@ -28,9 +27,9 @@ function setUp({ rewardsEnabled = false, row = null as VersionedItemRow | null, 
 const stored: VersionedItemRow = { code: CODE, name: 'Keys', reward_cents: 500, owner_user_id: OWNER, claimed_at: new Date('2026-01-01T00:00:00Z'), version: 4, photo_version: null };
 
 describe('ItemsService', () => {
-  it('refuses a reward while rewards are disabled, before touching anything', async () => {
+  it('refuses a positive reward while rewards are disabled, before touching anything', async () => {
     const { service, repository, outbox } = setUp();
-    await expect(service.update(CODE, OWNER, { reward: 0 })).rejects.toMatchObject({ body: { status: 422, validation: { reward: 'invalid' } } });
+    await expect(service.update(CODE, OWNER, { reward: 1 })).rejects.toMatchObject({ body: { status: 422, validation: { reward: 'invalid' } } });
     expect(repository.transaction).not.toHaveBeenCalled();
     expect(outbox.record).not.toHaveBeenCalled();
   });
@@ -40,6 +39,12 @@ describe('ItemsService', () => {
     const item = await service.update('abcd-efgh-jkmn-pqrs', OWNER, { name: 'Keys' });
     expect(item).toMatchObject({ code: 'ABCD-EFGH-JKMN-PQRS', name: 'Keys', reward: 500, user_id: OWNER });
     expect(outbox.record).toHaveBeenCalledWith(manager, 'items.item.updated.v1', { code: CODE, name: 'Keys', rewardCents: 500 }, { aggregateId: CODE, version: 4 });
+  });
+
+  it('accepts a reward of 0 while rewards are disabled and changes only the name', async () => {
+    const { service, repository } = setUp({ row: stored });
+    await service.update(CODE, OWNER, { name: 'Keys', reward: 0 });
+    expect(repository.updateOwned).toHaveBeenCalledWith(manager, { code: CODE, ownerUserId: OWNER, name: 'Keys', rewardCents: undefined });
   });
 
   it('hides a stored reward while rewards are disabled', async () => {

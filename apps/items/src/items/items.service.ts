@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { formatTagCode, photoUrls, parseTagCode, ResponseCode, type PublicItem } from '@homing/contracts';
-import { IdempotencyKeys, OutboxWriter, RpcError } from '@homing/platform';
-import { ITEMS_CONFIG, type ItemsConfig } from '../config/items.config';
+import { IdempotencyKeys, OutboxWriter, RpcError, InjectConfig } from '@homing/platform';
+import type { ItemsConfig } from '../config/items.config';
 import { mintTagCode } from '../tags/mint-tag-code';
 import { ItemsRepository, type ItemRow } from './items.repository';
 
@@ -14,20 +14,12 @@ export class ItemsService {
     private readonly items: ItemsRepository,
     private readonly outbox: OutboxWriter,
     private readonly idempotencyKeys: IdempotencyKeys,
-    @Inject(ITEMS_CONFIG) private readonly config: ItemsConfig,
+    @InjectConfig() private readonly config: ItemsConfig,
   ) {}
-
-  /** What a person who scanned (or typed) the code may see. Unknown and malformed codes are the same 404. */
-  async getByCode(input: string, viewerUserId: string | null): Promise<PublicItem> {
-    const code = parseTagCode(input);
-    const row = code ? await this.items.findByCode(code) : null;
-    if (!row) throw itemNotFound();
-    return this.toPublic(row, viewerUserId);
-  }
 
   /**
    * The item as anyone but its owner sees it, with its owner's id: the gateway keeps this for tag scans (kept current
-   * by this service's events) and tells the owner apart itself.
+   * by this service's events) and tells the owner apart itself. Unknown and malformed codes are the same 404.
    */
   async getPublic(input: string): Promise<{ item: PublicItem; ownerUserId: string | null }> {
     const code = parseTagCode(input);
@@ -75,11 +67,14 @@ export class ItemsService {
 
   /**
    * Renames an item and/or sets its reward, and records `items.item.updated.v1` with the state after the change in
-   * the same transaction. A reward while rewards are disabled is a validation error, whatever its value.
+   * the same transaction. While rewards are disabled a positive reward is a validation error, and a reward of 0 (the
+   * spec's `{name, reward}` body from a client that offers none) is accepted and changes nothing.
    */
-  async update(input: string, ownerUserId: string, changes: { name?: string; reward?: number }): Promise<PublicItem> {
-    if (changes.reward !== undefined && !this.config.REWARDS_ENABLED) {
-      throw RpcError.validation({ reward: 'invalid' }, 'Rewards are not enabled.');
+  async update(input: string, ownerUserId: string, requested: { name?: string; reward?: number }): Promise<PublicItem> {
+    let changes = requested;
+    if (requested.reward !== undefined && !this.config.REWARDS_ENABLED) {
+      if (requested.reward !== 0) throw RpcError.validation({ reward: 'invalid' }, 'Rewards are not enabled.');
+      changes = { name: requested.name };
     }
     const code = parseTagCode(input);
     if (!code) throw itemNotFound();

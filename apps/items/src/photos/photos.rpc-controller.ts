@@ -1,19 +1,20 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import type { PhotoUrls, RpcRequest, StoredPhoto } from '@homing/contracts';
+import { Payload } from '@nestjs/microservices';
+import type { RpcRequest as Request, RpcResponse as Response } from '@homing/contracts';
+import { RpcHandler } from '@homing/platform';
 import { PhotosService } from './photos.service';
 
 @Controller()
 export class PhotosRpcController {
   constructor(private readonly photos: PhotosService) {}
 
-  @MessagePattern('items.rpc.set-photo')
-  setPhoto(@Payload() request: RpcRequest<'items.rpc.set-photo'>): Promise<PhotoUrls> {
+  @RpcHandler('items.rpc.set-photo')
+  setPhoto(@Payload() request: Request<'items.rpc.set-photo'>): Promise<Response<'items.rpc.set-photo'>> {
     return this.photos.setPhoto(request.code, request.ownerUserId, request);
   }
 
-  @MessagePattern('items.rpc.get-photo')
-  getPhoto(@Payload() request: RpcRequest<'items.rpc.get-photo'>): Promise<StoredPhoto> {
-    return this.photos.getPhoto(request.code, request.size);
+  @RpcHandler('items.rpc.get-photo')
+  getPhoto(@Payload() { code, size }: Request<'items.rpc.get-photo'>): Promise<Response<'items.rpc.get-photo'>> {
+    return this.photos.getPhoto(code, size);
   }
 }

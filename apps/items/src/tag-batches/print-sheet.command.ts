@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { dataSourceOptions, type ServiceCommand } from '@homing/platform';
-import { DataSource } from 'typeorm';
+import { withDatabase, type ServiceCommand } from '@homing/platform';
 import type { ItemsConfig } from '../config/items.config';
 import { itemsDatabase } from '../database/items.database';
 import { TagBatchesRepository } from './tag-batches.repository';
@@ -21,10 +20,8 @@ export const printSheetCommand: ServiceCommand<ItemsConfig> = {
     const batchId = option(args, '--batch');
     if (!batchId) throw new Error('--batch <id> is required');
     const out = resolve(option(args, '--out') ?? '.');
-    const dataSource = new DataSource(dataSourceOptions(itemsDatabase(config)));
-    await dataSource.initialize();
-    try {
-      const batches = new TagBatchesService(new TagBatchesRepository(dataSource), config);
+    await withDatabase(itemsDatabase(config), async (database) => {
+      const batches = new TagBatchesService(new TagBatchesRepository(database), config);
       await mkdir(out, { recursive: true });
       for (let page = 1, pages = 1; page <= pages; page += 1) {
         const sheet = await batches.sheet(batchId, page);
@@ -33,8 +30,6 @@ export const printSheetCommand: ServiceCommand<ItemsConfig> = {
         await writeFile(file, sheet.svg);
         process.stdout.write(`${file}\n`);
       }
-    } finally {
-      await dataSource.destroy();
-    }
+    });
   },
 };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Database, type Transaction } from '@homing/platform';
 
 export interface TagBatchRow {
   id: string;
@@ -8,40 +8,69 @@ export interface TagBatchRow {
   created_at: Date;
 }
 
+/** A batch as admins list it: with how many of its tags are activated and who minted it. */
+export interface TagBatchSummaryRow extends TagBatchRow {
+  created_by: string | null;
+  claimed: number;
+}
+
+// The claimed count walks the batch's index (batch_id, code): one index range per batch, no scan of items.
+const SUMMARY = `SELECT b.id, b.label, b.tag_count, b.created_at, b.created_by,
+    (SELECT count(*)::int FROM items i WHERE i.batch_id = b.id AND i.claimed_at IS NOT NULL) AS claimed
+  FROM tag_batches b`;
+
 /** The only place that reads or writes tag batches (and the items rows they mint). */
 @Injectable()
 export class TagBatchesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    return this.database.transaction(work);
   }
 
-  async insertBatch(manager: EntityManager, batch: { id: string; label: string; count: number; createdBy: string }): Promise<TagBatchRow> {
-    const rows: TagBatchRow[] = await manager.query(
+  async insertBatch(transaction: Transaction, batch: { id: string; label: string; count: number; createdBy: string }): Promise<TagBatchRow> {
+    const row = await this.database.one<TagBatchRow>(
       'INSERT INTO tag_batches (id, label, tag_count, created_by) VALUES ($1, $2, $3, $4) RETURNING id, label, tag_count, created_at',
       [batch.id, batch.label, batch.count, batch.createdBy],
+      transaction,
     );
-    return rows[0];
+    return row as TagBatchRow;
   }
 
   /** Inserts unclaimed tags of the batch; returns how many codes were new (a taken code is skipped). */
-  async insertTags(manager: EntityManager, batchId: string, codes: string[]): Promise<number> {
-    const rows: unknown[] = await manager.query(
-      'INSERT INTO items (code, batch_id) SELECT unnest($1::char(16)[]), $2 ON CONFLICT (code) DO NOTHING RETURNING code',
+  insertTags(transaction: Transaction, batchId: string, codes: string[]): Promise<number> {
+    return this.database.affected(
+      'INSERT INTO items (code, batch_id) SELECT unnest($1::char(16)[]), $2 ON CONFLICT (code) DO NOTHING',
       [codes, batchId],
+      transaction,
     );
-    return rows.length;
   }
 
   async findBatch(id: string): Promise<TagBatchRow | null> {
-    const rows: TagBatchRow[] = await this.dataSource.query('SELECT id, label, tag_count, created_at FROM tag_batches WHERE id = $1', [id]);
-    return rows[0] ?? null;
+    return (await this.database.one<TagBatchRow>('SELECT id, label, tag_count, created_at FROM tag_batches WHERE id = $1', [id])) ?? null;
+  }
+
+  /** Every batch, newest first, with its claimed count. */
+  listSummaries(): Promise<TagBatchSummaryRow[]> {
+    return this.database.rows<TagBatchSummaryRow>(`${SUMMARY} ORDER BY b.created_at DESC, b.id DESC`, []);
+  }
+
+  async findSummary(id: string): Promise<TagBatchSummaryRow | null> {
+    return (await this.database.one<TagBatchSummaryRow>(`${SUMMARY} WHERE b.id = $1`, [id])) ?? null;
+  }
+
+  /** Up to `limit` of the batch's codes in code order, after `after` (keyset paging on the (batch_id, code) index). */
+  async findCodesAfter(batchId: string, after: string | undefined, limit: number): Promise<string[]> {
+    const rows = await this.database.rows<{ code: string }>(
+      'SELECT code FROM items WHERE batch_id = $1 AND code > $2 ORDER BY code LIMIT $3',
+      [batchId, after ?? '', limit],
+    );
+    return rows.map((row) => row.code);
   }
 
   /** The batch's codes in print order (by code), one page's worth. */
   async findCodes(batchId: string, page: { limit: number; offset: number }): Promise<string[]> {
-    const rows: Array<{ code: string }> = await this.dataSource.query('SELECT code FROM items WHERE batch_id = $1 ORDER BY code LIMIT $2 OFFSET $3', [
+    const rows = await this.database.rows<{ code: string }>('SELECT code FROM items WHERE batch_id = $1 ORDER BY code LIMIT $2 OFFSET $3', [
       batchId,
       page.limit,
       page.offset,

@@ -1,10 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ResponseCode, type TagBatch } from '@homing/contracts';
-import { RpcError } from '@homing/platform';
-import { ITEMS_CONFIG, type ItemsConfig } from '../config/items.config';
+import { ResponseCode, type TagBatch, type TagBatchRecord } from '@homing/contracts';
+import { RpcError, InjectConfig } from '@homing/platform';
+import type { ItemsConfig } from '../config/items.config';
 import { mintTagCode } from '../tags/mint-tag-code';
-import { TagBatchesRepository, type TagBatchRow } from './tag-batches.repository';
+import { TagBatchesRepository, type TagBatchRow, type TagBatchSummaryRow } from './tag-batches.repository';
 import { renderSheetPage, sheetPages, TAGS_PER_PAGE } from './tag-sheet';
 
 // UUIDs only: anything else cannot be a batch (and must not reach a uuid column as a query error).
@@ -14,7 +14,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class TagBatchesService {
   constructor(
     private readonly batches: TagBatchesRepository,
-    @Inject(ITEMS_CONFIG) private readonly config: ItemsConfig,
+    @InjectConfig() private readonly config: ItemsConfig,
   ) {}
 
   /**
@@ -33,16 +33,42 @@ export class TagBatchesService {
     return toTagBatch(row);
   }
 
+  /** Every batch, newest first, with how many of its tags are activated. */
+  async list(): Promise<{ batches: TagBatchRecord[] }> {
+    return { batches: (await this.batches.listSummaries()).map(toTagBatchRecord) };
+  }
+
+  async get(batchId: string): Promise<TagBatchRecord> {
+    const batch = UUID.test(batchId) ? await this.batches.findSummary(batchId) : null;
+    if (!batch) throw noSuchBatch();
+    return toTagBatchRecord(batch);
+  }
+
+  /** A page of the batch's codes in code order, after `after`: the gateway streams files of any size from these. */
+  async codes(request: { batchId: string; after?: string; limit: number }): Promise<{ codes: string[] }> {
+    const batch = UUID.test(request.batchId) ? await this.batches.findBatch(request.batchId) : null;
+    if (!batch) throw noSuchBatch();
+    return { codes: await this.batches.findCodesAfter(batch.id, request.after, request.limit) };
+  }
+
   /** One page of the batch's printable sheet. */
   async sheet(batchId: string, page: number): Promise<{ svg: string; page: number; pages: number }> {
     const batch = UUID.test(batchId) ? await this.batches.findBatch(batchId) : null;
-    if (!batch) throw RpcError.notFound(ResponseCode.NOT_FOUND, 'No such tag batch.');
+    if (!batch) throw noSuchBatch();
     const pages = sheetPages(batch.tag_count);
     if (page > pages) throw RpcError.notFound(ResponseCode.NOT_FOUND, `The sheet has ${pages} pages.`);
     const codes = await this.batches.findCodes(batch.id, { limit: TAGS_PER_PAGE, offset: (page - 1) * TAGS_PER_PAGE });
     const svg = await renderSheetPage({ publicUrl: this.config.PUBLIC_URL, label: batch.label, codes, page, pages });
     return { svg, page, pages };
   }
+}
+
+function noSuchBatch(): RpcError {
+  return RpcError.notFound(ResponseCode.NOT_FOUND, 'No such tag batch.');
+}
+
+function toTagBatchRecord(row: TagBatchSummaryRow): TagBatchRecord {
+  return { ...toTagBatch(row), claimed: row.claimed, createdBy: row.created_by };
 }
 
 export function toTagBatch(row: TagBatchRow): TagBatch {

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { baseEnvSchema, databaseEnvSchema, envSchemas, loadConfig } from '@homing/platform';
+import { baseEnvSchema, databaseEnvSchema, envSchemas, loadConfig, retentionEnvSchema } from '@homing/platform';
 
-const messagingEnvSchema = baseEnvSchema.extend(databaseEnvSchema.shape).extend({
+const messagingEnvSchema = baseEnvSchema.extend(databaseEnvSchema.shape).extend(retentionEnvSchema.shape).extend({
   PORT: envSchemas.port.default(3003),
+  /** A conversation with no message (nor beginning) for this many days is erased whole: messages, finder's address, tokens. */
+  CONVERSATION_RETENTION_DAYS: z.coerce.number().min(1).max(10 * 365).default(365),
 });
 
 export type MessagingConfig = z.infer<typeof messagingEnvSchema>;

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import type { MessageAuthor } from '@homing/contracts';
+import type { MessageAuthor, UserLanguage } from '@homing/contracts';
+import { Database, type Transaction } from '@homing/platform';
 
 export interface ConversationRow {
   id: string;
   item_code: string;
   finder_email: string | null;
+  finder_language: UserLanguage;
   created_at: Date;
   last_message_at: Date | null;
+  /** When the finder deleted their conversation; null while they are in it. */
+  finder_left_at: Date | null;
 }
 
 export interface MessageRow {
@@ -17,123 +20,216 @@ export interface MessageRow {
   content: string;
   created_at: Date;
   read_at: Date | null;
+  delivered_at: Date | null;
+  /** The message id sequence's number drawn at the last change of its receipts; null before any. */
+  receipt_version: number | null;
 }
 
-const CONVERSATION_COLUMNS = 'id, item_code, finder_email, created_at, last_message_at';
+/** Messages of one conversation whose receipts one change stamped, and that change's version. */
+export interface ReceiptChange {
+  conversationId: string;
+  messageIds: number[];
+  version: number;
+}
+
+const CONVERSATION_COLUMNS = 'id, item_code, finder_email, finder_language, created_at, last_message_at, finder_left_at';
 // bigint arrives from pg as a string; message ids stay far below 2^53.
-const MESSAGE_COLUMNS = 'm.id::float8 AS id, m.conversation_id, m.author, m.content, m.created_at, m.read_at';
+const MESSAGE_COLUMNS = 'm.id::float8 AS id, m.conversation_id, m.author, m.content, m.created_at, m.read_at, m.delivered_at, m.receipt_version::float8 AS receipt_version';
 
 /** The only place that reads or writes conversations and messages. */
 @Injectable()
 export class ConversationsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /** Runs `work` in one transaction: a message and the event it records commit together or not at all. */
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    return this.database.transaction(work);
   }
 
-  async insertConversation(manager: EntityManager, conversation: { itemCode: string; finderTokenHash: string; finderEmail: string | null }): Promise<ConversationRow> {
-    const rows: ConversationRow[] = await manager.query(
-      `INSERT INTO conversations (item_code, finder_token_hash, finder_email) VALUES ($1, $2, $3) RETURNING ${CONVERSATION_COLUMNS}`,
-      [conversation.itemCode, conversation.finderTokenHash, conversation.finderEmail],
+  async insertConversation(
+    transaction: Transaction,
+    conversation: { itemCode: string; finderTokenHash: string; finderEmail: string | null; finderLanguage: UserLanguage },
+  ): Promise<ConversationRow> {
+    const row = await this.database.one<ConversationRow>(
+      `INSERT INTO conversations (item_code, finder_token_hash, finder_email, finder_language) VALUES ($1, $2, $3, $4) RETURNING ${CONVERSATION_COLUMNS}`,
+      [conversation.itemCode, conversation.finderTokenHash, conversation.finderEmail, conversation.finderLanguage],
+      transaction,
     );
-    return rows[0];
+    return row as ConversationRow;
   }
 
-  /** The conversation of the item this finder token opened, if it still exists. */
+  /**
+   * The conversation of the item this finder token belongs to, if it still exists: the token of the browser that
+   * wrote first, or one given in exchange for a resume link.
+   */
   async findByFinderToken(itemCode: string, finderTokenHash: string): Promise<ConversationRow | null> {
-    const rows: ConversationRow[] = await this.dataSource.query(
-      `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE item_code = $1 AND finder_token_hash = $2`,
+    const row = await this.database.one<ConversationRow>(
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations c
+        WHERE c.item_code = $1
+          AND (c.finder_token_hash = $2 OR EXISTS (SELECT 1 FROM finder_tokens t WHERE t.token_hash = $2 AND t.conversation_id = c.id AND t.purpose = 'finder'))`,
       [itemCode, finderTokenHash],
     );
-    return rows[0] ?? null;
+    return row ?? null;
+  }
+
+  /** The conversation of the item a resume link's token was minted for, if it still exists. */
+  async findByResumeToken(itemCode: string, resumeTokenHash: string): Promise<ConversationRow | null> {
+    const row = await this.database.one<ConversationRow>(
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations c
+        WHERE c.item_code = $1 AND EXISTS (SELECT 1 FROM finder_tokens t WHERE t.token_hash = $2 AND t.conversation_id = c.id AND t.purpose = 'resume')`,
+      [itemCode, resumeTokenHash],
+    );
+    return row ?? null;
+  }
+
+  /** Keeps the hash of another token of a conversation: a browser's finder token, or a resume link's. */
+  async insertToken(conversationId: string, tokenHash: string, purpose: 'finder' | 'resume'): Promise<void> {
+    await this.database.affected('INSERT INTO finder_tokens (token_hash, conversation_id, purpose) VALUES ($1, $2, $3)', [tokenHash, conversationId, purpose]);
+  }
+
+  /** The item's conversation, with a message, whose finder left this address (compared without case); the latest. */
+  async findLatestByFinderEmail(itemCode: string, email: string): Promise<ConversationRow | null> {
+    const row = await this.database.one<ConversationRow>(
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations
+        WHERE item_code = $1 AND finder_email IS NOT NULL AND lower(finder_email) = lower($2)
+        ORDER BY last_message_at DESC NULLS LAST, created_at DESC LIMIT 1`,
+      [itemCode, email],
+    );
+    return row ?? null;
+  }
+
+  async setFinderLanguage(conversationId: string, language: UserLanguage): Promise<void> {
+    await this.database.affected('UPDATE conversations SET finder_language = $2 WHERE id = $1 AND finder_language <> $2', [conversationId, language]);
   }
 
   async findInItem(itemCode: string, conversationId: string): Promise<ConversationRow | null> {
-    const rows: ConversationRow[] = await this.dataSource.query(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE item_code = $1 AND id = $2`, [
+    const row = await this.database.one<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE item_code = $1 AND id = $2`, [
       itemCode,
       conversationId,
     ]);
-    return rows[0] ?? null;
+    return row ?? null;
   }
 
   async findById(conversationId: string): Promise<ConversationRow | null> {
-    const rows: ConversationRow[] = await this.dataSource.query(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1`, [conversationId]);
-    return rows[0] ?? null;
+    const row = await this.database.one<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1`, [conversationId]);
+    return row ?? null;
   }
 
   /** The item's conversations, oldest first (the order finders are numbered in). */
-  async findByItem(itemCode: string): Promise<ConversationRow[]> {
-    return this.dataSource.query(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE item_code = $1 ORDER BY created_at, id`, [itemCode]);
+  findByItem(itemCode: string): Promise<ConversationRow[]> {
+    return this.database.rows<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE item_code = $1 ORDER BY created_at, id`, [itemCode]);
   }
 
-  /** The conversation of the finder who wrote last; with `withMessages`, only among conversations with a message. */
+  /**
+   * The conversation of the finder who wrote last; with `withMessages`, only among conversations with a message.
+   * Finders still in their conversation come first: one who left is the latest only when no other finder is there.
+   */
   async findLatest(itemCode: string, options: { withMessages: boolean }): Promise<ConversationRow | null> {
-    const rows: ConversationRow[] = await this.dataSource.query(
+    const row = await this.database.one<ConversationRow>(
       `SELECT ${CONVERSATION_COLUMNS} FROM conversations
         WHERE item_code = $1 ${options.withMessages ? 'AND last_message_at IS NOT NULL' : ''}
-        ORDER BY last_message_at DESC NULLS LAST, created_at DESC LIMIT 1`,
+        ORDER BY finder_left_at IS NOT NULL, last_message_at DESC NULLS LAST, created_at DESC LIMIT 1`,
       [itemCode],
     );
-    return rows[0] ?? null;
+    return row ?? null;
   }
 
   async setFinderEmail(conversationId: string, email: string): Promise<void> {
-    await this.dataSource.query('UPDATE conversations SET finder_email = $2 WHERE id = $1', [conversationId, email]);
+    await this.database.affected('UPDATE conversations SET finder_email = $2 WHERE id = $1', [conversationId, email]);
   }
 
-  async insertMessage(manager: EntityManager, message: { conversationId: string; author: MessageAuthor; content: string }): Promise<MessageRow> {
-    const rows: MessageRow[] = await manager.query(
+  async insertMessage(transaction: Transaction, message: { conversationId: string; author: MessageAuthor; content: string }): Promise<MessageRow> {
+    const row = await this.database.one<MessageRow>(
       `WITH m AS (INSERT INTO messages (conversation_id, author, content) VALUES ($1, $2, $3) RETURNING *),
             touched AS (UPDATE conversations SET last_message_at = (SELECT created_at FROM m) WHERE id = $1)
        SELECT ${MESSAGE_COLUMNS} FROM m`,
       [message.conversationId, message.author, message.content],
+      transaction,
     );
-    return rows[0];
+    return row as MessageRow;
   }
 
-  /** Messages newer than `after` in the given conversations, oldest first. */
+  /** Messages newer than `after`, or whose receipts changed after it, in the given conversations, oldest first. */
   async findMessages(conversationIds: string[], after: number): Promise<MessageRow[]> {
     if (conversationIds.length === 0) return [];
-    return this.dataSource.query(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ANY($1::uuid[]) AND m.id > $2 ORDER BY m.id`, [
+    return this.database.rows<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ANY($1::uuid[]) AND (m.id > $2 OR m.receipt_version > $2) ORDER BY m.id`,
+      [
       conversationIds,
       after,
-    ]);
+      ],
+    );
   }
 
   /** The newest message id of the item's thread; 0 when there is none. */
   async latestMessageId(itemCode: string): Promise<number> {
-    const rows: Array<{ id: number }> = await this.dataSource.query(
+    const row = await this.database.one<{ id: number }>(
       `SELECT coalesce(max(m.id), 0)::float8 AS id FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.item_code = $1`,
       [itemCode],
     );
-    return rows[0].id;
+    return (row as { id: number }).id;
   }
 
   /** Marks the item's finder messages up to `upToId` read by the owner. */
-  async markFinderMessagesRead(itemCode: string, upToId: number): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE messages SET read_at = now()
-        WHERE author = 'finder' AND read_at IS NULL AND id <= $2
-          AND conversation_id IN (SELECT id FROM conversations WHERE item_code = $1)`,
-      [itemCode, upToId],
+  markFinderMessagesRead(transaction: Transaction, itemCode: string, upToId: number): Promise<ReceiptChange[]> {
+    return this.stamp(
+      transaction,
+      'read_at',
+      `author = 'finder' AND read_at IS NULL AND id <= $1 AND conversation_id IN (SELECT id FROM conversations WHERE item_code = $2)`,
+      [upToId, itemCode],
     );
   }
 
+  /** Marks the owner's replies in a finder's conversation, up to `upToId`, read by that finder. */
+  markRepliesRead(transaction: Transaction, conversationId: string, upToId: number): Promise<ReceiptChange[]> {
+    return this.stamp(transaction, 'read_at', `author = 'owner' AND read_at IS NULL AND id <= $1 AND conversation_id = $2`, [upToId, conversationId]);
+  }
+
+  /** Marks a message, and every earlier one of its author in its conversation, delivered to the other side. */
+  markDelivered(transaction: Transaction, conversationId: string, messageId: number): Promise<ReceiptChange[]> {
+    return this.stamp(
+      transaction,
+      'delivered_at',
+      `delivered_at IS NULL AND id <= $1 AND conversation_id = $2
+         AND author = (SELECT author FROM messages WHERE id = $1 AND conversation_id = $2)`,
+      [messageId, conversationId],
+    );
+  }
+
+  /** The newest finder's message of the conversation from `fromId` on that the owner has not read; null when none. */
+  async latestUnreadFinderMessage(conversationId: string, fromId: number): Promise<number | null> {
+    const row = await this.database.one<{ id: number | null }>(
+      `SELECT max(id)::float8 AS id FROM messages WHERE conversation_id = $1 AND author = 'finder' AND read_at IS NULL AND id >= $2`,
+      [conversationId, fromId],
+    );
+    return row?.id ?? null;
+  }
+
+  // Sets `column` to now on the messages `where` picks, all under one new version from the message id sequence.
+  private async stamp(transaction: Transaction, column: 'read_at' | 'delivered_at', where: string, params: unknown[]): Promise<ReceiptChange[]> {
+    const rows = await this.database.rows<{ conversation_id: string; ids: number[]; version: number }>(
+      `WITH v AS (SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS version),
+            u AS (UPDATE messages SET ${column} = now(), receipt_version = (SELECT version FROM v) WHERE ${where} RETURNING id, conversation_id)
+       SELECT conversation_id, array_agg(id::float8 ORDER BY id) AS ids, (SELECT version FROM v)::float8 AS version FROM u GROUP BY conversation_id`,
+      params,
+      transaction,
+    );
+    return rows.map((row) => ({ conversationId: row.conversation_id, messageIds: row.ids.map(Number), version: Number(row.version) }));
+  }
+
   async countUnread(itemCode: string): Promise<number> {
-    const rows: Array<{ count: number }> = await this.dataSource.query(
+    const row = await this.database.one<{ count: number }>(
       `SELECT count(*)::int AS count FROM messages m JOIN conversations c ON c.id = m.conversation_id
         WHERE c.item_code = $1 AND m.author = 'finder' AND m.read_at IS NULL`,
       [itemCode],
     );
-    return rows[0].count;
+    return (row as { count: number }).count;
   }
 
   /** Which of these items have a finder's message. */
   async itemsWithFinderMessages(itemCodes: string[]): Promise<Set<string>> {
     if (itemCodes.length === 0) return new Set();
-    const rows: Array<{ item_code: string }> = await this.dataSource.query(
+    const rows = await this.database.rows<{ item_code: string }>(
       `SELECT DISTINCT c.item_code FROM conversations c
         WHERE c.item_code = ANY($1::char(16)[]) AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.author = 'finder')`,
       [itemCodes],
@@ -141,18 +237,35 @@ export class ConversationsRepository {
     return new Set(rows.map((row) => row.item_code));
   }
 
+  /**
+   * A finder forgets themselves: their messages, their address, their language (back to the default) and every token
+   * of the conversation go; the owner's replies and a `finder_left_at` marker stay. False when the conversation is
+   * already left (a concurrent call): nothing to do twice.
+   */
+  async forgetFinder(transaction: Transaction, conversationId: string): Promise<boolean> {
+    const left = await this.database.affected(
+      `UPDATE conversations SET finder_left_at = now(), finder_email = NULL, finder_language = 'en', finder_token_hash = NULL
+        WHERE id = $1 AND finder_left_at IS NULL`,
+      [conversationId],
+      transaction,
+    );
+    if (left === 0) return false;
+    await this.database.affected("DELETE FROM messages WHERE conversation_id = $1 AND author = 'finder'", [conversationId], transaction);
+    await this.database.affected('DELETE FROM finder_tokens WHERE conversation_id = $1', [conversationId], transaction);
+    return true;
+  }
+
   /** Deletes every conversation of the item (their messages go with them); returns how many. */
-  async deleteByItem(manager: EntityManager, itemCode: string): Promise<number> {
-    const [, deleted]: [unknown[], number] = await manager.query('DELETE FROM conversations WHERE item_code = $1', [itemCode]);
-    return deleted;
+  deleteByItem(transaction: Transaction, itemCode: string): Promise<number> {
+    return this.database.affected('DELETE FROM conversations WHERE item_code = $1', [itemCode], transaction);
   }
 
   /**
    * A number from the message id sequence: the version of an event that is not a message (a reset), so it orders
    * after every message before it and before every message after it.
    */
-  async nextThreadVersion(manager: EntityManager): Promise<number> {
-    const rows: Array<{ version: number }> = await manager.query("SELECT nextval(pg_get_serial_sequence('messages', 'id'))::float8 AS version");
-    return rows[0].version;
+  async nextThreadVersion(transaction: Transaction): Promise<number> {
+    const row = await this.database.one<{ version: number }>("SELECT nextval(pg_get_serial_sequence('messages', 'id'))::float8 AS version", [], transaction);
+    return (row as { version: number }).version;
   }
 }

@@ -1,60 +1,80 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import type { RpcRequest, RpcResponse } from '@homing/contracts';
+import { Payload } from '@nestjs/microservices';
+import type { RpcRequest as Request, RpcResponse as Response } from '@homing/contracts';
+import { RpcHandler } from '@homing/platform';
 import { ConversationsService } from './conversations.service';
 
 @Controller()
 export class ConversationsRpcController {
   constructor(private readonly conversations: ConversationsService) {}
 
-  @MessagePattern('messaging.rpc.set-finder')
-  setFinder(@Payload() request: RpcRequest<'messaging.rpc.set-finder'>): Promise<RpcResponse<'messaging.rpc.set-finder'>> {
+  @RpcHandler('messaging.rpc.set-finder')
+  setFinder(@Payload() request: Request<'messaging.rpc.set-finder'>): Promise<Response<'messaging.rpc.set-finder'>> {
     return this.conversations.setFinder(request);
   }
 
-  @MessagePattern('messaging.rpc.post-message')
-  postMessage(@Payload() request: RpcRequest<'messaging.rpc.post-message'>): Promise<RpcResponse<'messaging.rpc.post-message'>> {
+  @RpcHandler('messaging.rpc.post-message')
+  postMessage(@Payload() request: Request<'messaging.rpc.post-message'>): Promise<Response<'messaging.rpc.post-message'>> {
     return this.conversations.postMessage(request);
   }
 
-  @MessagePattern('messaging.rpc.list-messages')
-  listMessages(@Payload() request: RpcRequest<'messaging.rpc.list-messages'>): Promise<RpcResponse<'messaging.rpc.list-messages'>> {
+  @RpcHandler('messaging.rpc.list-messages')
+  listMessages(@Payload() request: Request<'messaging.rpc.list-messages'>): Promise<Response<'messaging.rpc.list-messages'>> {
     return this.conversations.listMessages(request);
   }
 
-  @MessagePattern('messaging.rpc.thread-access')
-  threadAccess(@Payload() request: RpcRequest<'messaging.rpc.thread-access'>): Promise<RpcResponse<'messaging.rpc.thread-access'>> {
+  @RpcHandler('messaging.rpc.thread-access')
+  threadAccess(@Payload() request: Request<'messaging.rpc.thread-access'>): Promise<Response<'messaging.rpc.thread-access'>> {
     return this.conversations.threadAccess(request);
   }
 
-  @MessagePattern('messaging.rpc.messages-after')
-  messagesAfter(@Payload() request: RpcRequest<'messaging.rpc.messages-after'>): Promise<RpcResponse<'messaging.rpc.messages-after'>> {
+  @RpcHandler('messaging.rpc.messages-after')
+  messagesAfter(@Payload() request: Request<'messaging.rpc.messages-after'>): Promise<Response<'messaging.rpc.messages-after'>> {
     return this.conversations.messagesAfter(request.code, request.after);
   }
 
-  @MessagePattern('messaging.rpc.finder-details')
-  finderDetails(@Payload() request: RpcRequest<'messaging.rpc.finder-details'>): Promise<RpcResponse<'messaging.rpc.finder-details'>> {
-    return this.conversations.finderDetails(request.code, request.ownerUserId);
+  @RpcHandler('messaging.rpc.finder-details')
+  finderDetails(@Payload() request: Request<'messaging.rpc.finder-details'>): Promise<Response<'messaging.rpc.finder-details'>> {
+    return this.conversations.finderDetails(request.code, request.ownerUserId, request.conversationId);
   }
 
-  @MessagePattern('messaging.rpc.unread-count')
-  async unreadCount(@Payload() request: RpcRequest<'messaging.rpc.unread-count'>): Promise<RpcResponse<'messaging.rpc.unread-count'>> {
-    return { count: await this.conversations.unreadCount(request.code, request.ownerUserId) };
+  @RpcHandler('messaging.rpc.unread-count')
+  async unreadCount(@Payload() { code, ownerUserId }: Request<'messaging.rpc.unread-count'>): Promise<Response<'messaging.rpc.unread-count'>> {
+    return { count: await this.conversations.unreadCount(code, ownerUserId) };
   }
 
-  @MessagePattern('messaging.rpc.found-items')
-  foundItems(@Payload() request: RpcRequest<'messaging.rpc.found-items'>): Promise<RpcResponse<'messaging.rpc.found-items'>> {
+  @RpcHandler('messaging.rpc.found-items')
+  foundItems(@Payload() request: Request<'messaging.rpc.found-items'>): Promise<Response<'messaging.rpc.found-items'>> {
     return this.conversations.foundItems(request.codes, request.ownerUserId);
   }
 
-  @MessagePattern('messaging.rpc.reset')
-  async reset(@Payload() request: RpcRequest<'messaging.rpc.reset'>): Promise<RpcResponse<'messaging.rpc.reset'>> {
-    await this.conversations.reset(request.code, request.ownerUserId);
-    return {};
+  @RpcHandler('messaging.rpc.reset')
+  reset(@Payload() { code, ownerUserId }: Request<'messaging.rpc.reset'>): Promise<Response<'messaging.rpc.reset'>> {
+    return this.conversations.reset(code, ownerUserId).then(() => ({}));
   }
 
-  @MessagePattern('messaging.rpc.get-finder-contact')
-  getFinderContact(@Payload() request: RpcRequest<'messaging.rpc.get-finder-contact'>): Promise<RpcResponse<'messaging.rpc.get-finder-contact'>> {
-    return this.conversations.finderContact(request.conversationId);
+  @RpcHandler('messaging.rpc.forget-finder')
+  forgetFinder(@Payload() request: Request<'messaging.rpc.forget-finder'>): Promise<Response<'messaging.rpc.forget-finder'>> {
+    return this.conversations.forgetFinder(request).then(() => ({}));
+  }
+
+  @RpcHandler('messaging.rpc.get-finder-contact')
+  getFinderContact(@Payload() request: Request<'messaging.rpc.get-finder-contact'>): Promise<Response<'messaging.rpc.get-finder-contact'>> {
+    return this.conversations.finderContact(request.conversationId, request.resumeLink);
+  }
+
+  @RpcHandler('messaging.rpc.resume-finder')
+  resumeFinder(@Payload() request: Request<'messaging.rpc.resume-finder'>): Promise<Response<'messaging.rpc.resume-finder'>> {
+    return this.conversations.resumeFinder(request.code, request.token, request.language);
+  }
+
+  @RpcHandler('messaging.rpc.request-resume-link')
+  requestResumeLink(@Payload() request: Request<'messaging.rpc.request-resume-link'>): Promise<Response<'messaging.rpc.request-resume-link'>> {
+    return this.conversations.requestResumeLink(request.code, request.email).then(() => ({}));
+  }
+
+  @RpcHandler('messaging.rpc.unread-since')
+  unreadSince(@Payload() request: Request<'messaging.rpc.unread-since'>): Promise<Response<'messaging.rpc.unread-since'>> {
+    return this.conversations.unreadSince(request.conversationId, request.messageId);
   }
 }

@@ -1,24 +1,25 @@
-import type { EntityManager } from 'typeorm';
-import type { IdempotencyKeys, OutboxWriter } from '@homing/platform';
+import type { IdempotencyKeys, OutboxWriter, Transaction } from '@homing/platform';
 import type { ItemOwner, ItemOwnersRepository } from '../item-owners/item-owners.repository';
 import type { ConversationRow, ConversationsRepository, MessageRow } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
-import { hashFinderToken } from './finder-tokens';
+import { hashFinderToken, RESUME_LINK_IDLE_MS, resumeLinkAlive } from './finder-tokens';
 import { finderLabels, threadCaller, toMessage } from './thread';
 
 const OWNER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
 const STRANGER = '5d1c4e7a-2b8f-4c3d-9e6a-7f0b1a2c3d4e';
 const CODE = 'ABCDEFGHJKMNPQRS';
 const TOKEN = 'AAAAAAAAAAAAAAAAAAAAAA';
-const manager = {} as EntityManager;
+const manager = {} as Transaction;
 const item: ItemOwner = { itemCode: CODE, ownerUserId: OWNER, claimedAt: new Date('2026-01-01T00:00:00Z') };
 
 const conversation = (id: string, createdAt: string, extra: Partial<ConversationRow> = {}): ConversationRow => ({
   id,
   item_code: CODE,
   finder_email: null,
+  finder_language: 'en',
   created_at: new Date(createdAt),
   last_message_at: null,
+  finder_left_at: null,
   ...extra,
 });
 const first = conversation('11111111-1111-4111-8111-111111111111', '2026-01-02T00:00:00Z');
@@ -30,27 +31,43 @@ const message = (id: number, author: 'finder' | 'owner', conversationId = first.
   content: `message ${id}`,
   created_at: new Date('2026-01-04T00:00:00Z'),
   read_at: readAt,
+  delivered_at: null,
+  receipt_version: null,
 });
 
-function setUp({ owner = item as ItemOwner | null, byToken = null as ConversationRow | null, latest = null as ConversationRow | null, conversations = [] as ConversationRow[], messages = [] as MessageRow[] } = {}) {
+function setUp({
+  owner = item as ItemOwner | null,
+  byToken = null as ConversationRow | null,
+  byResumeToken = null as ConversationRow | null,
+  byEmail = null as ConversationRow | null,
+  byId = null as ConversationRow | null,
+  latest = null as ConversationRow | null, conversations = [] as ConversationRow[], messages = [] as MessageRow[] } = {}) {
   const repository = {
-    transaction: jest.fn((work: (m: EntityManager) => Promise<unknown>) => work(manager)),
+    transaction: jest.fn((work: (m: Transaction) => Promise<unknown>) => work(manager)),
     findByFinderToken: jest.fn(async () => byToken),
+    findByResumeToken: jest.fn(async () => byResumeToken),
+    findLatestByFinderEmail: jest.fn(async () => byEmail),
+    findById: jest.fn(async () => byId),
+    insertToken: jest.fn(),
+    setFinderLanguage: jest.fn(),
     findLatest: jest.fn(async () => latest),
-    findInItem: jest.fn(async () => null),
+    findInItem: jest.fn(async (_itemCode: string, _conversationId: string): Promise<ConversationRow | null> => null),
     findByItem: jest.fn(async () => conversations),
     findMessages: jest.fn(async () => messages),
-    markFinderMessagesRead: jest.fn(),
+    markFinderMessagesRead: jest.fn(async () => [{ conversationId: first.id, messageIds: [3], version: 8 }]),
+    markRepliesRead: jest.fn(async () => [{ conversationId: first.id, messageIds: [4], version: 9 }]),
+    markDelivered: jest.fn(async () => [{ conversationId: first.id, messageIds: [2, 3], version: 10 }]),
     insertConversation: jest.fn(async () => second),
-    insertMessage: jest.fn(async (_: EntityManager, written: { conversationId: string; author: 'finder' | 'owner' }) => message(7, written.author, written.conversationId)),
+    insertMessage: jest.fn(async (_: Transaction, written: { conversationId: string; author: 'finder' | 'owner' }) => message(7, written.author, written.conversationId)),
     setFinderEmail: jest.fn(),
     deleteByItem: jest.fn(),
+    forgetFinder: jest.fn(async () => true),
     nextThreadVersion: jest.fn(async () => 9),
     latestMessageId: jest.fn(async () => 5),
   };
   const itemOwners = { findByCode: jest.fn(async () => owner) };
   const outbox = { record: jest.fn() };
-  const idempotencyKeys = { run: jest.fn((_: unknown, work: (m: EntityManager) => Promise<unknown>) => work(manager)) };
+  const idempotencyKeys = { run: jest.fn((_: unknown, work: (m: Transaction) => Promise<unknown>) => work(manager)) };
   const service = new ConversationsService(
     repository as unknown as ConversationsRepository,
     itemOwners as unknown as ItemOwnersRepository,
@@ -67,7 +84,7 @@ describe('ConversationsService', () => {
     const { service, repository, outbox } = setUp();
     const answer = await service.postMessage(post());
     expect(answer.finder_token).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(repository.insertConversation).toHaveBeenCalledWith(manager, { itemCode: CODE, finderTokenHash: hashFinderToken(answer.finder_token as string), finderEmail: null });
+    expect(repository.insertConversation).toHaveBeenCalledWith(manager, { itemCode: CODE, finderTokenHash: hashFinderToken(answer.finder_token as string), finderEmail: null, finderLanguage: 'en' });
     expect(answer.message).toMatchObject({ id: 7, author: 'finder', conversation_id: second.id, is_read: false });
     expect(outbox.record).toHaveBeenCalledWith(
       manager,
@@ -110,6 +127,18 @@ describe('ConversationsService', () => {
     await expect(service.finderDetails(CODE, STRANGER)).rejects.toMatchObject({ body: { status: 404 } });
   });
 
+  it('tells the owner whether the finder they reply to left an address: the named conversation’s, else the latest’s', async () => {
+    const known = { ...second, finder_email: 'finder@example.test' };
+    const { service, repository } = setUp({ latest: known });
+    repository.findInItem.mockImplementation(async (_code: string, id: string) => (id === first.id ? first : id === known.id ? known : null));
+    expect(await service.finderDetails(CODE, OWNER)).toEqual({ finder_known: true });
+    expect(await service.finderDetails(CODE, OWNER, first.id)).toEqual({ finder_known: false });
+    expect(await service.finderDetails(CODE, OWNER, known.id)).toEqual({ finder_known: true });
+    expect(repository.findInItem).toHaveBeenCalledWith(CODE, first.id);
+    await expect(service.finderDetails(CODE, OWNER, '33333333-3333-4333-8333-333333333333')).rejects.toMatchObject({ body: { status: 404, response_code: 'NOT_FOUND' } });
+    await expect(service.finderDetails(CODE, STRANGER, first.id)).rejects.toMatchObject({ body: { status: 404, response_code: 'ITEM_NOT_FOUND' } });
+  });
+
   it('shows a stranger nothing, a finder their conversation, and the owner everything, marking finders’ messages read', async () => {
     const stranger = setUp();
     await expect(stranger.service.listMessages({ code: CODE, viewerUserId: STRANGER, finderToken: TOKEN })).rejects.toMatchObject({ body: { status: 403, response_code: 'FORBIDDEN' } });
@@ -126,7 +155,36 @@ describe('ConversationsService', () => {
       [4, 'Finder 1', true],
       [5, 'Finder 2', false],
     ]);
-    expect(owner.repository.markFinderMessagesRead).toHaveBeenCalledWith(CODE, 5);
+    expect(owner.repository.markFinderMessagesRead).toHaveBeenCalledWith(manager, CODE, 5);
+    expect(owner.outbox.record).toHaveBeenCalledWith(manager, 'messaging.messages.receipts.v1', { itemCode: CODE, conversationId: first.id, messageIds: [3] }, { aggregateId: CODE, version: 8 });
+  });
+
+  it('marks the owner’s replies read when their finder opens the conversation, with a receipts event', async () => {
+    const finder = setUp({ byToken: first, messages: [message(3, 'finder'), message(4, 'owner')] });
+    const thread = await finder.service.listMessages({ code: CODE, viewerUserId: null, finderToken: TOKEN });
+    expect(thread.map((m) => [m.id, m.read_at])).toEqual([
+      [3, null],
+      [4, null],
+    ]);
+    expect(finder.repository.markRepliesRead).toHaveBeenCalledWith(manager, first.id, 4);
+    expect(finder.outbox.record).toHaveBeenCalledWith(manager, 'messaging.messages.receipts.v1', { itemCode: CODE, conversationId: first.id, messageIds: [4] }, { aggregateId: CODE, version: 9 });
+
+    const nothingToMark = setUp({ byToken: first, messages: [message(4, 'owner', first.id, new Date())] });
+    await nothingToMark.service.listMessages({ code: CODE, viewerUserId: null, finderToken: TOKEN });
+    expect(nothingToMark.repository.markRepliesRead).not.toHaveBeenCalled();
+  });
+
+  it('records a delivery in the consumer’s transaction, with a receipts event', async () => {
+    const { service, repository, outbox } = setUp();
+    await service.messageDelivered(manager, { itemCode: CODE, conversationId: first.id, messageId: 3 });
+    expect(repository.markDelivered).toHaveBeenCalledWith(manager, first.id, 3);
+    expect(outbox.record).toHaveBeenCalledWith(manager, 'messaging.messages.receipts.v1', { itemCode: CODE, conversationId: first.id, messageIds: [2, 3] }, { aggregateId: CODE, version: 10 });
+  });
+
+  it('shows receipts and a version that rises with them', () => {
+    const read = new Date('2026-01-05T00:00:00Z');
+    expect(toMessage({ ...message(4, 'owner', first.id, read), receipt_version: 12 })).toMatchObject({ is_read: true, read_at: read.toISOString(), delivered_at: null, version: 12 });
+    expect(toMessage(message(4, 'finder'))).toMatchObject({ is_read: false, read_at: null, version: 4 });
   });
 
   it('tells the gateway who may read a thread, where its stream starts, and refuses a stranger as reading does', async () => {
@@ -155,6 +213,131 @@ describe('ConversationsService', () => {
     const { service, idempotencyKeys } = setUp();
     await service.postMessage(post({ idempotencyKey: 'k1' }));
     expect(idempotencyKeys.run).toHaveBeenCalledWith(expect.objectContaining({ caller: `item:${CODE}`, key: 'k1' }), expect.any(Function));
+  });
+});
+
+describe('a finder who forgets themselves', () => {
+  it('erases their conversation in one transaction and records ids only, with a version after every message so far', async () => {
+    const { service, repository, outbox } = setUp({ byToken: first });
+    await service.forgetFinder({ code: CODE, viewerUserId: null, finderToken: TOKEN });
+    expect(repository.findByFinderToken).toHaveBeenCalledWith(CODE, hashFinderToken(TOKEN));
+    expect(repository.forgetFinder).toHaveBeenCalledWith(manager, first.id);
+    expect(outbox.record).toHaveBeenCalledWith(manager, 'messaging.finder.left.v1', { itemCode: CODE, conversationId: first.id, ownerUserId: OWNER }, { aggregateId: CODE, version: 9 });
+  });
+
+  it('refuses anyone but that finder, and a second call, as reading does', async () => {
+    for (const request of [
+      { code: CODE, viewerUserId: null },
+      { code: CODE, viewerUserId: OWNER, finderToken: TOKEN },
+      { code: CODE, viewerUserId: STRANGER, finderToken: TOKEN },
+    ]) {
+      const { service, repository, outbox } = setUp({ byToken: request.viewerUserId === OWNER ? first : null });
+      await expect(service.forgetFinder(request)).rejects.toMatchObject({ body: { status: 403, response_code: 'FORBIDDEN' } });
+      expect(repository.forgetFinder).not.toHaveBeenCalled();
+      expect(outbox.record).not.toHaveBeenCalled();
+    }
+    const raced = setUp({ byToken: first });
+    raced.repository.forgetFinder.mockResolvedValueOnce(false);
+    await expect(raced.service.forgetFinder({ code: CODE, viewerUserId: null, finderToken: TOKEN })).rejects.toMatchObject({ body: { status: 403 } });
+    expect(raced.outbox.record).not.toHaveBeenCalled();
+  });
+
+  it('tells the owner the finder left, and refuses replies to them', async () => {
+    const left = conversation(first.id, '2026-01-02T00:00:00Z', { finder_left_at: new Date('2026-01-05T00:00:00Z'), last_message_at: new Date('2026-01-04T00:00:00Z') });
+    const { service, repository, outbox } = setUp({ latest: left });
+    repository.findInItem.mockResolvedValue(left);
+    expect(await service.finderDetails(CODE, OWNER)).toEqual({ finder_known: false, finder_left: true });
+    expect(await service.finderDetails(CODE, OWNER, left.id)).toEqual({ finder_known: false, finder_left: true });
+    await expect(service.postMessage(post({ viewerUserId: OWNER }))).rejects.toMatchObject({ body: { status: 409, response_code: 'FINDER_LEFT' } });
+    await expect(service.postMessage(post({ viewerUserId: OWNER, conversationId: left.id }))).rejects.toMatchObject({ body: { status: 409, response_code: 'FINDER_LEFT' } });
+    expect(outbox.record).not.toHaveBeenCalled();
+  });
+});
+
+describe('a finder’s language', () => {
+  it('keeps the language a finder first writes in, and a later one they name', async () => {
+    const opening = setUp();
+    await opening.service.postMessage(post({ language: 'es' }));
+    expect(opening.repository.insertConversation).toHaveBeenCalledWith(manager, expect.objectContaining({ finderLanguage: 'es' }));
+    await opening.service.setFinder({ code: CODE, email: 'finder@example.test', viewerUserId: null, language: 'nl' });
+    expect(opening.repository.insertConversation).toHaveBeenLastCalledWith(manager, expect.objectContaining({ finderLanguage: 'nl', finderEmail: 'finder@example.test' }));
+
+    const later = setUp({ byToken: first });
+    await later.service.postMessage(post({ finderToken: TOKEN, language: 'nl' }));
+    expect(later.repository.setFinderLanguage).toHaveBeenCalledWith(first.id, 'nl');
+    await later.service.postMessage(post({ finderToken: TOKEN }));
+    await later.service.postMessage(post({ finderToken: TOKEN, language: 'en' }));
+    expect(later.repository.setFinderLanguage).toHaveBeenCalledTimes(1);
+  });
+
+  it('never takes the owner’s language for the finder’s', async () => {
+    const { service, repository } = setUp({ latest: first, byToken: first });
+    await service.postMessage(post({ viewerUserId: OWNER, finderToken: TOKEN, language: 'es' }));
+    expect(repository.setFinderLanguage).not.toHaveBeenCalled();
+  });
+
+  it('answers notifications the finder’s address and language, and a resume token only when asked and there is an address', async () => {
+    const withAddress = { ...first, finder_email: 'finder@example.test', finder_language: 'es' as const };
+    const { service, repository } = setUp({ byId: withAddress });
+    await expect(service.finderContact(first.id)).resolves.toEqual({ email: 'finder@example.test', language: 'es' });
+    expect(repository.insertToken).not.toHaveBeenCalled();
+    const contact = await service.finderContact(first.id, true);
+    expect(contact.resumeToken).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(repository.insertToken).toHaveBeenCalledWith(first.id, hashFinderToken(contact.resumeToken as string), 'resume');
+
+    const silent = setUp({ byId: first });
+    await expect(silent.service.finderContact(first.id, true)).resolves.toEqual({ email: null, language: 'en' });
+    expect(silent.repository.insertToken).not.toHaveBeenCalled();
+  });
+});
+
+describe('a resume link', () => {
+  const now = new Date('2026-03-01T00:00:00Z');
+  const active = { ...first, last_message_at: new Date(now.getTime() - RESUME_LINK_IDLE_MS + 60_000) };
+  const idle = { ...first, last_message_at: new Date(now.getTime() - RESUME_LINK_IDLE_MS - 60_000) };
+
+  it('works until its conversation has been idle for 30 days, counting from its start when it has no message', () => {
+    expect(resumeLinkAlive(active, now)).toBe(true);
+    expect(resumeLinkAlive(idle, now)).toBe(false);
+    expect(resumeLinkAlive({ created_at: new Date(now.getTime() - 1000), last_message_at: null }, now)).toBe(true);
+    expect(resumeLinkAlive({ created_at: new Date(now.getTime() - RESUME_LINK_IDLE_MS - 1000), last_message_at: null }, now)).toBe(false);
+    // The latest message counts, not the start.
+    expect(resumeLinkAlive({ created_at: new Date('2025-01-01T00:00:00Z'), last_message_at: new Date(now.getTime() - 1000) }, now)).toBe(true);
+  });
+
+  it('gives a new finder token of the same conversation for a live link, and keeps only its hash', async () => {
+    const { service, repository } = setUp({ byResumeToken: active });
+    const answer = await service.resumeFinder(CODE, TOKEN, 'nl', now);
+    expect(repository.findByResumeToken).toHaveBeenCalledWith(CODE, hashFinderToken(TOKEN));
+    expect(answer.finder_token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(answer.finder_token).not.toBe(TOKEN);
+    expect(repository.insertToken).toHaveBeenCalledWith(first.id, hashFinderToken(answer.finder_token), 'finder');
+    expect(repository.insertConversation).not.toHaveBeenCalled();
+    // The browser that opened it names its language: the finder's e-mails follow it.
+    expect(repository.setFinderLanguage).toHaveBeenCalledWith(first.id, 'nl');
+  });
+
+  it('refuses an unknown, malformed or expired link alike, giving nothing', async () => {
+    for (const [options, token] of [
+      [{ byResumeToken: null }, TOKEN],
+      [{ byResumeToken: active }, 'not a token'],
+      [{ byResumeToken: idle }, TOKEN],
+    ] as const) {
+      const { service, repository } = setUp(options);
+      await expect(service.resumeFinder(CODE, token, undefined, now)).rejects.toMatchObject({ body: { status: 422, response_code: 'RESUME_LINK_EXPIRED' } });
+      expect(repository.insertToken).not.toHaveBeenCalled();
+    }
+  });
+
+  it('records a request for a link only when a conversation of the item has that address, with ids alone', async () => {
+    const known = setUp({ byEmail: first });
+    await known.service.requestResumeLink(CODE, 'Finder@Example.test');
+    expect(known.repository.findLatestByFinderEmail).toHaveBeenCalledWith(CODE, 'Finder@Example.test');
+    expect(known.outbox.record).toHaveBeenCalledWith(manager, 'messaging.resume-link.requested.v1', { itemCode: CODE, conversationId: first.id }, { aggregateId: first.id, version: 9 });
+
+    const unknown = setUp();
+    await expect(unknown.service.requestResumeLink(CODE, 'nobody@example.test')).resolves.toBeUndefined();
+    expect(unknown.outbox.record).not.toHaveBeenCalled();
   });
 });
 

@@ -1,14 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { parseTagCode, ResponseCode, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type ThreadAccess } from '@homing/contracts';
-import { IdempotencyKeys, OutboxWriter, RpcError } from '@homing/platform';
+import { parseTagCode, ResponseCode, resumeTokenSchema, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type ThreadAccess, type UserLanguage } from '@homing/contracts';
+import { IdempotencyKeys, OutboxWriter, RpcError, type Transaction } from '@homing/platform';
 import { ItemOwnersRepository, type ItemOwner } from '../item-owners/item-owners.repository';
-import { ConversationsRepository, type ConversationRow } from './conversations.repository';
-import { hashFinderToken, newFinderToken } from './finder-tokens';
+import { ConversationsRepository, type ConversationRow, type ReceiptChange } from './conversations.repository';
+import { hashFinderToken, newFinderToken, resumeLinkAlive } from './finder-tokens';
 import { finderLabels, threadCaller, toMessage } from './thread';
 
 const ITEM_NOT_FOUND = () => RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
 const OWN_ITEM = () => RpcError.forbidden(ResponseCode.CANNOT_FIND_YOUR_OWN_ITEM, 'You cannot find your own item.');
+// Unknown, altered and expired links answer alike: a guesser learns nothing from which it was.
+const RESUME_LINK_EXPIRED = () =>
+  new RpcError({ status: 422, response_code: ResponseCode.RESUME_LINK_EXPIRED, message: 'This link to a conversation has expired. Ask for a new one with the address you wrote with.' });
 const FORBIDDEN = () => RpcError.forbidden(ResponseCode.FORBIDDEN, 'Only the owner and the finder who wrote can read this conversation.');
+const FINDER_LEFT = () => new RpcError({ status: 409, response_code: ResponseCode.FINDER_LEFT, message: 'The finder deleted this conversation: they cannot be answered any more.' });
 
 @Injectable()
 export class ConversationsService {
@@ -29,11 +33,17 @@ export class ConversationsService {
     const existing = await this.finderConversation(item, request.finderToken);
     if (existing && request.finderToken) {
       await this.conversations.setFinderEmail(existing.id, request.email);
+      await this.keepLanguage(existing, request.language);
       return { finder_token: request.finderToken };
     }
     const token = newFinderToken();
     await this.conversations.transaction((manager) =>
-      this.conversations.insertConversation(manager, { itemCode: item.itemCode, finderTokenHash: hashFinderToken(token), finderEmail: request.email }),
+      this.conversations.insertConversation(manager, {
+        itemCode: item.itemCode,
+        finderTokenHash: hashFinderToken(token),
+        finderEmail: request.email,
+        finderLanguage: request.language ?? 'en',
+      }),
     );
     return { finder_token: token };
   }
@@ -49,6 +59,7 @@ export class ConversationsService {
     const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     const target = caller.role === 'owner' ? await this.ownerTarget(item, request.conversationId) : caller.role === 'finder' ? caller.conversation : null;
     const author = caller.role === 'owner' ? 'owner' : 'finder';
+    if (caller.role === 'finder') await this.keepLanguage(caller.conversation, request.language);
     const idempotent = request.idempotencyKey
       ? {
           operation: 'messaging.post-message',
@@ -64,7 +75,12 @@ export class ConversationsService {
       let conversation = target;
       if (!conversation) {
         finderToken = newFinderToken();
-        conversation = await this.conversations.insertConversation(manager, { itemCode: item.itemCode, finderTokenHash: hashFinderToken(finderToken), finderEmail: null });
+        conversation = await this.conversations.insertConversation(manager, {
+          itemCode: item.itemCode,
+          finderTokenHash: hashFinderToken(finderToken),
+          finderEmail: null,
+          finderLanguage: request.language ?? 'en',
+        });
       }
       const row = await this.conversations.insertMessage(manager, { conversationId: conversation.id, author, content: request.content });
       await this.outbox.record(
@@ -86,7 +102,14 @@ export class ConversationsService {
     const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     const after = request.after ?? 0;
     if (caller.role === 'finder') {
-      return (await this.conversations.findMessages([caller.conversation.id], after)).map((row) => toMessage(row));
+      const rows = await this.conversations.findMessages([caller.conversation.id], after);
+      // The finder opened their conversation: the owner's replies in it are read (answered as before this read).
+      if (rows.some((row) => row.author === 'owner' && row.read_at === null)) {
+        const conversationId = caller.conversation.id;
+        const upTo = Number(rows[rows.length - 1].id);
+        await this.recordReceipts(item.itemCode, (transaction) => this.conversations.markRepliesRead(transaction, conversationId, upTo));
+      }
+      return rows.map((row) => toMessage(row));
     }
     if (caller.role === 'stranger') throw FORBIDDEN();
     const conversations = await this.conversations.findByItem(item.itemCode);
@@ -98,7 +121,8 @@ export class ConversationsService {
     const labels = finderLabels(conversations);
     const messages = rows.map((row) => toMessage(row, labels));
     if (rows.some((row) => row.author === 'finder' && row.read_at === null)) {
-      await this.conversations.markFinderMessagesRead(item.itemCode, Number(rows[rows.length - 1].id));
+      const upTo = Number(rows[rows.length - 1].id);
+      await this.recordReceipts(item.itemCode, (transaction) => this.conversations.markFinderMessagesRead(transaction, item.itemCode, upTo));
     }
     return messages;
   }
@@ -130,11 +154,18 @@ export class ConversationsService {
     return rows.map((row) => toMessage(row, labels));
   }
 
-  /** Whether replies can reach the latest finder (they left an address). Never the address. */
-  async finderDetails(code: string, ownerUserId: string): Promise<FinderDetails> {
+  /**
+   * Whether replies can reach a finder (they left an address): the named conversation's, else the latest finder's.
+   * Never the address. A conversation about another item is as unknown as a missing one.
+   */
+  async finderDetails(code: string, ownerUserId: string, conversationId?: string): Promise<FinderDetails> {
     const item = await this.ownedItem(code, ownerUserId);
-    const latest = await this.conversations.findLatest(item.itemCode, { withMessages: false });
-    return { finder_known: latest?.finder_email != null };
+    if (conversationId) {
+      const named = await this.conversations.findInItem(item.itemCode, conversationId);
+      if (!named) throw RpcError.notFound(ResponseCode.NOT_FOUND, 'No such conversation about this item.');
+      return finderDetailsOf(named);
+    }
+    return finderDetailsOf(await this.conversations.findLatest(item.itemCode, { withMessages: false }));
   }
 
   async unreadCount(code: string, ownerUserId: string): Promise<number> {
@@ -160,10 +191,114 @@ export class ConversationsService {
     });
   }
 
-  /** The address a finder left, for notifications to relay a reply; null when they left none or it is gone. */
-  async finderContact(conversationId: string): Promise<{ email: string | null }> {
+  /**
+   * A finder forgets themselves (GDPR erasure by the data subject): in one transaction their messages, address,
+   * language and every token of the conversation go, a `finder_left_at` marker stays for the owner's thread, and
+   * `messaging.finder.left.v1` (ids only) tells notifications and the gateway. Only the conversation's finder may; a
+   * token already forgotten is no token (403, as for reading).
+   */
+  async forgetFinder(request: RpcRequest<'messaging.rpc.forget-finder'>): Promise<void> {
+    const item = await this.activatedItem(request.code);
+    const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
+    if (caller.role !== 'finder') throw FORBIDDEN();
+    const conversationId = caller.conversation.id;
+    await this.conversations.transaction(async (manager) => {
+      // A concurrent call forgot it first: that one answered and published.
+      if (!(await this.conversations.forgetFinder(manager, conversationId))) throw FORBIDDEN();
+      const version = await this.conversations.nextThreadVersion(manager);
+      await this.outbox.record(
+        manager,
+        'messaging.finder.left.v1',
+        { itemCode: item.itemCode, conversationId, ownerUserId: item.ownerUserId },
+        { aggregateId: item.itemCode, version },
+      );
+    });
+  }
+
+  /**
+   * Notifications told the other side of a message (`notifications.message.delivered.v1`): it and the earlier
+   * messages of its author in the conversation are delivered, once. Runs in the consumer's ledger transaction.
+   */
+  async messageDelivered(transaction: Transaction, data: { itemCode: string; conversationId: string; messageId: number }): Promise<void> {
+    const changes = await this.conversations.markDelivered(transaction, data.conversationId, data.messageId);
+    await this.publishReceipts(transaction, data.itemCode, changes);
+  }
+
+  /** The newest finder's message from `messageId` on that the owner has not read: a delayed e-mail is still worth sending. */
+  async unreadSince(conversationId: string, messageId: number): Promise<{ latestUnreadMessageId: number | null }> {
+    return { latestUnreadMessageId: await this.conversations.latestUnreadFinderMessage(conversationId, messageId) };
+  }
+
+  // Receipts and their `messaging.messages.receipts.v1` events commit together.
+  private async recordReceipts(itemCode: string, stamp: (transaction: Transaction) => Promise<ReceiptChange[]>): Promise<void> {
+    await this.conversations.transaction(async (transaction) => this.publishReceipts(transaction, itemCode, await stamp(transaction)));
+  }
+
+  private async publishReceipts(transaction: Transaction, itemCode: string, changes: ReceiptChange[]): Promise<void> {
+    for (const change of changes) {
+      await this.outbox.record(
+        transaction,
+        'messaging.messages.receipts.v1',
+        { itemCode, conversationId: change.conversationId, messageIds: change.messageIds },
+        { aggregateId: itemCode, version: change.version },
+      );
+    }
+  }
+
+  /**
+   * The address a finder left and their language, for notifications to relay a reply; null when they left none or
+   * the conversation is gone. With `resumeLink` and an address, a new resume token for the e-mail's link: random,
+   * only its hash kept, minted as the e-mail is made so it never travels in an event or a job.
+   */
+  async finderContact(conversationId: string, resumeLink = false): Promise<{ email: string | null; language: UserLanguage; resumeToken?: string }> {
     const conversation = await this.conversations.findById(conversationId);
-    return { email: conversation?.finder_email ?? null };
+    if (!conversation?.finder_email) return { email: null, language: conversation?.finder_language ?? 'en' };
+    const contact = { email: conversation.finder_email, language: conversation.finder_language };
+    if (!resumeLink) return contact;
+    const resumeToken = newFinderToken();
+    await this.conversations.insertToken(conversation.id, hashFinderToken(resumeToken), 'resume');
+    return { ...contact, resumeToken };
+  }
+
+  /**
+   * A resume link opened in any browser: a new finder token of the same conversation for that browser (the
+   * browsers that had one keep theirs). Unknown, altered and expired links, and links of a conversation that was
+   * reset, are all 422 RESUME_LINK_EXPIRED.
+   */
+  async resumeFinder(code: string, token: string, language?: UserLanguage, now = new Date()): Promise<FinderTokenResponse> {
+    const item = await this.activatedItem(code);
+    if (!resumeTokenSchema.safeParse(token).success) throw RESUME_LINK_EXPIRED();
+    const conversation = await this.conversations.findByResumeToken(item.itemCode, hashFinderToken(token));
+    if (!conversation || !resumeLinkAlive(conversation, now)) throw RESUME_LINK_EXPIRED();
+    const finderToken = newFinderToken();
+    await this.conversations.insertToken(conversation.id, hashFinderToken(finderToken), 'finder');
+    await this.keepLanguage(conversation, language);
+    return { finder_token: finderToken };
+  }
+
+  /**
+   * A finder asks for a link to their conversation: if the item's conversation with a message has that address,
+   * `messaging.resume-link.requested.v1` (ids only) asks notifications to e-mail them one. Nothing tells the caller
+   * whether it had.
+   */
+  async requestResumeLink(code: string, email: string): Promise<void> {
+    const item = await this.activatedItem(code);
+    const conversation = await this.conversations.findLatestByFinderEmail(item.itemCode, email);
+    if (!conversation) return;
+    await this.conversations.transaction(async (manager) => {
+      const version = await this.conversations.nextThreadVersion(manager);
+      await this.outbox.record(
+        manager,
+        'messaging.resume-link.requested.v1',
+        { itemCode: item.itemCode, conversationId: conversation.id },
+        { aggregateId: conversation.id, version },
+      );
+    });
+  }
+
+  // A finder's later calls that name a language keep it: their browser may have changed since they first wrote.
+  private async keepLanguage(conversation: ConversationRow, language: UserLanguage | undefined): Promise<void> {
+    if (language && language !== conversation.finder_language) await this.conversations.setFinderLanguage(conversation.id, language);
   }
 
   // Unknown, malformed and not yet activated codes: messaging knows only activated items (item_owners).
@@ -190,10 +325,19 @@ export class ConversationsService {
     if (conversationId) {
       const named = await this.conversations.findInItem(item.itemCode, conversationId);
       if (!named) throw RpcError.notFound(ResponseCode.NOT_FOUND, 'No such conversation about this item.');
+      if (named.finder_left_at) throw FINDER_LEFT();
       return named;
     }
     const latest = await this.conversations.findLatest(item.itemCode, { withMessages: true });
     if (!latest) throw OWN_ITEM();
+    // Finders still there come first: this one left and nobody else is there to answer.
+    if (latest.finder_left_at) throw FINDER_LEFT();
     return latest;
   }
+}
+
+// `finder_left` only when true, so answers about finders still there read as before.
+function finderDetailsOf(conversation: ConversationRow | null): FinderDetails {
+  if (conversation?.finder_left_at) return { finder_known: false, finder_left: true };
+  return { finder_known: conversation?.finder_email != null };
 }

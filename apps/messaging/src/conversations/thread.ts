@@ -29,8 +29,11 @@ export function toMessage(row: MessageRow, labels: Map<string, string> = new Map
     author: row.author,
     content: row.content,
     created_at: row.created_at.toISOString(),
-    // Finders' reads are not kept: an owner's message counts as read.
+    // The spec's field: an owner's message counts as read; who read a reply, and when, is `read_at`.
     is_read: row.author === 'owner' || row.read_at !== null,
+    delivered_at: row.delivered_at?.toISOString() ?? null,
+    read_at: row.read_at?.toISOString() ?? null,
+    version: Math.max(Number(row.id), row.receipt_version ?? 0),
     ...(label ? { finder: label } : {}),
   };
 }

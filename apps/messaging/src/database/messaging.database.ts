@@ -4,15 +4,17 @@ import { CreateItemOwners1763856200000 } from './migrations/1763856200000-Create
 import { ItemOwnersVersion1763900000001 } from './migrations/1763900000001-ItemOwnersVersion';
 import { CreateConversations1764000000000 } from './migrations/1764000000000-CreateConversations';
 import { ItemOwnersName1764100000000 } from './migrations/1764100000000-ItemOwnersName';
-
-/** WARNING: the schema name is where this service's data lives; renaming it loses the data. */
-export const MESSAGING_SCHEMA = 'messaging';
+import { FinderLanguageAndTokens1764800000000 } from './migrations/1764800000000-FinderLanguageAndTokens';
+import { MessageReceipts1764810000000 } from './migrations/1764810000000-MessageReceipts';
+import { RetentionIndexes1764900000001 } from './migrations/1764900000001-RetentionIndexes';
+import { FinderLeft1764910000001 } from './migrations/1764910000001-FinderLeft';
+import { MESSAGING_SCHEMA } from '../persisted-names';
 
 export function messagingDatabase(config: MessagingConfig): DatabaseOptions {
   return {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA ?? MESSAGING_SCHEMA,
     applicationName: 'messaging',
-    migrations: [CreateItemOwners1763856200000, ItemOwnersVersion1763900000001, CreateConversations1764000000000, ItemOwnersName1764100000000],
+    migrations: [CreateItemOwners1763856200000, ItemOwnersVersion1763900000001, CreateConversations1764000000000, ItemOwnersName1764100000000, FinderLanguageAndTokens1764800000000, MessageReceipts1764810000000, RetentionIndexes1764900000001, FinderLeft1764910000001],
   };
 }

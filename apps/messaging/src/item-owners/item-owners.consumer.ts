@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { DomainEvent } from '@homing/contracts';
-import type { LedgerConsumer } from '@homing/platform';
+import type { LedgerConsumer, Transaction } from '@homing/platform';
 import { ConversationsRepository } from '../conversations/conversations.repository';
+import { ITEM_OWNERS_CONSUMER } from '../persisted-names';
 import { ItemOwnersRepository } from './item-owners.repository';
 
 type ItemOwnerEvents = 'items.item.created.v1' | 'items.item.claimed.v1' | 'items.item.updated.v1' | 'items.item.deleted.v1';
@@ -14,8 +14,7 @@ type ItemOwnerEvents = 'items.item.created.v1' | 'items.item.claimed.v1' | 'item
  */
 @Injectable()
 export class ItemOwnersConsumer implements LedgerConsumer<ItemOwnerEvents> {
-  // WARNING: persisted in NATS as this consumer's position; see EventConsumer.
-  readonly durableName = 'messaging__item-owners';
+  readonly durableName = ITEM_OWNERS_CONSUMER;
   readonly subjects = ['items.item.created.v1', 'items.item.claimed.v1', 'items.item.updated.v1', 'items.item.deleted.v1'] as const;
   // A projection: every event the stream holds, each applied once, in a transaction with the ledger.
   readonly startFrom = 'all';
@@ -26,21 +25,21 @@ export class ItemOwnersConsumer implements LedgerConsumer<ItemOwnerEvents> {
     private readonly conversations: ConversationsRepository,
   ) {}
 
-  async handle(event: DomainEvent<ItemOwnerEvents>, manager: EntityManager): Promise<void> {
+  async handle(event: DomainEvent<ItemOwnerEvents>, transaction: Transaction): Promise<void> {
     if (event.subject === 'items.item.deleted.v1') {
-      await this.itemOwners.markDeleted(manager, event.data.code, event.version);
+      await this.itemOwners.markDeleted(transaction, event.data.code, event.version);
       // Whatever the order of events: a deleted item's code never comes back, so its conversations can always go.
-      await this.conversations.deleteByItem(manager, event.data.code);
+      await this.conversations.deleteByItem(transaction, event.data.code);
       return;
     }
     if (event.subject === 'items.item.updated.v1') {
-      await this.itemOwners.rename(manager, event.data.code, event.data.name, event.version);
+      await this.itemOwners.rename(transaction, event.data.code, event.data.name, event.version);
       return;
     }
     // A claimed tag has no name yet (its owner names it later, a rename); a created item has one from the start.
     const name = event.subject === 'items.item.created.v1' ? event.data.name : undefined;
     await this.itemOwners.upsert(
-      manager,
+      transaction,
       { itemCode: event.data.code, ownerUserId: event.data.ownerUserId, claimedAt: new Date(event.data.claimedAt), name },
       event.version,
     );

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { applyIfNewer } from '@homing/platform';
+import { applyIfNewer, Database, type Transaction } from '@homing/platform';
 
 export interface ItemOwner {
   itemCode: string;
@@ -11,15 +10,15 @@ export interface ItemOwner {
 /** The only place that reads or writes the item_owners projection. */
 @Injectable()
 export class ItemOwnersRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /**
    * Records the owner (and, from a creation, the name) as of the item's `version`; an event older than the row's
    * version changes nothing, except that it fills in a missing owner: an item's owner is set once, when it is
    * created or claimed, so a rename that overtook the creation must not leave the item without one.
    */
-  async upsert(manager: EntityManager, owner: ItemOwner & { name?: string | null }, version: number): Promise<boolean> {
-    const applied = await applyIfNewer(manager, {
+  async upsert(transaction: Transaction, owner: ItemOwner & { name?: string | null }, version: number): Promise<boolean> {
+    const applied = await applyIfNewer(transaction, {
       table: 'item_owners',
       key: { item_code: owner.itemCode },
       version,
@@ -32,23 +31,23 @@ export class ItemOwnersRepository {
       },
     });
     if (!applied) {
-      await manager.query('UPDATE item_owners SET owner_user_id = $2, claimed_at = $3 WHERE item_code = $1 AND owner_user_id IS NULL', [
-        owner.itemCode,
-        owner.ownerUserId,
-        owner.claimedAt,
-      ]);
+      await this.database.affected(
+        'UPDATE item_owners SET owner_user_id = $2, claimed_at = $3 WHERE item_code = $1 AND owner_user_id IS NULL',
+        [owner.itemCode, owner.ownerUserId, owner.claimedAt],
+        transaction,
+      );
     }
     return applied;
   }
 
   /** Records the item's name as of `version` (a rename); an older rename than the row's version changes nothing. */
-  async rename(manager: EntityManager, itemCode: string, name: string | null, version: number): Promise<boolean> {
-    return applyIfNewer(manager, { table: 'item_owners', key: { item_code: itemCode }, version, values: { name, updated_at: new Date() } });
+  async rename(transaction: Transaction, itemCode: string, name: string | null, version: number): Promise<boolean> {
+    return applyIfNewer(transaction, { table: 'item_owners', key: { item_code: itemCode }, version, values: { name, updated_at: new Date() } });
   }
 
   /** Marks the item deleted as of `version`, keeping the row as a tombstone against late events. */
-  async markDeleted(manager: EntityManager, itemCode: string, version: number): Promise<boolean> {
-    return applyIfNewer(manager, {
+  async markDeleted(transaction: Transaction, itemCode: string, version: number): Promise<boolean> {
+    return applyIfNewer(transaction, {
       table: 'item_owners',
       key: { item_code: itemCode },
       version,
@@ -57,18 +56,17 @@ export class ItemOwnersRepository {
   }
 
   async findByCode(itemCode: string): Promise<ItemOwner | null> {
-    const rows: Array<{ item_code: string; owner_user_id: string; claimed_at: Date }> = await this.dataSource.query(
+    const row = await this.database.one<{ item_code: string; owner_user_id: string; claimed_at: Date }>(
       'SELECT item_code, owner_user_id, claimed_at FROM item_owners WHERE item_code = $1 AND deleted_at IS NULL AND owner_user_id IS NOT NULL',
       [itemCode],
     );
-    const row = rows[0];
     return row ? { itemCode: row.item_code, ownerUserId: row.owner_user_id, claimedAt: row.claimed_at } : null;
   }
 
   /** Which of these codes are the owner's (activated, not deleted). */
   async findCodesOwnedBy(itemCodes: string[], ownerUserId: string): Promise<Set<string>> {
     if (itemCodes.length === 0) return new Set();
-    const rows: Array<{ item_code: string }> = await this.dataSource.query(
+    const rows = await this.database.rows<{ item_code: string }>(
       'SELECT item_code FROM item_owners WHERE item_code = ANY($1::char(16)[]) AND owner_user_id = $2 AND deleted_at IS NULL',
       [itemCodes, ownerUserId],
     );

@@ -15,6 +15,16 @@ describe('notifications configuration', () => {
     expect(bullmqPrefixOf(config)).toBe('homing');
   });
 
+  it('delays the owner’s e-mail 10 minutes by default, takes decimals, and refuses what is not a number of minutes', () => {
+    expect(loadNotificationsConfig(vapid).OWNER_EMAIL_DELAY_MINUTES).toBe(10);
+    expect(loadNotificationsConfig(vapid).WELCOME_MAIL_DELAY_MINUTES).toBe(5);
+    expect(loadNotificationsConfig({ ...vapid, WELCOME_MAIL_DELAY_MINUTES: '0' }).WELCOME_MAIL_DELAY_MINUTES).toBe(0);
+    expect(() => loadNotificationsConfig({ ...vapid, WELCOME_MAIL_DELAY_MINUTES: 'later' })).toThrow(ConfigError);
+    expect(loadNotificationsConfig({ ...vapid, OWNER_EMAIL_DELAY_MINUTES: '0.05' }).OWNER_EMAIL_DELAY_MINUTES).toBe(0.05);
+    expect(() => loadNotificationsConfig({ ...vapid, OWNER_EMAIL_DELAY_MINUTES: 'soon' })).toThrow(ConfigError);
+    expect(() => loadNotificationsConfig({ ...vapid, OWNER_EMAIL_DELAY_MINUTES: '-1' })).toThrow(ConfigError);
+  });
+
   it('gives each NATS namespace its own BullMQ prefix unless one is set', () => {
     expect(bullmqPrefixOf(loadNotificationsConfig({ ...vapid, NATS_NAMESPACE: 't1_ab12cd' }))).toBe('homing_t1_ab12cd');
     expect(bullmqPrefixOf(loadNotificationsConfig({ ...vapid, NATS_NAMESPACE: 't1_ab12cd', BULLMQ_PREFIX: 'staging' }))).toBe('staging');

@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushServiceHosts, type PushServiceHost } from '../channels/push/push-endpoints';
-import { baseEnvSchema, databaseEnvSchema, envSchemas, loadConfig, redisEnvSchema } from '@homing/platform';
+import { baseEnvSchema, databaseEnvSchema, envSchemas, loadConfig, redisEnvSchema, retentionEnvSchema } from '@homing/platform';
+import { DEFAULT_BULLMQ_PREFIX } from '../persisted-names';
 
 const notificationsEnvSchema = baseEnvSchema
   .extend(databaseEnvSchema.shape)
   .extend(redisEnvSchema.shape)
+  .extend(retentionEnvSchema.shape)
   .extend({
     PORT: envSchemas.port.default(3004),
+    /** Delivery records (who was sent what, when) are deleted this many days after they were made. */
+    DELIVERY_RETENTION_DAYS: z.coerce.number().min(1).max(10 * 365).default(90),
     /** One image, two roles (ARCHITECTURE §1): event consumers, queue workers, or both, so workers scale alone. */
     NOTIFICATIONS_ROLE: z.enum(['consumer', 'worker', 'all']).default('all'),
     /** Where e-mail is handed over: `smtp://` or `smtps://`, credentials in the URL if any. Development: MailDev. */
@@ -20,6 +24,16 @@ const notificationsEnvSchema = baseEnvSchema
      * environments (and test runs) sharing one Redis never take each other's jobs.
      */
     BULLMQ_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').max(64).optional(),
+    /**
+     * How long the owner's e-mail about a finder's message waits when the owner has a push subscription (pushed at
+     * once): sent only if the message is still unread then. Minutes, decimals allowed; 0 sends at once.
+     */
+    OWNER_EMAIL_DELAY_MINUTES: z.coerce.number().min(0).max(24 * 60).default(10),
+    /**
+     * How long a new owner's welcome e-mail waits after their account was made at activation, which then offers to
+     * choose a password: the mail offers the set-password link only if they still have none. Minutes, decimals allowed.
+     */
+    WELCOME_MAIL_DELAY_MINUTES: z.coerce.number().min(0).max(24 * 60).default(5),
     /** VAPID application server keys (base64url: a 65-byte P-256 public key, its 32-byte private key). */
     VAPID_PUBLIC_KEY: z.string().refine((key) => Buffer.from(key, 'base64url').length === 65, 'a base64url P-256 public key (65 bytes)'),
     VAPID_PRIVATE_KEY: z.string().refine((key) => Buffer.from(key, 'base64url').length === 32, 'a base64url P-256 private key (32 bytes)'),
@@ -34,7 +48,7 @@ const notificationsEnvSchema = baseEnvSchema
       try {
         return parsePushServiceHosts(value);
       } catch (error) {
-        context.addIssue({ code: 'custom', message: (error as Error).message });
+        context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
         return z.NEVER;
       }
     }),
@@ -47,6 +61,7 @@ const notificationsEnvSchema = baseEnvSchema
   });
 
 export type NotificationsConfig = z.infer<typeof notificationsEnvSchema>;
+export type NotificationsRole = NotificationsConfig['NOTIFICATIONS_ROLE'];
 
 export function loadNotificationsConfig(env: NodeJS.ProcessEnv = process.env): NotificationsConfig {
   return loadConfig(notificationsEnvSchema, env);
@@ -54,12 +69,10 @@ export function loadNotificationsConfig(env: NodeJS.ProcessEnv = process.env): N
 
 /** The BullMQ key prefix this process uses (see `BULLMQ_PREFIX`). */
 export function bullmqPrefixOf(config: Pick<NotificationsConfig, 'BULLMQ_PREFIX' | 'NATS_NAMESPACE'>): string {
-  return config.BULLMQ_PREFIX ?? (config.NATS_NAMESPACE ? `homing_${config.NATS_NAMESPACE}` : 'homing');
+  return config.BULLMQ_PREFIX ?? (config.NATS_NAMESPACE ? `${DEFAULT_BULLMQ_PREFIX}_${config.NATS_NAMESPACE}` : DEFAULT_BULLMQ_PREFIX);
 }
 
 /** Links in e-mails: the public URL without a trailing slash. */
 export function publicUrlOf(config: Pick<NotificationsConfig, 'PUBLIC_URL'>): string {
   return config.PUBLIC_URL.replace(/\/+$/, '');
 }
-
-export const NOTIFICATIONS_CONFIG = Symbol('NOTIFICATIONS_CONFIG');

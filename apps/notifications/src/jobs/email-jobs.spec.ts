@@ -1,16 +1,18 @@
-import { notificationJobId } from './email-jobs';
+import { UnrecoverableError } from 'bullmq';
+import { emailJobOf, recipientOf } from './email-jobs';
 
-describe('notification job ids', () => {
-  it('are <channel>_<eventId>_<recipient>, the same for the same event and recipient', () => {
-    const eventId = '019ab1c2-3d4e-7f00-8a9b-0c1d2e3f4a5b';
-    const userId = '019ab1c2-0000-7000-8000-000000000001';
-    expect(notificationJobId('email', eventId, userId)).toBe(`email_${eventId}_${userId}`);
-    expect(notificationJobId('email', eventId, userId)).toBe(notificationJobId('email', eventId, userId));
-    expect(notificationJobId('email', eventId, userId)).not.toContain(':');
+describe('e-mail jobs as the queue hands them over', () => {
+  const userId = '019ab1c2-0000-7000-8000-000000000001';
+
+  it('are read as the kind their name says, with that kind data', () => {
+    expect(emailJobOf({ name: 'login-code', data: { userId, code: 'ABCD2345' } })).toEqual({ kind: 'login-code', data: { userId, code: 'ABCD2345' } });
+    expect(emailJobOf({ name: 'owner-reply', data: { conversationId: userId, tagCode: 'ABCD1234EFGH5678' } }).kind).toBe('owner-reply');
   });
 
-  it('refuses ids BullMQ would misread (a colon) or anything but letters, digits, _ and -', () => {
-    expect(() => notificationJobId('email', 'a:b', 'user')).toThrow(/letters, digits/);
-    expect(() => notificationJobId('email', 'event', 'us er')).toThrow(/letters, digits/);
+  it('fail for good when the name is unknown or the data is not that kind', () => {
+    expect(() => emailJobOf({ name: 'newsletter', data: { userId } })).toThrow(UnrecoverableError);
+    expect(() => emailJobOf({ name: 'login-code', data: { userId, token: 'reset' } })).toThrow(UnrecoverableError);
+    // A scrubbed job holds its recipient alone: it can never be sent again.
+    expect(() => emailJobOf({ name: 'welcome', data: recipientOf({ userId }) })).toThrow(UnrecoverableError);
   });
 });

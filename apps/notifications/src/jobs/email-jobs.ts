@@ -1,44 +1,52 @@
-import { EMAIL_JOBS } from './persisted-names';
+import { UnrecoverableError } from 'bullmq';
+import { z } from 'zod';
+import { EMAIL_JOBS } from '../persisted-names';
 
-export type EmailKind = (typeof EMAIL_JOBS)[keyof typeof EMAIL_JOBS];
+const userId = z.string().min(1);
 
 /**
- * What each e-mail job carries: the recipient (a user's id, or for a finder without an account their conversation's
- * id; address and language are looked up when the job runs) and what identity cannot give again, the code or token it
- * keeps only as a hash. Nothing else.
+ * Every e-mail job: its kind (the BullMQ job name) and what it carries, the recipient (a user's id, or for a finder
+ * without an account their conversation's id; address and language are looked up when the job runs) and what
+ * identity cannot give again, the code or token it keeps only as a hash. Nothing else.
  */
-export interface EmailJobMap {
-  'login-code': { userId: string; code: string };
-  'password-reset': { userId: string; token: string };
-  welcome: { userId: string; passwordToken: string };
-  'tag-activated': { userId: string; tagCode: string };
-  'new-message': { userId: string; tagCode: string };
-  'owner-reply': { conversationId: string; tagCode: string };
-}
+const emailJobSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal(EMAIL_JOBS.loginCode), data: z.object({ userId, code: z.string() }) }),
+  z.object({ kind: z.literal(EMAIL_JOBS.passwordReset), data: z.object({ userId, token: z.string() }) }),
+  z.object({ kind: z.literal(EMAIL_JOBS.welcome), data: z.object({ userId, passwordToken: z.string() }) }),
+  z.object({ kind: z.literal(EMAIL_JOBS.tagActivated), data: z.object({ userId, tagCode: z.string() }) }),
+  z.object({
+    kind: z.literal(EMAIL_JOBS.newMessage),
+    // The conversation and the message that opened the mail's window: the worker asks messaging whether it is still
+    // unread. Absent from jobs queued before they were added (sent as before).
+    data: z.object({ userId, tagCode: z.string(), conversationId: z.string().min(1).optional(), messageId: z.number().int().optional() }),
+  }),
+  z.object({ kind: z.literal(EMAIL_JOBS.ownerReply), data: z.object({ conversationId: z.string().min(1), tagCode: z.string(), messageId: z.number().int().optional() }) }),
+  z.object({ kind: z.literal(EMAIL_JOBS.resumeLink), data: z.object({ conversationId: z.string().min(1), tagCode: z.string() }) }),
+]);
 
-export type EmailJobData<K extends EmailKind = EmailKind> = EmailJobMap[K];
+/** One e-mail job, discriminated by `kind`: what consumers enqueue and what the processor switches on. */
+export type EmailJob = z.infer<typeof emailJobSchema>;
+export type EmailKind = EmailJob['kind'];
+export type EmailJobData<K extends EmailKind = EmailKind> = Extract<EmailJob, { kind: K }>['data'];
 
 /** Who a job writes to, as it stays in the kept job once its other data is scrubbed. */
 export type EmailRecipient = { userId: string } | { conversationId: string };
 
+/** What the queue holds for an e-mail job: its data while it waits, its recipient alone once done. */
+export type StoredEmailJobData = EmailJobData | EmailRecipient;
+
 /** The recipient's id: the last part of the job id, and all a finished job keeps. */
-export function recipientOf(data: EmailJobData): EmailRecipient {
+export function recipientOf(data: EmailRecipient): EmailRecipient {
   return 'userId' in data ? { userId: data.userId } : { conversationId: data.conversationId };
 }
 
-export function recipientIdOf(data: EmailJobData): string {
+export function recipientIdOf(data: EmailRecipient): string {
   return 'userId' in data ? data.userId : data.conversationId;
 }
 
-/** The channels a job id starts with. */
-export type Channel = 'email' | 'push';
-
-/**
- * `<channel>_<eventId>_<recipient>` (ARCHITECTURE §9): the same event for the same recipient is always the same
- * job, so a redelivered or republished event is refused by the queue. BullMQ reserves `:` in ids.
- */
-export function notificationJobId(channel: Channel, eventId: string, recipientId: string): string {
-  const id = `${channel}_${eventId}_${recipientId}`;
-  if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`a job id must be letters, digits, _ and - only: ${channel} job of event ${eventId}`);
-  return id;
+/** A job as the queue hands it over, checked against its kind: one that does not match can never be sent. */
+export function emailJobOf(job: { name: string; data: unknown }): EmailJob {
+  const parsed = emailJobSchema.safeParse({ kind: job.name, data: job.data });
+  if (!parsed.success) throw new UnrecoverableError(`not an e-mail job of a known kind with its data: ${job.name}`);
+  return parsed.data;
 }

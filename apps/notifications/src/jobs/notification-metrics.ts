@@ -17,7 +17,7 @@ export const notificationMetrics = {
   }),
 };
 
-/** Depth of each queue by state, read from Redis when /metrics is scraped (see QueueDepthMetrics). */
+/** Depth of each queue by state, read from Redis when /metrics is scraped (see QueueDepthsRepository). */
 export function queueDepthGauge(collect: (gauge: Gauge<'queue' | 'state'>) => Promise<void>): Gauge<'queue' | 'state'> {
   return new Gauge({
     name: 'homing_notification_queue_jobs',

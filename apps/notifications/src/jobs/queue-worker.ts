@@ -2,7 +2,7 @@ import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nest
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import IORedis from 'ioredis';
 import { bullmqPrefixOf, type NotificationsConfig } from '../config/notifications.config';
-import type { Channel } from './email-jobs';
+import type { Channel } from './job-ids';
 import { notificationMetrics } from './notification-metrics';
 import { settlesWithin, throttledWarning } from './redis-connection';
 import { NOTIFICATION_WORKER_OPTIONS } from './queue-settings';
@@ -14,9 +14,9 @@ const DRAIN_TIMEOUT_MS = 15_000;
  * The worker of one queue (role `worker` or `all`): started once the application is up, drained on SIGTERM. The
  * channel's processor (`EmailProcessor`, `PushProcessor`) decides what a job does.
  */
-export abstract class QueueWorker<Data, Name extends string> implements OnApplicationBootstrap, OnModuleDestroy {
+export abstract class QueueWorker<Data> implements OnApplicationBootstrap, OnModuleDestroy {
   protected readonly logger: Logger;
-  private worker?: Worker<Data, void, Name>;
+  private worker?: Worker<Data>;
   private connection?: IORedis;
 
   protected constructor(
@@ -27,7 +27,7 @@ export abstract class QueueWorker<Data, Name extends string> implements OnApplic
   }
 
   /** Does one job; throws to have it retried (or `UnrecoverableError` to fail it for good). */
-  abstract process(job: Job<Data, void, Name>, token?: string): Promise<void>;
+  abstract process(job: Job<Data>, token?: string): Promise<void>;
 
   onApplicationBootstrap(): void {
     // A hybrid app runs bootstrap hooks once per server: start once.
@@ -35,7 +35,7 @@ export abstract class QueueWorker<Data, Name extends string> implements OnApplic
     // Workers block on Redis: BullMQ requires commands that wait for a reconnect instead of failing.
     this.connection = new IORedis(this.workerConfig.REDIS_URL, { maxRetriesPerRequest: null, connectionName: `notifications-${this.queueName}-worker` });
     this.connection.on('error', () => undefined);
-    this.worker = new Worker<Data, void, Name>(this.queueName, (job, token) => this.measured(job, token), {
+    this.worker = new Worker<Data>(this.queueName, (job, token) => this.measured(job, token), {
       connection: this.connection,
       prefix: bullmqPrefixOf(this.workerConfig),
       ...NOTIFICATION_WORKER_OPTIONS,
@@ -47,7 +47,7 @@ export abstract class QueueWorker<Data, Name extends string> implements OnApplic
   }
 
   /** Runs a job, counting its duration by outcome and its failures (metrics per channel: the queue is the channel). */
-  private async measured(job: Job<Data, void, Name>, token?: string): Promise<void> {
+  private async measured(job: Job<Data>, token?: string): Promise<void> {
     const done = notificationMetrics.jobDuration.startTimer({ channel: this.queueName });
     try {
       await this.process(job, token);

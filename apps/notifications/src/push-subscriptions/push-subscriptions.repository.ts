@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { PUSH_SUBSCRIPTIONS_MAX, type PushSubscriber, type PushSubscriptionBody } from '@homing/contracts';
+import { Database, type Transaction } from '@homing/platform';
 
 export interface StoredPushSubscription {
   id: string;
   endpoint: string;
   p256dh: string;
   auth: string;
+  /** The finder's conversation it tells of; null for an owner's subscription. */
+  conversationId: string | null;
 }
 
 const columnOf = (subscriber: PushSubscriber) => ('userId' in subscriber ? 'user_id' : 'conversation_id');
@@ -15,7 +17,7 @@ const idOf = (subscriber: PushSubscriber) => ('userId' in subscriber ? subscribe
 /** The `push_subscriptions` table. Plain SQL like the service's other tables: upserts on partial unique indexes. */
 @Injectable()
 export class PushSubscriptionsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /**
    * Stores a subscription (a known endpoint gets its new keys) and keeps the subscriber's newest 16: a browser that
@@ -23,23 +25,25 @@ export class PushSubscriptionsRepository {
    */
   async save(subscriber: PushSubscriber, subscription: PushSubscriptionBody): Promise<void> {
     const column = columnOf(subscriber);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.query(
+    await this.database.transaction(async (transaction) => {
+      await this.database.affected(
         `INSERT INTO push_subscriptions (${column}, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)
          ON CONFLICT (${column}, endpoint) WHERE ${column} IS NOT NULL
          DO UPDATE SET p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, updated_at = now()`,
         [idOf(subscriber), subscription.endpoint, subscription.keys.p256dh, subscription.keys.auth],
+        transaction,
       );
-      await manager.query(
+      await this.database.affected(
         `DELETE FROM push_subscriptions WHERE id IN (
            SELECT id FROM push_subscriptions WHERE ${column} = $1 ORDER BY updated_at DESC, id OFFSET $2)`,
         [idOf(subscriber), PUSH_SUBSCRIPTIONS_MAX],
+        transaction,
       );
     });
   }
 
   async remove(subscriber: PushSubscriber, endpoint: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM push_subscriptions WHERE ${columnOf(subscriber)} = $1 AND endpoint = $2`, [idOf(subscriber), endpoint]);
+    await this.database.affected(`DELETE FROM push_subscriptions WHERE ${columnOf(subscriber)} = $1 AND endpoint = $2`, [idOf(subscriber), endpoint]);
   }
 
   /** Replaces a subscription the browser changed (pushsubscriptionchange): the old endpoint goes, the new one is kept. */
@@ -49,16 +53,20 @@ export class PushSubscriptionsRepository {
   }
 
   async listFor(subscriber: PushSubscriber): Promise<Array<{ id: string }>> {
-    return this.dataSource.query(`SELECT id FROM push_subscriptions WHERE ${columnOf(subscriber)} = $1 ORDER BY created_at, id`, [idOf(subscriber)]);
+    return this.database.rows<{ id: string }>(`SELECT id FROM push_subscriptions WHERE ${columnOf(subscriber)} = $1 ORDER BY created_at, id`, [idOf(subscriber)]);
   }
 
   async findById(id: string): Promise<StoredPushSubscription | null> {
-    const rows: StoredPushSubscription[] = await this.dataSource.query('SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE id = $1', [id]);
-    return rows[0] ?? null;
+    return (await this.database.one<StoredPushSubscription>('SELECT id, endpoint, p256dh, auth, conversation_id AS "conversationId" FROM push_subscriptions WHERE id = $1', [id])) ?? null;
+  }
+
+  /** Every subscription of a subscriber (a finder who deleted their conversation); returns how many. */
+  deleteAllOf(subscriber: PushSubscriber, transaction?: Transaction): Promise<number> {
+    return this.database.affected(`DELETE FROM push_subscriptions WHERE ${columnOf(subscriber)} = $1`, [idOf(subscriber)], transaction);
   }
 
   /** A subscription the push service says is gone (404/410), or one that names a host no longer allowed. */
   async deleteById(id: string): Promise<void> {
-    await this.dataSource.query('DELETE FROM push_subscriptions WHERE id = $1', [id]);
+    await this.database.affected('DELETE FROM push_subscriptions WHERE id = $1', [id]);
   }
 }

@@ -1,16 +1,16 @@
 import { createPublicKey } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { PushSubscriber, PushSubscriptionBody } from '@homing/contracts';
-import { RpcError } from '@homing/platform';
+import { InjectConfig, RpcError } from '@homing/platform';
 import { isAllowedPushEndpoint } from '../channels/push/push-endpoints';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../config/notifications.config';
+import type { NotificationsConfig } from '../config/notifications.config';
 import { PushSubscriptionsRepository } from './push-subscriptions.repository';
 
 /** Who may be told by push, and where: subscriptions on a known push service only (S12). */
 @Injectable()
 export class PushSubscriptionsService {
   constructor(
-    @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
+    @InjectConfig() private readonly config: NotificationsConfig,
     private readonly subscriptions: PushSubscriptionsRepository,
   ) {}
 

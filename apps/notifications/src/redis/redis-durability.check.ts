@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { RedisClient, type ReadinessCheck } from '@homing/platform';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../config/notifications.config';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectConfig, RedisClient, type ReadinessCheck } from '@homing/platform';
+import type { NotificationsConfig } from '../config/notifications.config';
 import { durabilityProblems, readRedisDurability } from './redis-durability';
 
 /**
@@ -17,7 +17,7 @@ export class RedisDurabilityCheck implements OnApplicationBootstrap, ReadinessCh
 
   constructor(
     private readonly redis: RedisClient,
-    @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
+    @InjectConfig() private readonly config: NotificationsConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -40,7 +40,7 @@ export class RedisDurabilityCheck implements OnApplicationBootstrap, ReadinessCh
     try {
       problems = await this.problems();
     } catch (error) {
-      this.logger.warn(`could not read the Redis configuration: ${(error as Error).message}`);
+      this.logger.warn(`could not read the Redis configuration: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
     if (problems.length === 0) return;

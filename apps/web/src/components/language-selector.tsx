@@ -1,7 +1,7 @@
-import { useId } from 'react';
+import { useId, type SelectHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { useSession } from '../features/auth/session';
+import { useSession } from '../lib/session';
 import { chooseLanguage } from '../i18n/i18n';
 import { defaultLanguage, isSupportedLanguage, languages, type SupportedLanguage } from '../i18n/languages';
 import { useApi } from '../lib/api-context';
@@ -14,7 +14,7 @@ async function tellServiceWorker(language: SupportedLanguage): Promise<void> {
 }
 
 export function LanguageSelector() {
-  const { t, i18n } = useTranslation();
+  const { i18n } = useTranslation();
   const selectId = useId();
   const api = useApi();
   const { user } = useSession();
@@ -28,18 +28,26 @@ export function LanguageSelector() {
   };
 
   return (
+    <LanguageSelect
+      id={selectId}
+      value={i18n.resolvedLanguage ?? defaultLanguage}
+      onChange={(event) => {
+        const language = event.target.value;
+        if (isSupportedLanguage(language)) void change(language);
+      }}
+    />
+  );
+}
+
+/** The language list with its label; also in the prerendered finder page (src/prerender/finder-shell.tsx). */
+export function LanguageSelect({ id, ...select }: { id: string } & Pick<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'defaultValue' | 'onChange'>) {
+  const { t } = useTranslation();
+  return (
     <div className="language-selector">
-      <label htmlFor={selectId} className="visually-hidden">
+      <label htmlFor={id} className="visually-hidden">
         {t('nav.language')}
       </label>
-      <select
-        id={selectId}
-        value={i18n.resolvedLanguage ?? defaultLanguage}
-        onChange={(event) => {
-          const language = event.target.value;
-          if (isSupportedLanguage(language)) void change(language);
-        }}
-      >
+      <select id={id} {...select}>
         {languages.map(({ code, word }) => (
           <option key={code} value={code} lang={code} disabled={!isSupportedLanguage(code)}>
             {word}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -53,5 +53,45 @@ export function Modal({ title, onClose, children, role = 'dialog' }: ModalProps)
         {children}
       </div>
     </div>
+  );
+}
+
+interface ConfirmModalProps {
+  title: string;
+  text: string;
+  confirmLabel: string;
+  cancelLabel: string;
+  /** What confirming does; while it runs the button waits. It closes or replaces the modal itself when it succeeds. */
+  action(): Promise<void>;
+  /** A failed action: told (e.g. by a flash) before the modal closes. */
+  onError(error: unknown): void;
+  onClose(): void;
+}
+
+/** A confirmation of something that cannot be undone: its confirm button first (Enter confirms), then cancel. */
+export function ConfirmModal({ title, text, confirmLabel, cancelLabel, action, onError, onClose }: ConfirmModalProps) {
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await action();
+    } catch (error) {
+      onError(error);
+      setBusy(false);
+      onClose();
+    }
+  };
+  return (
+    <Modal title={title} onClose={onClose} role="alertdialog">
+      <p>{text}</p>
+      <div className="actions">
+        <button type="button" className="button--danger" onClick={() => void confirm()} disabled={busy}>
+          {confirmLabel}
+        </button>
+        <button type="button" className="button--secondary" onClick={onClose}>
+          {cancelLabel}
+        </button>
+      </div>
+    </Modal>
   );
 }

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 
-import { useSession } from '../features/auth/session';
+import { useSession } from '../lib/session';
 import { PageTitle } from './page-title';
 
 /** The not-logged-in view in place of a page that needs a login. */

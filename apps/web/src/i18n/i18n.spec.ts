@@ -45,6 +45,19 @@ describe('texts', () => {
     for (const key of english) expect([key, placeholders(textAt(texts, key))]).toEqual([key, placeholders(textAt(en, key))]);
   });
 
+  it.each([
+    ['nl', nl],
+    ['es', es],
+  ])('keeps the same inline tags (links, code) in %s', (_language, texts) => {
+    const tags = (text = '') => [...text.matchAll(/<(\/?\w+)>/g)].map((match) => match[1]).sort();
+    for (const key of english) expect([key, tags(textAt(texts, key))]).toEqual([key, tags(textAt(en, key))]);
+  });
+
+  it('calls a tag by one Dutch word everywhere: "label", never "tag"', () => {
+    const withTag = keysOf(nl).filter((key) => /\btags?\b/i.test((textAt(nl, key) ?? '').replace(/\{\{[^}]*\}\}/g, '')));
+    expect(withTag).toEqual([]);
+  });
+
   it('has an English text for every key the code names', () => {
     // Every quoted 'namespace.key' in the app's code (t('…'), schema messages, the error catalogue); the typed t()
     // catches most of these at compile time, this also catches keys held in plain strings.

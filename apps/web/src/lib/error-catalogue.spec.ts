@@ -2,7 +2,7 @@ import { createInstance, type TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 
 import en from '../i18n/locales/en.json';
-import { ApiError, CLIENT_RATE_LIMIT_MESSAGE } from './api-client';
+import { ApiError, CLIENT_RATE_LIMIT_MESSAGE } from './api-transport';
 import { errorText, validationErrors, validationText } from './error-catalogue';
 
 const i18n = createInstance();

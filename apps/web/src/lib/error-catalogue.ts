@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import type { ValidationMap } from '@homing/contracts';
 
 import type en from '../i18n/locales/en.json';
-import { ApiError } from './api-client';
+import { ApiError } from './api-transport';
 
 // Product spec §8 in one place: which text a failed call shows.
 
@@ -18,6 +18,7 @@ const textByCode: Record<string, ErrorKey> = {
   CANNOT_FIND_YOUR_OWN_ITEM: 'errors.cannotFindOwnItem',
   ALREADY_CLAIMED: 'errors.alreadyClaimed',
   RATE_LIMITED: 'errors.tooManyRequests',
+  FINDER_LEFT: 'errors.finderLeft',
 };
 
 /** When no response code has a text of its own. */

@@ -2,17 +2,17 @@ import i18next from 'i18next';
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider, initReactI18next, useTranslation } from 'react-i18next';
 
-import { FinderIntro } from '../app/routes/found/finder-view';
+import { FinderIntro } from '../features/messages/components/finder-view';
+import { LanguageSelect } from '../components/language-selector';
 import { LogoMark } from '../components/logo';
 import { MessageForm } from '../features/messages/components/message-form';
-import { isSupportedLanguage, languages } from '../i18n/languages';
 import { resources } from '../i18n/resources';
 
 // Rendered at build time (vite.config.mts) into found.html, which the gateway and nginx answer for /found/*: a
 // stranger's phone on a weak connection shows what it is and lets them start writing before the app's code arrives.
 // In English, the language of a visitor we know nothing about yet; the app takes over in theirs.
 
-// The same markup as the app's layout (components/layouts/main-layout.tsx) for a visitor who is not logged in, so
+// The same markup as the app's layout (app/main-layout.tsx) for a visitor who is not logged in, so
 // nothing moves when the app takes its place.
 function FinderShell() {
   const { t } = useTranslation();
@@ -27,18 +27,7 @@ function FinderShell() {
           <span>{t('common.productName')}</span>
         </a>
         <div className="site-header__actions">
-          <div className="language-selector">
-            <label htmlFor="language" className="visually-hidden">
-              {t('nav.language')}
-            </label>
-            <select id="language" defaultValue="en">
-              {languages.map(({ code, word }) => (
-                <option key={code} value={code} lang={code} disabled={!isSupportedLanguage(code)}>
-                  {word}
-                </option>
-              ))}
-            </select>
-          </div>
+          <LanguageSelect id="language" defaultValue="en" />
           <nav aria-label={t('nav.mainMenu')} className="main-nav">
             <ul>
               <li>
@@ -52,7 +41,15 @@ function FinderShell() {
       <main id="main" className="site-main" tabIndex={-1}>
         <FinderIntro>
           <MessageForm withEmail submitLabel={t('found.sendFirst')} onSend={async () => null} />
+          {/* The app's folded "already wrote?" request, in place so nothing below moves. */}
+          <details className="resume-link">
+            <summary>{t('resumeLink.summary')}</summary>
+          </details>
         </FinderIntro>
+        {/* The owner's log-in link needs the tag's code, which only the app knows: its place, kept empty. */}
+        <p className="owner-login" aria-hidden="true">
+          <a tabIndex={-1}>&nbsp;</a>
+        </p>
       </main>
       <footer className="site-footer">
         <nav aria-label={t('common.productName')}>

@@ -36,7 +36,7 @@ export function renderApp(path = '/', options: RenderAppOptions = {}) {
 }
 
 /** An unsigned token with the claims the app reads; the app never verifies signatures (the gateway does). */
-export function fakeToken(claims: { id?: string; email?: string; exp?: number } = {}): string {
+export function fakeToken(claims: { id?: string; email?: string; exp?: number; is_admin?: boolean } = {}): string {
   const encode = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
   const payload = { id: '0190a000-0000-7000-8000-000000000001', email: 'owner@example.com', exp: Math.floor(Date.now() / 1000) + 3600, ...claims };
   return `${encode({ alg: 'ES256', typ: 'JWT' })}.${encode(payload)}.signature`;

@@ -8,6 +8,7 @@ import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../cont
 import { dataSourceOptions, migrateSchema, type DatabaseOptions } from '../database';
 import { createLogger, fastifyLogging, NestPinoLogger } from '../logging';
 import { collectProcessMetrics, httpMetrics } from '../metrics';
+import { purgeExpired, type RetentionRules } from '../retention';
 import { replayDeadLetters } from '../inbox/dead-letters';
 import { JetStreamStreams, jetStreamSettingsOf } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
@@ -31,10 +32,12 @@ export interface ServiceDefinition<C extends BaseConfig> {
   loadConfig(): C;
   port(config: C): number;
   module(config: C): Type | DynamicModule;
-  /** Answer the RPC subjects of this service's @MessagePattern handlers. */
+  /** Answer the RPC subjects of this service's @RpcHandler handlers. */
   rpc?: boolean;
   /** The service's schema; enables the `migrate` command. */
   database?(config: C): DatabaseOptions;
+  /** The service's retention rules; with `database`, enables the `purge-expired` command (the timer is retentionProviders). */
+  retention?: RetentionRules<C>;
   /** Extra CLI commands, e.g. `seed-tags`. */
   commands?: Record<string, ServiceCommand<C>>;
   /**
@@ -80,6 +83,13 @@ async function runCommand<C extends BaseConfig>(definition: ServiceDefinition<C>
       describe: "republish dead-lettered events to their consumer after a fix ([--consumer <durable name>], else all of this service's)",
       run: (current, commandArgs) => replayDeadLettersCommand(definition.name, current, commandArgs),
     };
+    const retention = definition.retention;
+    if (retention) {
+      commands['purge-expired'] = {
+        describe: 'run every retention rule once and exit ([--now <ISO time>] to purge as of that time)',
+        run: (current, commandArgs) => purgeExpired(definition.name, database(current), current, retention, commandArgs),
+      };
+    }
     commands.migrate = {
       describe: 'create the schema and run pending migrations',
       async run(current) {

@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { IdempotencyAnswersSealed1764910000000 } from './idempotency-answers-sealed.migration';
 import { IdempotencyKeys1763856000001 } from './idempotency-keys.migration';
 import { OutboxAndProcessedEvents1763856000000 } from './platform-tables.migration';
 import { QueryCountingLogger } from './query-counter';
@@ -39,7 +40,7 @@ export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
     schema: options.schema,
     applicationName: options.applicationName,
     entities: options.entities ?? [],
-    migrations: [OutboxAndProcessedEvents1763856000000, IdempotencyKeys1763856000001, ...options.migrations],
+    migrations: [OutboxAndProcessedEvents1763856000000, IdempotencyKeys1763856000001, IdempotencyAnswersSealed1764910000000, ...options.migrations],
     migrationsTableName: 'migrations',
     migrationsRun: false,
     synchronize: false,

@@ -1,6 +1,4 @@
-import type { Pool, QueryResultRow } from 'pg';
-import type { DataSource, Logger as TypeOrmLogger } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { Logger as TypeOrmLogger } from 'typeorm';
 import { requestContext } from '../context';
 import { databaseMetrics } from '../metrics/metrics';
 
@@ -31,21 +29,4 @@ export class QueryCountingLogger implements TypeOrmLogger {
   logSchemaBuild(): void {}
   logMigration(): void {}
   log(): void {}
-}
-
-/** A named prepared statement: parsed and planned once per connection, for the hottest reads (the tag scan). */
-export interface NamedStatement {
-  name: string;
-  text: string;
-}
-
-/**
- * Runs a named prepared statement straight on the pool TypeORM holds (TypeORM's query() cannot name a statement),
- * counted like any other query.
- */
-export async function queryNamed<Row extends QueryResultRow>(dataSource: DataSource, statement: NamedStatement, values: unknown[]): Promise<Row[]> {
-  const pool = (dataSource.driver as PostgresDriver).master as Pool;
-  countQuery();
-  const { rows } = await pool.query<Row>({ ...statement, values });
-  return rows;
 }

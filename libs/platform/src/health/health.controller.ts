@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
 import { ModuleRef } from '@nestjs/core';
-import { DataSource } from 'typeorm';
+import { Database } from '../database/database';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { RedisClient } from '../redis/redis.client';
@@ -94,7 +94,7 @@ export class HealthController {
   private async probe(dependency: HealthDependency): Promise<void> {
     switch (dependency) {
       case 'database':
-        await this.moduleRef.get(DataSource, { strict: false }).query('SELECT 1');
+        await this.moduleRef.get(Database, { strict: false }).rows('SELECT 1');
         return;
       case 'nats': {
         const nats = this.moduleRef.get(NatsClient, { strict: false });

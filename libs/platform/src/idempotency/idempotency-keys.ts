@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
 import { ResponseCode } from '@homing/contracts';
+import { Database, type Transaction } from '../database/database';
 import { RpcError } from '../nats/rpc-error';
+import { openAnswer, sealAnswer, storedIdempotencyKey } from './sealed-answers';
 
 /** How long a key keeps its first result: the retry window promised to clients. */
 export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
@@ -27,13 +28,17 @@ export interface IdempotentRequest {
  * the same transaction as the work and its result, so the result exists if and only if the work committed:
  * a retry within 24 h gets the first result, a request racing the first waits for it and gets the same result,
  * and a failed first attempt (rolled back) leaves the key free for the retry.
+ *
+ * The row keeps neither the key nor the answer in clear (an answer can hold a finder token): the key as its SHA-256,
+ * the answer sealed with a key derived from the Idempotency-Key (sealed-answers.ts), so only a caller who sends
+ * the key again can read it.
  */
 @Injectable()
 export class IdempotencyKeys implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(IdempotencyKeys.name);
   private purgeTimer?: NodeJS.Timeout;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   onModuleInit(): void {
     const purge = () => void this.purgeExpired().catch((error: Error) => this.logger.warn(`purging idempotency keys failed: ${error.message}`));
@@ -49,41 +54,44 @@ export class IdempotencyKeys implements OnModuleInit, OnModuleDestroy {
    * Runs `work` in a transaction; with a key, at most once: a repeat returns the first result (as JSON, so the
    * result must be what an RPC answers anyway). Without a key, `work` just runs in a transaction.
    */
-  async run<T>(idempotent: IdempotentRequest | null, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (!idempotent) return this.dataSource.transaction(work);
+  async run<T>(idempotent: IdempotentRequest | null, work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    if (!idempotent) return this.database.transaction(work);
     const scope = `${idempotent.operation}:${idempotent.caller}`;
     const requestHash = hashOf(idempotent.request);
-    return this.dataSource.transaction(async (manager) => {
+    const storedKey = storedIdempotencyKey(idempotent.key);
+    return this.database.transaction(async (transaction) => {
       // Claims the key, or takes over one past its window. If another transaction holds the key, PostgreSQL makes
       // this wait until it ends: committed, its row stands (and is locked for us, not updated); rolled back, we claim.
-      const claimed: unknown[] = await manager.query(
+      const claimed = await this.database.affected(
         `INSERT INTO idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3)
          ON CONFLICT (scope, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, response = NULL, created_at = now()
            WHERE idempotency_keys.created_at < now() - make_interval(hours => $4)
          RETURNING 1`,
-        [scope, idempotent.key, requestHash, IDEMPOTENCY_KEY_TTL_HOURS],
+        [scope, storedKey, requestHash, IDEMPOTENCY_KEY_TTL_HOURS],
+        transaction,
       );
-      if (claimed.length === 0) return this.firstResult<T>(manager, scope, idempotent.key, requestHash);
-      const result = await work(manager);
-      await manager.query('UPDATE idempotency_keys SET response = $3 WHERE scope = $1 AND key = $2', [scope, idempotent.key, JSON.stringify(result ?? null)]);
+      if (claimed === 0) return this.firstResult<T>(transaction, scope, idempotent.key, requestHash);
+      const result = await work(transaction);
+      await this.database.affected(
+        'UPDATE idempotency_keys SET response = $3 WHERE scope = $1 AND key = $2',
+        [scope, storedKey, JSON.stringify(sealAnswer(result, idempotent.key, scope))],
+        transaction,
+      );
       return result;
     });
   }
 
   /** Deletes keys past their window; returns how many. */
-  async purgeExpired(): Promise<number> {
-    const [, deleted]: [unknown[], number] = await this.dataSource.query(
-      'DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)',
-      [IDEMPOTENCY_KEY_TTL_HOURS],
-    );
-    return deleted;
+  purgeExpired(): Promise<number> {
+    return this.database.affected('DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)', [IDEMPOTENCY_KEY_TTL_HOURS]);
   }
 
-  private async firstResult<T>(manager: EntityManager, scope: string, key: string, requestHash: string): Promise<T> {
-    const [first]: Array<{ request_hash: string; response: T }> = await manager.query(
+  private async firstResult<T>(transaction: Transaction, scope: string, key: string, requestHash: string): Promise<T> {
+    const first = (await this.database.one<{ request_hash: string; response: string }>(
       'SELECT request_hash, response FROM idempotency_keys WHERE scope = $1 AND key = $2',
-      [scope, key],
-    );
+      [scope, storedIdempotencyKey(key)],
+      transaction,
+    )) as { request_hash: string; response: string };
     if (first.request_hash !== requestHash) {
       // A client bug (one key reused for another request): answering with the first result would hide it.
       throw new RpcError({
@@ -92,7 +100,7 @@ export class IdempotencyKeys implements OnModuleInit, OnModuleDestroy {
         message: 'This Idempotency-Key was already used for a different request.',
       });
     }
-    return first.response;
+    return openAnswer<T>(first.response, key, scope);
   }
 }
 

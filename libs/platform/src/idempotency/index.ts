@@ -1,1 +1,2 @@
 export * from './idempotency-keys';
+export * from './sealed-answers';

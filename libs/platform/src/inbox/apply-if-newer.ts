@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../database/database';
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
@@ -25,7 +25,7 @@ export interface ProjectionWrite {
  * in any order (relay replicas, naks, redeliveries), so "last delivered wins" would let a late event undo a rename,
  * a reset or a delete; "highest version wins" cannot. Returns true if the row was written.
  */
-export async function applyIfNewer(manager: EntityManager, write: ProjectionWrite): Promise<boolean> {
+export async function applyIfNewer(transaction: Transaction, write: ProjectionWrite): Promise<boolean> {
   const keyColumns = Object.keys(write.key);
   const valueColumns = Object.keys(write.values).filter((column) => !(column in write.key));
   if (keyColumns.length === 0) throw new Error('applyIfNewer needs a key');
@@ -33,7 +33,8 @@ export async function applyIfNewer(manager: EntityManager, write: ProjectionWrit
   const parameters = [...keyColumns.map((column) => write.key[column]), ...valueColumns.map((column) => write.values[column]), write.version];
   const table = quoted(write.table);
   const updates = [...valueColumns, 'version'].map((column) => `${quoted(column)} = EXCLUDED.${quoted(column)}`);
-  const rows: unknown[] = await manager.query(
+  // An INSERT answers its RETURNING rows whichever way it is run; the transaction is the caller's (a ledger consumer's).
+  const rows: unknown[] = await transaction.query(
     `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${parameters.map((_, index) => `$${index + 1}`).join(', ')})
      ON CONFLICT (${keyColumns.map(quoted).join(', ')}) DO UPDATE SET ${updates.join(', ')}
      WHERE ${table}."version" < EXCLUDED."version"

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, type ConsumerConfig, type ConsumerMessages } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import { DataSource, type EntityManager } from 'typeorm';
 import { streamOfEvent, type EventSubject } from '@homing/contracts';
+import { Database, type Transaction } from '../database/database';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { NatsDeadLetterSink } from './dead-letters';
@@ -38,17 +38,18 @@ const KEEP_PROCESSED = '30 days';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /** The `processed_events` ledger in the service's schema. */
-export class TypeOrmEventLedger implements EventLedger {
-  constructor(private readonly dataSource: DataSource) {}
+export class DatabaseEventLedger implements EventLedger {
+  constructor(private readonly database: Database) {}
 
-  applyOnce(consumer: string, eventId: string, work: (manager: EntityManager) => Promise<void>): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const inserted: unknown[] = await manager.query(
-        'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id',
+  applyOnce(consumer: string, eventId: string, work: (transaction: Transaction) => Promise<void>): Promise<boolean> {
+    return this.database.transaction(async (transaction) => {
+      const inserted = await this.database.affected(
+        'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
         [consumer, eventId],
+        transaction,
       );
-      if (inserted.length === 0) return false;
-      await work(manager);
+      if (inserted === 0) return false;
+      await work(transaction);
       return true;
     });
   }
@@ -75,14 +76,14 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
 
   constructor(
     @Inject(EVENT_CONSUMERS) private readonly consumers: EventConsumer[],
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly nats: NatsClient,
     private readonly streams: JetStreamStreams,
     @Optional() @Inject(EVENT_CONSUMER_OPTIONS) options?: Partial<EventConsumerOptions>,
   ) {
     this.options = { ...DEFAULT_EVENT_CONSUMER_OPTIONS, ...options };
     for (const consumer of consumers) validateConsumer(consumer);
-    this.processor = new EventProcessor(new TypeOrmEventLedger(dataSource), new NatsDeadLetterSink(nats, streams), this.options, (subject) =>
+    this.processor = new EventProcessor(new DatabaseEventLedger(database), new NatsDeadLetterSink(nats, streams), this.options, (subject) =>
       nats.namespace.unprefix(subject),
     );
   }
@@ -105,8 +106,8 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
   }
 
   private async purgeLedger(): Promise<void> {
-    await this.dataSource
-      .query(`DELETE FROM processed_events WHERE processed_at < now() - interval '${KEEP_PROCESSED}'`)
+    await this.database
+      .affected(`DELETE FROM processed_events WHERE processed_at < now() - interval '${KEEP_PROCESSED}'`)
       .catch((error: Error) => this.logger.warn(`purging processed_events: ${error.message}`));
   }
 
@@ -163,7 +164,7 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
     while (this.running) {
       await this.sleep(backoffMs(attempt, this.options));
       if (consumer.idempotency === 'handler') return;
-      const answers = await this.dataSource.query('SELECT 1').then(
+      const answers = await this.database.rows('SELECT 1').then(
         () => true,
         () => false,
       );

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../database/database';
 import type { DomainEvent, EventSubject } from '@homing/contracts';
 
 export const EVENT_CONSUMERS = Symbol('EVENT_CONSUMERS');
@@ -24,11 +24,11 @@ interface ConsumerBase<S extends EventSubject> {
 
 /**
  * Idempotency by ledger: `handle` runs inside the transaction that records the event in `processed_events`, so
- * writing through `manager` makes the side effect and the record commit together, and a redelivered event is skipped.
+ * writing through `transaction` makes the side effect and the record commit together, and a redelivered event is skipped.
  */
 export interface LedgerConsumer<S extends EventSubject = EventSubject> extends ConsumerBase<S> {
   readonly idempotency: 'ledger';
-  handle(event: DomainEvent<S>, manager: EntityManager): Promise<void>;
+  handle(event: DomainEvent<S>, transaction: Transaction): Promise<void>;
 }
 
 /**

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../database/database';
 import type { DomainEvent } from '@homing/contracts';
 import type { HandlerConsumer, LedgerConsumer } from './event-consumer';
 import { backoffMs, EventProcessor, REPLAY_FOR_HEADER, type DeadLetterSink, type EventLedger } from './event-processor';
@@ -14,11 +14,11 @@ class FakeLedger implements EventLedger {
   readonly processed = new Set<string>();
   readonly rows: string[] = [];
 
-  async applyOnce(consumer: string, eventId: string, work: (manager: EntityManager) => Promise<void>): Promise<boolean> {
+  async applyOnce(consumer: string, eventId: string, work: (manager: Transaction) => Promise<void>): Promise<boolean> {
     const key = `${consumer}/${eventId}`;
     if (this.processed.has(key)) return false;
     const written: string[] = [];
-    await work({ query: async (sql: string) => void written.push(sql) } as unknown as EntityManager);
+    await work({ query: async (sql: string) => void written.push(sql) } as unknown as Transaction);
     this.processed.add(key);
     this.rows.push(...written);
     return true;

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { JsMsg } from '@nats-io/jetstream';
 import { context } from '@opentelemetry/api';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../database/database';
+import { scrubQueryError } from '../database/query-error';
 import { eventEnvelopeSchema, EventMap, isEventSubject, type DomainEvent, type EventSubject } from '@homing/contracts';
 import { requestContext } from '../context';
 import { consumerMetrics } from '../metrics/metrics';
@@ -33,7 +34,7 @@ export function backoffMs(failures: number, options: Pick<EventProcessingOptions
 /** Records processed events so a redelivered one changes state once (the `processed_events` table). */
 export interface EventLedger {
   /** Runs `work` in one transaction with the record of (consumer, eventId); false, without running it, if recorded. */
-  applyOnce(consumer: string, eventId: string, work: (manager: EntityManager) => Promise<void>): Promise<boolean>;
+  applyOnce(consumer: string, eventId: string, work: (manager: Transaction) => Promise<void>): Promise<boolean>;
 }
 
 /** Copies an event that will not be handled to the dead-letter stream; throws if it could not. */
@@ -126,8 +127,14 @@ export class EventProcessor {
   }
 
   private apply(consumer: EventConsumer, event: DomainEvent): Promise<boolean> {
-    if (consumer.idempotency === 'handler') return consumer.handle(event).then(() => true);
-    return this.ledger.applyOnce(consumer.durableName, event.id, (manager) => consumer.handle(event, manager));
+    const applied =
+      consumer.idempotency === 'handler'
+        ? consumer.handle(event).then(() => true)
+        : this.ledger.applyOnce(consumer.durableName, event.id, (transaction) => consumer.handle(event, transaction));
+    // What is logged or dead-lettered of a failure must not carry a failed query's parameters.
+    return applied.catch((error: unknown) => {
+      throw scrubQueryError(error);
+    });
   }
 
   private inContext<T>(consumer: EventConsumer, event: DomainEvent, msg: JsMsg, work: () => Promise<T>): Promise<T> {

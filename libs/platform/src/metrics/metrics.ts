@@ -60,4 +60,8 @@ export const databaseMetrics = {
   }),
 };
 
+export const retentionMetrics = {
+  purged: new Counter({ name: 'homing_retention_purged_total', help: 'Rows deleted or cleared by retention rules, by rule', labelNames: ['rule'] }),
+};
+
 export { register as metricsRegistry };

@@ -1,6 +1,6 @@
 /**
  * Subject and stream names as they appear on the wire. An empty namespace leaves them as the contracts spell
- * them; a namespace `t1` turns `items.rpc.get-by-code` into `t1.items.rpc.get-by-code` and `HOMING_EVENTS`
+ * them; a namespace `t1` turns `items.rpc.get-public` into `t1.items.rpc.get-public` and `HOMING_EVENTS`
  * into `T1_HOMING_EVENTS`, so test workers and environments sharing one NATS never see each other.
  */
 export class NatsNamespace {

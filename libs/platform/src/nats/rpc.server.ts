@@ -4,6 +4,7 @@ import { context, type Span } from '@opentelemetry/api';
 import type { Msg, Subscription } from '@nats-io/transport-node';
 import { lastValueFrom } from 'rxjs';
 import { ResponseCode, RpcMap, toValidationMap, type RpcErrorBody, type RpcSubject } from '@homing/contracts';
+import { scrubQueryError } from '../database/query-error';
 import { acceptCorrelationId, acceptDeadline, CORRELATION_HEADER, DEADLINE_HEADER, requestContext } from '../context';
 import { extractTraceContext } from '../tracing/propagation';
 import { SpanKind, withSpan } from '../tracing/spans';
@@ -33,7 +34,7 @@ const EXPIRED_REPLY = encodeJson({
 } satisfies RpcErrorBody);
 
 /**
- * Our Nest transport for request/reply on core NATS. `@MessagePattern('items.rpc.get-by-code')` handlers are
+ * Our Nest transport for request/reply on core NATS. `@RpcHandler('items.rpc.get-public')` handlers are
  * subscribed in a queue group named after the service, so replicas share the load. Requests are validated
  * against the contracts' RpcMap before a handler runs; errors go back as `{status, response_code, message}`
  * with an error header, never as a stack trace.
@@ -155,8 +156,10 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     return parsed.data;
   }
 
-  private toErrorBody(pattern: string, error: unknown): RpcErrorBody {
-    if (error instanceof RpcError) return error.body;
+  private toErrorBody(pattern: string, thrown: unknown): RpcErrorBody {
+    if (thrown instanceof RpcError) return thrown.body;
+    // Whatever is logged below must not carry a failed query's parameters (e-mail addresses, hashes).
+    const error = scrubQueryError(thrown);
     // A call this handler made ran out of time (or of the request's deadline): the answer is late, not a bug.
     if (error instanceof RpcTimeoutError) {
       return { status: 504, response_code: ResponseCode.SERVICE_TIMEOUT, message: 'A service took too long to answer. Try again shortly.' };

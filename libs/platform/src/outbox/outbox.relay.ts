@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
 import { isEventSubject, streamOfEvent } from '@homing/contracts';
 import { CORRELATION_HEADER } from '../context';
+import { Database } from '../database/database';
 import { outboxMetrics } from '../metrics/metrics';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
@@ -38,12 +38,15 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private running = false;
   private loop?: Promise<void>;
   private wake?: () => void;
+  // Set by every NOTIFY and cleared as a batch starts: a notification that arrives while a batch is published or the
+  // gauge updated (no sleeper to wake yet) must still keep the relay from sleeping past its row.
+  private notified = false;
   private listener?: Client;
   private lastPurge = 0;
 
   constructor(
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly nats: NatsClient,
     private readonly streams: JetStreamStreams,
   ) {}
@@ -64,11 +67,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Publishes one batch; returns how many rows it published. Exposed for tests and the F3 fault test. */
   async relayBatch(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const rows: OutboxRow[] = await manager.query(
+    return this.database.transaction(async (transaction) => {
+      const rows = await this.database.rows<OutboxRow>(
         `SELECT id, subject, envelope, headers FROM outbox
           WHERE published_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [BATCH_SIZE],
+        transaction,
       );
       if (rows.length === 0) return 0;
       const js = this.nats.js;
@@ -85,8 +89,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       const secret = rows.filter((row) => isEventSubject(row.subject) && streamOfEvent(row.subject) === 'secrets').map((row) => row.id);
       const kept = rows.filter((row) => !secret.includes(row.id)).map((row) => row.id);
       // Secrets (login codes, reset links) must not outlive their publication (ARCHITECTURE §3).
-      if (secret.length > 0) await manager.query('DELETE FROM outbox WHERE id = ANY($1::uuid[])', [secret]);
-      if (kept.length > 0) await manager.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [kept]);
+      if (secret.length > 0) await this.database.affected('DELETE FROM outbox WHERE id = ANY($1::uuid[])', [secret], transaction);
+      if (kept.length > 0) await this.database.affected('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [kept], transaction);
       return rows.length;
     });
   }
@@ -96,12 +100,14 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     while (this.running) {
       try {
         await this.ensureReady();
+        // From here on, a commit's NOTIFY either finds its row in this batch or sends the relay round again.
+        this.notified = false;
         const published = await this.relayBatch();
         failures = 0;
         await this.purgeOccasionally();
         if (published === BATCH_SIZE) continue;
         await this.updatePendingAge();
-        await this.sleep(POLL_INTERVAL_MS);
+        if (!this.notified) await this.sleep(POLL_INTERVAL_MS);
       } catch (error) {
         failures += 1;
         outboxMetrics.failures.inc();
@@ -120,7 +126,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async listen(): Promise<void> {
     const listener = new Client({ connectionString: this.options.databaseUrl, connectionTimeoutMillis: 3000 });
-    listener.on('notification', () => this.wake?.());
+    listener.on('notification', () => {
+      this.notified = true;
+      this.wake?.();
+    });
     listener.on('error', (error) => {
       // The poll keeps relaying; the next round opens a new listener.
       this.logger.warn(`outbox listener lost: ${error.message}`);
@@ -135,11 +144,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private async purgeOccasionally(): Promise<void> {
     if (Date.now() - this.lastPurge < PURGE_EVERY_MS) return;
     this.lastPurge = Date.now();
-    await this.dataSource.query(`DELETE FROM outbox WHERE published_at < now() - interval '${KEEP_PUBLISHED}'`);
+    await this.database.affected(`DELETE FROM outbox WHERE published_at < now() - interval '${KEEP_PUBLISHED}'`);
   }
 
   private async updatePendingAge(): Promise<void> {
-    const [row] = await this.dataSource.query(
+    const row = await this.database.one<{ age: number | null }>(
       'SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float AS age FROM outbox WHERE published_at IS NULL',
     );
     outboxMetrics.oldestPendingSeconds.set(Number(row?.age ?? 0));
@@ -148,11 +157,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private sleep(ms: number): Promise<void> {
     if (!this.running) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        if (this.wake === done) this.wake = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.wake = done;
     });
   }

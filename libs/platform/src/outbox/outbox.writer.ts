@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { EventMap, type DomainEvent, type EventData, type EventSubject } from '@homing/contracts';
 import { requestContext } from '../context';
+import { Database, type Transaction } from '../database/database';
 import { currentTraceHeaders } from '../tracing/propagation';
 import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
 
@@ -18,9 +18,12 @@ export interface EventAggregate {
  */
 @Injectable()
 export class OutboxWriter {
-  constructor(@Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions) {}
+  constructor(
+    @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
+    private readonly database: Database,
+  ) {}
 
-  async record<S extends EventSubject>(manager: EntityManager, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
+  async record<S extends EventSubject>(transaction: Transaction, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
     const context = requestContext.current();
     const event = {
       id: uuidv7(),
@@ -34,14 +37,13 @@ export class OutboxWriter {
       // Parse, so a payload that drifted from its contract fails here, in the producer's transaction.
       data: EventMap[subject].data.parse(data) as EventData<S>,
     } as DomainEvent<S>;
-    await manager.query('INSERT INTO outbox (id, subject, envelope, headers) VALUES ($1, $2, $3, $4)', [
-      event.id,
-      subject,
-      JSON.stringify(event),
-      JSON.stringify(currentTraceHeaders()),
-    ]);
+    await this.database.affected(
+      'INSERT INTO outbox (id, subject, envelope, headers) VALUES ($1, $2, $3, $4)',
+      [event.id, subject, JSON.stringify(event), JSON.stringify(currentTraceHeaders())],
+      transaction,
+    );
     // Delivered at commit, and only if the transaction commits: wakes the relays at once.
-    await manager.query('SELECT pg_notify($1, $2)', [outboxChannel(this.options.schema), event.id]);
+    await this.database.rows('SELECT pg_notify($1, $2)', [outboxChannel(this.options.schema), event.id], transaction);
     return event;
   }
 }

@@ -7,7 +7,7 @@ describe('e-mail rendering', () => {
   const userId = '019ab1c2-0000-7000-8000-000000000001';
 
   it.each(USER_LANGUAGES)('renders the login-code mail in %s with the code and its link, in HTML and plain text', (language) => {
-    const email = renderer.render('login-code', language, { userId, code: 'ABCD2345' });
+    const email = renderer.render({ kind: 'login-code', data: { userId, code: 'ABCD2345' } }, language);
     expect(email.subject).toBe(EMAIL_TEXTS[language].mails['login-code'].subject);
     expect(email.html).toContain(`<html lang="${language}">`);
     expect(email.html).toContain('ABCD2345');
@@ -18,24 +18,35 @@ describe('e-mail rendering', () => {
   });
 
   it.each(USER_LANGUAGES)('renders the reset, welcome and tag-activated mails in %s with their links', (language) => {
-    const reset = renderer.render('password-reset', language, { userId, token: 'reset-token_1' });
+    const reset = renderer.render({ kind: 'password-reset', data: { userId, token: 'reset-token_1' } }, language);
     expect(reset.text).toContain('https://homing.example/reset-password/reset-token_1');
     expect(reset.subject).toBe(EMAIL_TEXTS[language].mails['password-reset'].subject);
-    const welcome = renderer.render('welcome', language, { userId, passwordToken: 'set-token' });
+    const welcome = renderer.render({ kind: 'welcome', data: { userId, passwordToken: 'set-token' } }, language);
     expect(welcome.text).toContain('https://homing.example/set-password/set-token');
-    const active = renderer.render('tag-activated', language, { userId, tagCode: 'ABCD1234EFGH5678' });
-    expect(active.text).toContain('https://homing.example/item/ABCD-1234-EFGH-5678');
+    const active = renderer.render({ kind: 'tag-activated', data: { userId, tagCode: 'ABCD1234EFGH5678' } }, language);
+    // Through the login page, which sends the owner on to the item page (ec) once logged in.
+    expect(active.text).toContain('https://homing.example/login?ec=ABCD-1234-EFGH-5678');
     // The code is named in the text, formatted as printed on the tag.
     expect(active.text).toContain('ABCD-1234-EFGH-5678 ');
     expect(active.html).toContain('ABCD-1234-EFGH-5678 ');
   });
 
-  it.each(USER_LANGUAGES)('renders the new-message and owner-reply mails in %s with a link to the found page', (language) => {
-    const owner = renderer.render('new-message', language, { userId, tagCode: 'ABCD1234EFGH5678' });
+  it.each(USER_LANGUAGES)('offers the welcome mail in %s a set-password link only to a user without a password', (language) => {
+    const welcome = renderer.render({ kind: 'welcome', data: { userId, passwordToken: 'set-token' } }, language, { hasPassword: true });
+    expect(welcome.text).not.toContain('set-password');
+    expect(welcome.text).not.toContain('set-token');
+    expect(welcome.text).toContain('https://homing.example/login');
+    expect(welcome.text).toContain(EMAIL_TEXTS[language].welcomeWithPassword.action);
+    expect(renderer.render({ kind: 'welcome', data: { userId, passwordToken: 'set-token' } }, language, { hasPassword: false }).text).toContain('/set-password/set-token');
+  });
+
+  it.each(USER_LANGUAGES)('renders the new-message and owner-reply mails in %s with links to the thread', (language) => {
+    const owner = renderer.render({ kind: 'new-message', data: { userId, tagCode: 'ABCD1234EFGH5678' } }, language);
     expect(owner.subject).toBe(EMAIL_TEXTS[language].mails['new-message'].subject);
-    expect(owner.text).toContain('https://homing.example/found/ABCD-1234-EFGH-5678');
+    // The owner's link goes through the login page (c: the thread), never to the finder's form when logged out.
+    expect(owner.text).toContain('https://homing.example/login?c=ABCD-1234-EFGH-5678');
     expect(owner.text).toContain(EMAIL_TEXTS[language].layout.footer);
-    const finder = renderer.render('owner-reply', language, { conversationId: userId, tagCode: 'ABCD1234EFGH5678' });
+    const finder = renderer.render({ kind: 'owner-reply', data: { conversationId: userId, tagCode: 'ABCD1234EFGH5678' } }, language);
     expect(finder.text).toContain('https://homing.example/found/ABCD-1234-EFGH-5678');
     // A finder may have no account: not the account holder's footer.
     expect(finder.text).not.toContain(EMAIL_TEXTS[language].layout.footer);
@@ -52,18 +63,18 @@ describe('e-mail rendering', () => {
 
   it('escapes hostile values in the HTML part, and keeps them out of links as markup (B3)', () => {
     const hostile = '"><script>alert(1)</script>\r\nBcc: victim@example.test';
-    const email = renderer.render('login-code', 'en', { userId, code: hostile });
+    const email = renderer.render({ kind: 'login-code', data: { userId, code: hostile } }, 'en');
     expect(email.html).not.toContain('<script>');
     expect(email.html).toContain('&lt;script&gt;');
     expect(email.html).not.toMatch(/href="[^"]*"><script/);
     // In the link the value is URL-encoded: no quote, angle bracket or line break survives.
     expect(email.text).toContain(`/login/code?code=${encodeURIComponent(hostile)}`);
-    const reset = renderer.render('password-reset', 'nl', { userId, token: '<img src=x onerror=alert(1)>' });
+    const reset = renderer.render({ kind: 'password-reset', data: { userId, token: '<img src=x onerror=alert(1)>' } }, 'nl');
     expect(reset.html).not.toContain('<img');
   });
 
   it('takes subjects from the texts alone, on one line, whatever the data holds', () => {
-    const email = renderer.render('tag-activated', 'es', { userId, tagCode: 'X\r\nSubject: pwned' });
+    const email = renderer.render({ kind: 'tag-activated', data: { userId, tagCode: 'X\r\nSubject: pwned' } }, 'es');
     expect(email.subject).toBe(EMAIL_TEXTS.es.mails['tag-activated'].subject);
     expect(email.subject).not.toMatch(/[\r\n]/);
     expect(oneLine('a\r\nBcc: x\u0000')).toBe('a Bcc: x');
@@ -71,5 +82,15 @@ describe('e-mail rendering', () => {
 
   it('never inserts values with a triple-stash in the layout', () => {
     expect(HTML_LAYOUT).not.toContain('{{{');
+  });
+
+  it.each(USER_LANGUAGES)('links a finder’s mails in %s to their conversation with a resume token', (language) => {
+    const conversationId = '019ab1c2-0000-7000-8000-000000000002';
+    const reply = renderer.render({ kind: 'owner-reply', data: { conversationId, tagCode: 'ABCD1234EFGH5678' } }, language, { resumeToken: 'resume_Token-1' });
+    expect(reply.text).toContain('https://homing.example/found/ABCD-1234-EFGH-5678?resume=resume_Token-1');
+    const link = renderer.render({ kind: 'resume-link', data: { conversationId, tagCode: 'ABCD1234EFGH5678' } }, language, { resumeToken: 'resume_Token-2' });
+    expect(link.subject).toBe(EMAIL_TEXTS[language].mails['resume-link'].subject);
+    expect(link.text).toContain('https://homing.example/found/ABCD-1234-EFGH-5678?resume=resume_Token-2');
+    expect(link.text).toContain(EMAIL_TEXTS[language].mails['resume-link'].footer);
   });
 });

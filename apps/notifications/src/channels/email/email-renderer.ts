@@ -1,6 +1,6 @@
 import Handlebars from 'handlebars';
 import { formatTagCode, type UserLanguage } from '@homing/contracts';
-import type { EmailJobMap, EmailKind } from '../../jobs/email-jobs';
+import type { EmailJob } from '../../jobs/email-jobs';
 import { HTML_LAYOUT, TEXT_LAYOUT } from '../../templates/layout';
 import type { EmailTexts } from '../../templates/texts/email-texts';
 import { en } from '../../templates/texts/en';
@@ -26,7 +26,7 @@ interface MailValues {
 }
 
 /**
- * Renders an e-mail from its kind, the recipient's language and the job's data: texts of the language, one layout,
+ * Renders an e-mail from its job (kind and data) and the recipient's language: texts of the language, one layout,
  * an HTML part (every value escaped by handlebars) and a plain-text part. The subject is the language's text,
  * flattened to one line so nothing can ever add a header.
  */
@@ -42,10 +42,16 @@ export class EmailRenderer {
     this.text = this.handlebars.compile(TEXT_LAYOUT, { strict: true, noEscape: true });
   }
 
-  render<K extends EmailKind>(kind: K, language: UserLanguage, data: EmailJobMap[K]): RenderedEmail {
+  /**
+   * `recipient.hasPassword`: a welcome mail to a user who already chose a password (at activation) invites them to log
+   * in instead of offering a set-password link. `recipient.resumeToken`: a finder's mail links to their conversation
+   * with it, so it opens in any browser.
+   */
+  render(job: EmailJob, language: UserLanguage, recipient: { hasPassword?: boolean; resumeToken?: string } = {}): RenderedEmail {
     const texts = EMAIL_TEXTS[language] ?? EMAIL_TEXTS.en;
-    const mail = texts.mails[kind];
-    const values = this.valuesOf(kind, data);
+    const withPassword = job.kind === 'welcome' && recipient.hasPassword === true;
+    const mail = withPassword ? texts.welcomeWithPassword : texts.mails[job.kind];
+    const values = withPassword ? { actionUrl: `${this.publicUrl}/login`, params: {} } : this.valuesOf(job, recipient.resumeToken);
     const paragraphs = (list: string[], mode: 'html' | 'text') => list.map((paragraph) => this.paragraph(paragraph, mode)(values.params));
     const context = (mode: 'html' | 'text') => ({
       language,
@@ -67,30 +73,31 @@ export class EmailRenderer {
     };
   }
 
-  private valuesOf(kind: EmailKind, data: EmailJobMap[EmailKind]): MailValues {
+  private valuesOf(mail: EmailJob, resumeToken: string | undefined): MailValues {
     const base = this.publicUrl;
-    switch (kind) {
-      case 'login-code': {
-        const { code } = data as EmailJobMap['login-code'];
-        return { code, actionUrl: `${base}/login/code?code=${encodeURIComponent(code)}`, params: {} };
-      }
-      case 'password-reset': {
-        const { token } = data as EmailJobMap['password-reset'];
-        return { actionUrl: `${base}/reset-password/${encodeURIComponent(token)}`, params: {} };
-      }
-      case 'welcome': {
-        const { passwordToken } = data as EmailJobMap['welcome'];
-        return { actionUrl: `${base}/set-password/${encodeURIComponent(passwordToken)}`, params: {} };
-      }
+    switch (mail.kind) {
+      case 'login-code':
+        return { code: mail.data.code, actionUrl: `${base}/login/code?code=${encodeURIComponent(mail.data.code)}`, params: {} };
+      case 'password-reset':
+        return { actionUrl: `${base}/reset-password/${encodeURIComponent(mail.data.token)}`, params: {} };
+      case 'welcome':
+        return { actionUrl: `${base}/set-password/${encodeURIComponent(mail.data.passwordToken)}`, params: {} };
+      // An owner's links go through the login page, which sends a logged-in owner on at once and a logged-out one
+      // after logging in (`ec`: the item page, `c`: the thread on the found page), never to the finder's form.
       case 'tag-activated': {
-        const tagCode = formatTagCode((data as EmailJobMap['tag-activated']).tagCode);
-        return { actionUrl: `${base}/item/${encodeURIComponent(tagCode)}`, params: { tagCode } };
+        const tagCode = formatTagCode(mail.data.tagCode);
+        return { actionUrl: `${base}/login?ec=${encodeURIComponent(tagCode)}`, params: { tagCode } };
       }
-      // Owner and finder both read the thread on the found page (the finder's browser keeps its finder token).
-      case 'new-message':
-      case 'owner-reply': {
-        const tagCode = formatTagCode((data as EmailJobMap['new-message' | 'owner-reply']).tagCode);
-        return { actionUrl: `${base}/found/${encodeURIComponent(tagCode)}`, params: { tagCode } };
+      case 'new-message': {
+        const tagCode = formatTagCode(mail.data.tagCode);
+        return { actionUrl: `${base}/login?c=${encodeURIComponent(tagCode)}`, params: { tagCode } };
+      }
+      // A finder's mails link with a resume token: the thread opens in whichever browser they read mail in.
+      case 'owner-reply':
+      case 'resume-link': {
+        const tagCode = formatTagCode(mail.data.tagCode);
+        const resume = resumeToken ? `?resume=${encodeURIComponent(resumeToken)}` : '';
+        return { actionUrl: `${base}/found/${encodeURIComponent(tagCode)}${resume}`, params: { tagCode } };
       }
     }
   }

@@ -1,14 +1,15 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { UserLanguage } from '@homing/contracts';
-import { RpcClient, RpcError } from '@homing/platform';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../../config/notifications.config';
-import { recipientOf, type EmailJobData, type EmailKind } from '../../jobs/email-jobs';
-import { QUEUES } from '../../jobs/persisted-names';
+import { InjectConfig, RpcClient, RpcError } from '@homing/platform';
+import type { NotificationsConfig } from '../../config/notifications.config';
+import { emailJobOf, recipientOf, type EmailJob, type EmailRecipient, type StoredEmailJobData } from '../../jobs/email-jobs';
 import { QueueWorker } from '../../jobs/queue-worker';
+import { QUEUES } from '../../persisted-names';
 import { DeliveriesRepository } from '../deliveries.repository';
-import { EmailRenderer } from './email-renderer';
-import { MailTransport, SmtpRefusedError } from './mail-transport';
+import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
+import { EmailRenderer, type RenderedEmail } from './email-renderer';
+import { SmtpRefusedError, SmtpRepository } from './smtp.repository';
 
 /**
  * The worker of the `email` queue: looks the recipient up when the job runs (address and language are never carried
@@ -16,33 +17,44 @@ import { MailTransport, SmtpRefusedError } from './mail-transport';
  * row says `sent` sends nothing again. Logs name job ids and outcomes only: never an address, code, token or link.
  */
 @Injectable()
-export class EmailProcessor extends QueueWorker<EmailJobData, EmailKind> {
+export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
   constructor(
-    @Inject(NOTIFICATIONS_CONFIG) config: NotificationsConfig,
+    @InjectConfig() config: NotificationsConfig,
     private readonly rpc: RpcClient,
     private readonly renderer: EmailRenderer,
-    private readonly transport: MailTransport,
+    private readonly smtp: SmtpRepository,
     private readonly deliveries: DeliveriesRepository,
+    private readonly receipts: DeliveryReceipts,
   ) {
     super(QUEUES.email, config);
   }
 
-  async process(job: Job<EmailJobData, void, EmailKind>): Promise<void> {
+  async process(job: Job<StoredEmailJobData>): Promise<void> {
     const jobId = job.id ?? '';
     try {
-      const recipient = await this.recipient(job.data);
+      const mail = emailJobOf(job);
+      const recipient = await this.recipient(mail.data);
       if (!recipient) {
         // A finder who left no address: replies reach them by push or on the found page only.
         this.logger.log(`${jobId} (${job.name}) has no address to write to; nothing sent`);
         await this.scrub(job);
         return;
       }
-      const delivery = await this.deliveries.begin(jobId, 'email', job.name);
+      const delivery = await this.deliveries.begin(jobId, 'email', mail.kind);
       if (delivery.status === 'sent') {
         this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
+        await this.scrub(job);
+        return;
+      }
+      const receipt = await this.receiptOf(mail);
+      if (receipt === 'read') {
+        // A delayed owner's e-mail whose messages the owner read meanwhile: nothing to tell.
+        await this.deliveries.markSkipped(jobId, 'read before the e-mail was due');
+        this.logger.log(`${jobId} (${job.name}) skipped: the messages were read`);
       } else {
-        await this.send(jobId, recipient.email, this.renderer.render(job.name, recipient.language, job.data as never));
-        await this.deliveries.markSent(jobId);
+        const resumeToken = await this.resumeTokenFor(mail.data);
+        await this.send(jobId, recipient.email, this.renderer.render(mail, recipient.language, { ...recipient, resumeToken }));
+        await this.receipts.sent(jobId, receipt);
         this.logger.log(`${jobId} (${job.name}) sent in ${recipient.language} on attempt ${delivery.attempts}`);
       }
       await this.scrub(job);
@@ -53,14 +65,32 @@ export class EmailProcessor extends QueueWorker<EmailJobData, EmailKind> {
     }
   }
 
-  /** A user's address and language from identity; a finder's address from messaging (null when they left none). */
-  private async recipient(data: EmailJobData): Promise<{ email: string; language: UserLanguage } | null> {
+  /**
+   * What an e-mail about messages tells of: for the owner's mail, the newest finder's message still unread since the
+   * one that opened the window ('read' when there is none: send nothing); for a reply to the finder, that reply.
+   */
+  private async receiptOf(mail: EmailJob): Promise<MessageReceipt | 'read' | null> {
+    if (mail.kind === 'new-message' && mail.data.conversationId && mail.data.messageId !== undefined) {
+      const { conversationId, messageId, tagCode } = mail.data;
+      const { latestUnreadMessageId } = await this.rpc.request('messaging.rpc.unread-since', { conversationId, messageId });
+      return latestUnreadMessageId === null ? 'read' : { itemCode: tagCode, conversationId, messageId: latestUnreadMessageId };
+    }
+    if (mail.kind === 'owner-reply' && mail.data.messageId !== undefined) {
+      return { itemCode: mail.data.tagCode, conversationId: mail.data.conversationId, messageId: mail.data.messageId };
+    }
+    return null;
+  }
+
+  /**
+   * A user's address, language and whether they have a password from identity; a finder's address and language from
+   * messaging (null when they left no address).
+   */
+  private async recipient(data: EmailRecipient): Promise<{ email: string; language: UserLanguage; hasPassword?: boolean } | null> {
     const recipient = recipientOf(data);
     try {
       if ('userId' in recipient) return await this.rpc.request('identity.rpc.get-user', { userId: recipient.userId });
-      const { email } = await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId });
-      // Messaging keeps no language for a finder: English, the product's default.
-      return email ? { email, language: 'en' } : null;
+      const contact = await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId });
+      return contact.email ? { email: contact.email, language: contact.language } : null;
     } catch (error) {
       // The user is gone: nobody to write to, now or later.
       if (error instanceof RpcError && error.body.status === 404) throw new UnrecoverableError('recipient not found');
@@ -68,9 +98,19 @@ export class EmailProcessor extends QueueWorker<EmailJobData, EmailKind> {
     }
   }
 
-  private async send(jobId: string, address: string, email: Parameters<MailTransport['send']>[1]): Promise<void> {
+  /**
+   * A finder's mail links to their conversation with a new resume token, minted by messaging when the mail is about to
+   * be sent: so it is in no job or event, and a job found sent or read already mints none it would never mail.
+   */
+  private async resumeTokenFor(data: EmailRecipient): Promise<string | undefined> {
+    const recipient = recipientOf(data);
+    if (!('conversationId' in recipient)) return undefined;
+    return (await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId, resumeLink: true })).resumeToken;
+  }
+
+  private async send(jobId: string, address: string, email: RenderedEmail): Promise<void> {
     try {
-      await this.transport.send(address, email, jobId);
+      await this.smtp.send(address, email, jobId);
     } catch (error) {
       if (!(error instanceof SmtpRefusedError)) throw error;
       await this.deliveries.markFailed(jobId, error.message, error.permanent);
@@ -83,7 +123,7 @@ export class EmailProcessor extends QueueWorker<EmailJobData, EmailKind> {
    * Identity keeps only hashes of codes and tokens, so the job must carry them; once the job is done (sent, or failed
    * for good) they leave Redis, and the kept job holds the recipient's id alone.
    */
-  private async scrub(job: Job<EmailJobData, void, EmailKind>): Promise<void> {
-    await job.updateData(recipientOf(job.data) as EmailJobData).catch(() => undefined);
+  private async scrub(job: Job<StoredEmailJobData>): Promise<void> {
+    await job.updateData(recipientOf(job.data)).catch(() => undefined);
   }
 }

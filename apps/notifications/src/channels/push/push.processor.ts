@@ -1,14 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { formatTagCode, type PushPayload } from '@homing/contracts';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../../config/notifications.config';
-import { QUEUES } from '../../jobs/persisted-names';
-import type { PushJobData, PushKind } from '../../jobs/push-jobs';
+import { formatTagCode, type PushPayload, type UserLanguage } from '@homing/contracts';
+import { InjectConfig, RpcClient } from '@homing/platform';
+import type { NotificationsConfig } from '../../config/notifications.config';
+import { pushJobOf, type PushJob, type PushJobData } from '../../jobs/push-jobs';
 import { QueueWorker } from '../../jobs/queue-worker';
+import { QUEUES } from '../../persisted-names';
 import { PushSubscriptionsRepository } from '../../push-subscriptions/push-subscriptions.repository';
 import { DeliveriesRepository } from '../deliveries.repository';
+import { DeliveryReceipts } from '../delivery-receipts';
 import { isAllowedPushEndpoint } from './push-endpoints';
-import { PushRefusedError, PushSender } from './push-sender';
+import { PushRefusedError, WebPushRepository } from './web-push.repository';
 
 /**
  * The worker of the `push` queue: reads the subscription when the job runs (one deleted meanwhile gets nothing),
@@ -16,19 +18,22 @@ import { PushRefusedError, PushSender } from './push-sender';
  * push service calls gone (404/410) is deleted; a 429 waits as long as Retry-After says, without using up an attempt.
  */
 @Injectable()
-export class PushProcessor extends QueueWorker<PushJobData, PushKind> {
+export class PushProcessor extends QueueWorker<PushJobData> {
   constructor(
-    @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
+    @InjectConfig() private readonly config: NotificationsConfig,
     private readonly subscriptions: PushSubscriptionsRepository,
-    private readonly sender: PushSender,
+    private readonly webPush: WebPushRepository,
     private readonly deliveries: DeliveriesRepository,
+    private readonly receipts: DeliveryReceipts,
+    private readonly rpc: RpcClient,
   ) {
     super(QUEUES.push, config);
   }
 
-  async process(job: Job<PushJobData, void, PushKind>, token?: string): Promise<void> {
+  async process(job: Job<PushJobData>, token?: string): Promise<void> {
     const jobId = job.id ?? '';
-    const subscription = await this.subscriptions.findById(job.data.subscriptionId);
+    const push = pushJobOf(job);
+    const subscription = await this.subscriptions.findById(push.data.subscriptionId);
     if (!subscription) {
       this.logger.log(`${jobId} (${job.name}): the subscription is gone; nothing sent`);
       return;
@@ -38,23 +43,34 @@ export class PushProcessor extends QueueWorker<PushJobData, PushKind> {
       await this.subscriptions.deleteById(subscription.id);
       throw new UnrecoverableError('the endpoint is not on a known push service; subscription deleted');
     }
-    const delivery = await this.deliveries.begin(jobId, 'push', job.name);
+    const delivery = await this.deliveries.begin(jobId, 'push', push.kind);
     if (delivery.status === 'sent') {
       this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
       return;
     }
     try {
-      await this.sender.send(subscription, payloadOf(job.data));
+      await this.webPush.send(subscription, payloadOf(push, await this.finderLanguage(subscription.conversationId)));
     } catch (error) {
       if (!(error instanceof PushRefusedError)) throw error;
       await this.refused(job, token, subscription.id, error);
     }
-    await this.deliveries.markSent(jobId);
+    const { conversationId, messageId, tagCode } = push.data;
+    // The other side was told of this message: its receipt says delivered.
+    await this.receipts.sent(jobId, conversationId && messageId !== undefined ? { itemCode: tagCode, conversationId, messageId } : null);
     this.logger.log(`${jobId} (${job.name}) sent on attempt ${delivery.attempts}`);
   }
 
+  /**
+   * A finder's push is worded in the language of their conversation (asked of messaging when it is sent, as their
+   * e-mails are); an owner's in their browser's, which the service worker knows.
+   */
+  private async finderLanguage(conversationId: string | null): Promise<UserLanguage | undefined> {
+    if (!conversationId) return undefined;
+    return (await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId })).language;
+  }
+
   /** Always throws: what a refusal means for the subscription and the job. */
-  private async refused(job: Job<PushJobData, void, PushKind>, token: string | undefined, subscriptionId: string, error: PushRefusedError): Promise<never> {
+  private async refused(job: Job<PushJobData>, token: string | undefined, subscriptionId: string, error: PushRefusedError): Promise<never> {
     const jobId = job.id ?? '';
     const permanent = error.outcome === 'gone' || error.outcome === 'permanent';
     await this.deliveries.markFailed(jobId, error.message, permanent);
@@ -72,7 +88,10 @@ export class PushProcessor extends QueueWorker<PushJobData, PushKind> {
   }
 }
 
-/** Where to look and who wrote, nothing more: the service worker words it in the browser's language. */
-function payloadOf(data: PushJobData): PushPayload {
-  return { kind: 'new-message', author: data.author, url: `/found/${formatTagCode(data.tagCode)}` };
+/** Where to look and who wrote, and for a finder their language: the service worker words it (else in the browser's language). */
+function payloadOf(push: PushJob, language: UserLanguage | undefined): PushPayload {
+  switch (push.kind) {
+    case 'new-message':
+      return { kind: 'new-message', author: push.data.author, url: `/found/${formatTagCode(push.data.tagCode)}`, ...(language ? { language } : {}) };
+  }
 }

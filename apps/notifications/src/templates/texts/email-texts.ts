@@ -24,6 +24,8 @@ export interface EmailTexts {
     footer: string;
   };
   mails: Record<EmailKind, MailTexts>;
+  /** The welcome mail to a user who chose a password at activation: an invitation to log in, no set-password link. */
+  welcomeWithPassword: MailTexts;
 }
 
 export type { UserLanguage };

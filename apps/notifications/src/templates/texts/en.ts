@@ -42,8 +42,21 @@ export const en: EmailTexts = {
       subject: 'The owner answered your message',
       intro: ['The owner of the item with tag {{tagCode}} that you found answered your message.'],
       action: 'Read the answer',
-      outro: ['Your e-mail address is never shown to the owner.'],
+      outro: ['Your e-mail address is never shown to the owner.', 'The button opens your conversation in any browser, until it has had no message for 30 days.'],
       footer: 'You receive this e-mail because you left this address when you wrote about a found item on Homing.',
     },
+    'resume-link': {
+      subject: 'The link to your conversation on Homing',
+      intro: ['You asked for a link to your conversation about the found item with tag {{tagCode}}. The button opens it in this browser or any other.'],
+      action: 'Open my conversation',
+      outro: ['The link works until the conversation has had no message for 30 days. Did you not ask for it? You can ignore this e-mail.'],
+      footer: 'You receive this e-mail because someone asked for a link to a conversation on Homing that this address wrote.',
+    },
+  },
+  welcomeWithPassword: {
+    subject: 'Welcome to Homing',
+    intro: ['Your Homing account is ready. Log in with your e-mail address and the password you chose to see who found your things.'],
+    action: 'Log in',
+    outro: ['Forgot your password? You can always log in with a code sent to this address.'],
   },
 };

@@ -42,8 +42,21 @@ export const es: EmailTexts = {
       subject: 'El dueño respondió a tu mensaje',
       intro: ['El dueño del objeto con la etiqueta {{tagCode}} que encontraste respondió a tu mensaje.'],
       action: 'Leer la respuesta',
-      outro: ['Tu dirección de correo nunca se muestra al dueño.'],
+      outro: ['Tu dirección de correo nunca se muestra al dueño.', 'El botón abre tu conversación en cualquier navegador, hasta que pasen 30 días sin mensajes.'],
       footer: 'Recibes este correo porque dejaste esta dirección al escribir sobre un objeto encontrado en Homing.',
     },
+    'resume-link': {
+      subject: 'El enlace a tu conversación en Homing',
+      intro: ['Pediste un enlace a tu conversación sobre el objeto encontrado con la etiqueta {{tagCode}}. El botón la abre en este navegador o en cualquier otro.'],
+      action: 'Abrir mi conversación',
+      outro: ['El enlace funciona hasta que pasen 30 días sin mensajes en la conversación. ¿No lo has pedido tú? Puedes ignorar este correo.'],
+      footer: 'Recibes este correo porque alguien pidió en Homing un enlace a una conversación escrita desde esta dirección.',
+    },
+  },
+  welcomeWithPassword: {
+    subject: 'Bienvenido a Homing',
+    intro: ['Tu cuenta de Homing está lista. Entra con tu dirección de correo y la contraseña que elegiste para ver quién ha encontrado tus cosas.'],
+    action: 'Entrar',
+    outro: ['¿Olvidaste tu contraseña? Siempre puedes entrar con un código enviado a esta dirección.'],
   },
 };

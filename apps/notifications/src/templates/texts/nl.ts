@@ -42,8 +42,21 @@ export const nl: EmailTexts = {
       subject: 'De eigenaar heeft je bericht beantwoord',
       intro: ['De eigenaar van het gevonden item met label {{tagCode}} heeft je bericht beantwoord.'],
       action: 'Lees het antwoord',
-      outro: ['Je e-mailadres wordt nooit aan de eigenaar getoond.'],
+      outro: ['Je e-mailadres wordt nooit aan de eigenaar getoond.', 'De knop opent je gesprek in elke browser, tot er 30 dagen geen bericht in is geschreven.'],
       footer: 'Je ontvangt deze e-mail omdat je dit adres achterliet toen je op Homing schreef over een gevonden item.',
     },
+    'resume-link': {
+      subject: 'De link naar je gesprek op Homing',
+      intro: ['Je vroeg om een link naar je gesprek over het gevonden item met label {{tagCode}}. De knop opent het in deze of een andere browser.'],
+      action: 'Open mijn gesprek',
+      outro: ['De link werkt tot er 30 dagen geen bericht in het gesprek is geschreven. Heb je er niet om gevraagd? Dan kun je deze e-mail negeren.'],
+      footer: 'Je ontvangt deze e-mail omdat iemand op Homing om een link vroeg naar een gesprek dat vanaf dit adres is gevoerd.',
+    },
+  },
+  welcomeWithPassword: {
+    subject: 'Welkom bij Homing',
+    intro: ['Je Homing-account is klaar. Log in met je e-mailadres en het wachtwoord dat je hebt gekozen om te zien wie je spullen heeft gevonden.'],
+    action: 'Inloggen',
+    outro: ['Wachtwoord vergeten? Je kunt altijd inloggen met een code die naar dit adres wordt gestuurd.'],
   },
 };

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
@@ -61,12 +61,24 @@ describe('activating a tag', () => {
     expect(JSON.parse(String(callsTo(fetch, 'POST', '/api/v1/user/password')[0][1]?.body))).toEqual({ token: 'pt', password: 'short-enough' });
   });
 
-  it('sends a logged-out existing user to log in, with the code and the e-mail', async () => {
+  it('tells a logged-out existing user the tag was added, and links to log in with the code and the e-mail', async () => {
     const fetch = gateway({ [`GET /api/v1/items/${CODE}`]: unclaimed, 'POST /api/v1/claim': () => jsonResponse(200, { response_code: 'ITEM_CLAIMED_SUCCESFULLY' }) });
-    const { router } = renderApp(`/activate/${CODE}`, { fetch });
+    renderApp(`/activate/${CODE}`, { fetch });
     await enterAndConfirm('known@example.com');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(router.state.location.search).toBe(`?ec=${CODE}&email=known%40example.com`);
+    expect(await screen.findByRole('heading', { name: 'Your tag is activated' })).toBeInTheDocument();
+    expect(screen.getByText('The tag is added to your items. Log in to give it a name.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Log in to name your item' })).toHaveAttribute('href', `/login?ec=${CODE}&email=known%40example.com`);
+    expect(screen.queryByRole('link', { name: 'Name your item' })).not.toBeInTheDocument();
+  });
+
+  it('confirms the e-mail with Enter on the confirmation step', async () => {
+    const fetch = gateway({ [`GET /api/v1/items/${CODE}`]: unclaimed, 'POST /api/v1/claim': () => jsonResponse(200, { response_code: 'ITEM_CLAIMED_SUCCESFULLY' }) });
+    renderApp(`/activate/${CODE}`, { fetch });
+    await userEvent.type(await screen.findByLabelText('E-mail'), 'known@example.com{Enter}');
+    expect(await screen.findByRole('heading', { name: 'Is this your e-mail address?' })).toBeInTheDocument();
+    await userEvent.keyboard('{Enter}');
+    expect(await screen.findByRole('heading', { name: 'Your tag is activated' })).toBeInTheDocument();
+    expect(callsTo(fetch, 'POST', '/api/v1/claim')).toHaveLength(1);
   });
 
   it('activates for a logged-in user with one button and the token’s e-mail', async () => {

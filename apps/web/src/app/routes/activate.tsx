@@ -1,87 +1,76 @@
-import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import type { ClaimResponse, PublicItem, TokenResponse } from '@homing/contracts';
+import { Link, Navigate, useParams } from 'react-router';
+import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@homing/contracts';
 
-import { FormError } from '../../components/form/form-field';
+import { FormError, FormField } from '../../components/form/form-field';
 import { PageTitle } from '../../components/page-title';
-import { useSession } from '../../features/auth/session';
-import { ApiError } from '../../lib/api-client';
-import { useApi } from '../../lib/api-context';
+import { useSetPassword } from '../../features/auth/api';
+import { useClaimItem, usePublicItem } from '../../features/items/api';
+import { ItemNotFound } from '../../features/items/components/item-not-found';
+import { ApiError, isNotFound } from '../../lib/api-transport';
 import { rewardsEnabled } from '../../lib/config';
 import { errorText } from '../../lib/error-catalogue';
+import { emailField } from '../../lib/form-schemas';
+import { useSession } from '../../lib/session';
 
 export type ActivationStep = 'enterEmail' | 'confirmEmail' | 'setPassword' | 'doneNewUser' | 'doneExistingUser' | 'alreadyActivated';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** `/activate/{code}`: the owner of a new tag makes it theirs with an e-mail address (spec §2 and §4). */
 export function ActivatePage() {
   const { t } = useTranslation();
   const { code = '' } = useParams();
-  const api = useApi();
-  const item = useQuery({ queryKey: ['activate', code], queryFn: () => api.request<PublicItem>('GET', `/items/${encodeURIComponent(code)}`), gcTime: 0 });
+  const item = usePublicItem(code);
 
   if (item.isPending) return <p role="status">{t('common.loading')}</p>;
-  if (item.error instanceof ApiError && item.error.status === 404) return <TagNotFound code={code} />;
+  if (isNotFound(item.error)) return <ItemNotFound code={code} title={t('activate.notFoundTitle')} />;
   if (item.isError) return <FormError>{errorText(t, item.error)}</FormError>;
   return <Activation code={code} alreadyActivated={item.data.activated} />;
 }
 
-function TagNotFound({ code }: { code: string }) {
-  const { t } = useTranslation();
-  return (
-    <section className="page">
-      <PageTitle title={t('activate.notFoundTitle')} />
-      <h1>{t('activate.notFoundTitle')}</h1>
-      <p>{t('itemForm.notFoundText', { code })}</p>
-      <p>
-        <Link to="/contact">{t('common.contactUs')}</Link>
-      </p>
-    </section>
-  );
-}
-
 function Activation({ code, alreadyActivated }: { code: string; alreadyActivated: boolean }) {
   const { t } = useTranslation();
-  const api = useApi();
-  const navigate = useNavigate();
   const { user } = useSession();
+  const claimItem = useClaimItem();
   const [step, setStep] = useState<ActivationStep>(alreadyActivated ? 'alreadyActivated' : 'enterEmail');
   const [email, setEmail] = useState('');
   const [passwordToken, setPasswordToken] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const busy = claimItem.isPending;
   const [gone, setGone] = useState(false);
+  // An existing user who activated while logged out: told to log in to name the item.
+  const [mustLogIn, setMustLogIn] = useState(false);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  // On the confirmation, Enter confirms: the button has the focus (Back is a Tab away).
+  useEffect(() => {
+    if (step === 'confirmEmail') confirmButton.current?.focus();
+  }, [step]);
 
   const claim = async () => {
     setError(null);
-    setBusy(true);
     // Logged in: the gateway claims with the token's e-mail and ignores the body's.
     const loggedIn = user !== null;
     try {
-      const answer = await api.request<ClaimResponse>('POST', '/claim', { body: loggedIn ? { code } : { code, email } });
+      const answer = await claimItem.mutateAsync(loggedIn ? { code } : { code, email });
       if (answer.response_code === 'NEW_USER_REGISTERED') {
         setPasswordToken(answer.password_token);
-        if (answer.login_token) api.setToken(answer.login_token);
         setStep('setPassword');
       } else if (answer.response_code === 'ITEM_CLAIMED_SUCCESFULLY') {
-        // A logged-out existing user logs in first, and lands on the item to name it.
-        if (loggedIn) setStep('doneExistingUser');
-        else void navigate(`/login?ec=${encodeURIComponent(code)}&email=${encodeURIComponent(email)}`);
+        // A logged-out existing user is told the tag is theirs, and logs in (then lands on the item) to name it.
+        setMustLogIn(!loggedIn);
+        setStep('doneExistingUser');
       } else {
         setError(t('errors.unexplained'));
       }
     } catch (cause) {
       if (cause instanceof ApiError && cause.code === 'ALREADY_CLAIMED') setStep('alreadyActivated');
-      else if (cause instanceof ApiError && cause.status === 404) setGone(true);
+      else if (isNotFound(cause)) setGone(true);
       // Spec §8: the only input is the e-mail, so a validation error is about it.
       else if (cause instanceof ApiError && (cause.code === 'VALIDATION_ERROR' || cause.status === 422)) setError(t('validation.emailInvalid'));
       else setError(errorText(t, cause));
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -116,7 +105,13 @@ function Activation({ code, alreadyActivated }: { code: string; alreadyActivated
         />
       )}
       {step === 'confirmEmail' && (
-        <>
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!busy) void claim();
+          }}
+        >
           <p>{t('activate.confirmText', { email })}</p>
           <p className="confirm-email">
             <strong>{email}</strong>
@@ -126,14 +121,24 @@ function Activation({ code, alreadyActivated }: { code: string; alreadyActivated
             <button type="button" className="button--secondary" onClick={() => setStep('enterEmail')}>
               {t('activate.back')}
             </button>
-            <button type="button" onClick={() => void claim()} disabled={busy}>
+            <button type="submit" ref={confirmButton} disabled={busy}>
               {t('activate.confirm')}
             </button>
           </div>
-        </>
+        </form>
       )}
       {step === 'setPassword' && <SetPassword passwordToken={passwordToken} onDone={() => setStep('doneNewUser')} />}
-      {(step === 'doneNewUser' || step === 'doneExistingUser') && (
+      {step === 'doneExistingUser' && mustLogIn && (
+        <>
+          <p>{t('activateLogIn.text')}</p>
+          <p>
+            <Link className="button" to={`/login?ec=${encodeURIComponent(code)}&email=${encodeURIComponent(email)}`}>
+              {t('activateLogIn.link')}
+            </Link>
+          </p>
+        </>
+      )}
+      {(step === 'doneNewUser' || (step === 'doneExistingUser' && !mustLogIn)) && (
         <>
           <p>{step === 'doneNewUser' ? t('activate.doneNewUser') : t('activate.doneExistingUser')}</p>
           <p>
@@ -173,38 +178,20 @@ interface EnterEmailProps {
 
 function EnterEmail({ loggedInEmail, email, busy, error, onSubmit }: EnterEmailProps) {
   const { t } = useTranslation();
-  const [typed, setTyped] = useState(email);
-  const [invalid, setInvalid] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (loggedInEmail) return onSubmit(loggedInEmail);
-    const value = typed.trim();
-    if (!value) return setInvalid(t('validation.required'));
-    if (!EMAIL.test(value)) return setInvalid(t('validation.emailInvalid'));
-    setInvalid(null);
-    onSubmit(value);
-  };
+  const schema = useMemo(() => z.object({ email: emailField(t) }), [t]);
+  // The error stays until the next try, as on the other steps.
+  const form = useForm<{ email: string }>({ resolver: zodResolver(schema), defaultValues: { email }, reValidateMode: 'onSubmit' });
+  const submit = loggedInEmail
+    ? (event: FormEvent) => {
+        event.preventDefault();
+        onSubmit(loggedInEmail);
+      }
+    : form.handleSubmit((values) => onSubmit(values.email));
   return (
-    <form noValidate onSubmit={submit}>
+    <form noValidate onSubmit={(event) => void submit(event)}>
       <p>{loggedInEmail ? t('activate.introLoggedIn', { email: loggedInEmail }) : t('activate.intro')}</p>
       {!loggedInEmail && (
-        <div className="field">
-          <label htmlFor="activate-email">{t('common.email')}</label>
-          <input
-            id="activate-email"
-            type="email"
-            autoComplete="email"
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-            aria-invalid={invalid ? true : undefined}
-            aria-describedby={invalid ? 'activate-email-error' : undefined}
-          />
-          {invalid && (
-            <p id="activate-email-error" className="field__error" role="alert">
-              {invalid}
-            </p>
-          )}
-        </div>
+        <FormField label={t('common.email')} type="email" autoComplete="email" form={form} name="email" />
       )}
       <FormError>{error}</FormError>
       <button type="submit" disabled={busy}>
@@ -217,48 +204,28 @@ function EnterEmail({ loggedInEmail, email, busy, error, onSubmit }: EnterEmailP
 /** setPassword: optional; an empty password skips the call (spec §4). */
 function SetPassword({ passwordToken, onDone }: { passwordToken: string; onDone(): void }) {
   const { t } = useTranslation();
-  const api = useApi();
-  const [password, setPassword] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const setPassword = useSetPassword();
+  const schema = useMemo(
+    () =>
+      z.object({
+        password: z
+          .string()
+          .refine((password) => !password || password.length >= PASSWORD_MIN_LENGTH, t('validation.passwordTooShort', { minLength: PASSWORD_MIN_LENGTH }))
+          .refine((password) => password.length <= PASSWORD_MAX_LENGTH, t('validation.passwordTooLong', { maxLength: PASSWORD_MAX_LENGTH })),
+      }),
+    [t],
+  );
+  const form = useForm<{ password: string }>({ resolver: zodResolver(schema), defaultValues: { password: '' }, reValidateMode: 'onSubmit' });
+  const submit = ({ password }: { password: string }) => {
     if (!password) return onDone();
-    if (password.length < PASSWORD_MIN_LENGTH) return setProblem(t('validation.passwordTooShort', { minLength: PASSWORD_MIN_LENGTH }));
-    if (password.length > PASSWORD_MAX_LENGTH) return setProblem(t('validation.passwordTooLong', { maxLength: PASSWORD_MAX_LENGTH }));
-    setBusy(true);
-    setProblem(null);
-    try {
-      const { token } = await api.request<TokenResponse>('POST', '/user/password', { body: { token: passwordToken, password } });
-      api.setToken(token);
-      onDone();
-    } catch (cause) {
-      setProblem(errorText(t, cause));
-    } finally {
-      setBusy(false);
-    }
+    // The server's refusal is shown where a wrong password is, under the field.
+    setPassword.mutate({ token: passwordToken, password }, { onSuccess: onDone, onError: (cause) => form.setError('password', { message: errorText(t, cause) }) });
   };
   return (
-    <form noValidate onSubmit={(event) => void submit(event)}>
+    <form noValidate onSubmit={form.handleSubmit(submit)}>
       <p>{t('activate.setPasswordText')}</p>
-      <div className="field">
-        <label htmlFor="activate-password">{t('activate.passwordOptional')}</label>
-        <input
-          id="activate-password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? 'activate-password-error' : undefined}
-        />
-        {problem && (
-          <p id="activate-password-error" className="field__error" role="alert">
-            {problem}
-          </p>
-        )}
-      </div>
-      <button type="submit" disabled={busy}>
+      <FormField label={t('activate.passwordOptional')} type="password" autoComplete="new-password" form={form} name="password" />
+      <button type="submit" disabled={setPassword.isPending}>
         {t('activate.finish')}
       </button>
     </form>

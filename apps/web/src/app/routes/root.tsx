@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router';
 
-import { MainLayout } from '../../components/layouts/main-layout';
+import { MainLayout } from '../main-layout';
 
 export function RootRoute() {
   return (

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { FLASH_VISIBLE_MS, useFlash } from '../../lib/flash';
+import { FLASH_VISIBLE_MS, flashText, useFlash } from '../../lib/flash';
 
 /** The flash message bar: success, error or warning, gone after 3 seconds. Always in the page, so readers announce it. */
 export function FlashBar() {
@@ -18,7 +18,7 @@ export function FlashBar() {
     <div className="flash-region" role="status" aria-live="polite" aria-label={t('flash.region')}>
       {message && (
         <div key={message.id} className={`flash flash--${message.kind}`} data-testid="flash">
-          <p>{message.text}</p>
+          <p>{flashText(t, message)}</p>
           <button type="button" className="flash__close" onClick={dismiss} aria-label={t('common.close')}>
             ×
           </button>

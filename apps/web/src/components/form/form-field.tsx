@@ -1,16 +1,19 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
-import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import { useFormState, type FieldError, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
 
-interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'name'> {
+interface FormFieldProps<Values extends FieldValues> extends Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'form'> {
   label: string;
-  registration: UseFormRegisterReturn;
-  error?: FieldError;
+  /** The form and the field's name: the input is registered there, and shows that field's error. */
+  form: UseFormReturn<Values>;
+  name: Path<Values>;
   hint?: ReactNode;
 }
 
 /** A labelled input whose error is tied to it (aria-describedby) and announced when it appears. */
-export function FormField({ label, registration, error, hint, ...input }: FormFieldProps) {
+export function FormField<Values extends FieldValues>({ label, form, name, hint, ...input }: FormFieldProps<Values>) {
   const id = useId();
+  const { errors } = useFormState({ control: form.control, name });
+  const error = errors[name] as FieldError | undefined;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
@@ -22,7 +25,7 @@ export function FormField({ label, registration, error, hint, ...input }: FormFi
           {hint}
         </p>
       )}
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} {...registration} />
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} {...form.register(name)} />
       {error?.message && (
         <p id={errorId} className="field__error" role="alert">
           {error.message}

@@ -21,7 +21,7 @@ export function SessionKeeper() {
     };
     for (const event of ACTIVITY_EVENTS) window.addEventListener(event, onActivity, { passive: true });
     const stop = api.onSessionChange((_token, reason) => {
-      if (reason === 'expired') showFlash('warning', t('flash.sessionExpired'));
+      if (reason === 'expired') showFlash('warning', 'flash.sessionExpired');
     });
     return () => {
       for (const event of ACTIVITY_EVENTS) window.removeEventListener(event, onActivity);

@@ -1,16 +1,21 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { TokenResponse, User } from '@homing/contracts';
 
+import type { ApiClient } from '../../lib/api-client';
 import { useApi } from '../../lib/api-context';
+import type { DownloadedFile } from '../../lib/api-transport';
+import { saveFile } from '../../lib/save-file';
 
 // The account calls of product spec §7. A call that answers with a token logs in.
 
-export function useLoginWithPassword() {
+/** A call that answers with a token: its success logs in (or keeps the session with the fresh token). */
+function useTokenCall<Body>(call: (api: ApiClient, body: Body) => Promise<TokenResponse>) {
   const api = useApi();
-  return useMutation({
-    mutationFn: (body: { email: string; password: string }) => api.request<TokenResponse>('POST', '/user/login', { body }),
-    onSuccess: ({ token }) => api.setToken(token),
-  });
+  return useMutation({ mutationFn: (body: Body) => call(api, body), onSuccess: ({ token }) => api.setToken(token) });
+}
+
+export function useLoginWithPassword() {
+  return useTokenCall((api, body: { email: string; password: string }) => api.request<TokenResponse>('POST', '/user/login', { body }));
 }
 
 export function useRequestLoginCode() {
@@ -19,11 +24,7 @@ export function useRequestLoginCode() {
 }
 
 export function useLoginWithCode() {
-  const api = useApi();
-  return useMutation({
-    mutationFn: (code: string) => api.request<TokenResponse>('POST', '/magic-link/login', { body: { code } }),
-    onSuccess: ({ token }) => api.setToken(token),
-  });
+  return useTokenCall((api, code: string) => api.request<TokenResponse>('POST', '/magic-link/login', { body: { code } }));
 }
 
 export function useForgotPassword() {
@@ -32,11 +33,7 @@ export function useForgotPassword() {
 }
 
 export function useSetPassword() {
-  const api = useApi();
-  return useMutation({
-    mutationFn: (body: { token: string; password: string }) => api.request<TokenResponse>('POST', '/user/password', { body }),
-    onSuccess: ({ token }) => api.setToken(token),
-  });
+  return useTokenCall((api, body: { token: string; password: string }) => api.request<TokenResponse>('POST', '/user/password', { body }));
 }
 
 export function useUpdatePassword() {
@@ -55,5 +52,19 @@ export function useLogout() {
     // The session ends on the server too; if that call fails the token still leaves this browser.
     mutationFn: () => api.request<unknown>('POST', '/auth/logout').catch(() => undefined),
     onSettled: () => api.setToken(null),
+  });
+}
+
+/**
+ * Downloads everything kept about the logged-in user (`GET /user/export`) with the token, and saves it under the
+ * server's name (`homing-export-<date>.json`). Never cached: the file is fetched anew on every click.
+ */
+export function useDownloadMyData() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: async () => {
+      const downloaded = await api.request<DownloadedFile>('GET', '/user/export', { responseType: 'file' });
+      saveFile(downloaded, `homing-export-${new Date().toISOString().slice(0, 10)}.json`);
+    },
   });
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FoundItems, PublicItem, UpdateItemBody } from '@homing/contracts';
+import type { ClaimResponse, FoundItems, PublicItem, UpdateItemBody } from '@homing/contracts';
 
 import { useApi } from '../../lib/api-context';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
@@ -12,6 +12,30 @@ export const itemKeys = {
   found: (codes: readonly string[]) => ['items', 'found', codes.join(',')] as const,
   qr: (code: string) => ['qr', code] as const,
 };
+
+/** The one key of an item as anyone who scans its tag sees it (the finder page, activation). */
+export const publicItemKey = (code: string) => ['items', 'public', code] as const;
+
+/** What anyone who scans the tag may see (`GET /items/{code}`); the answer says whether the caller owns it. */
+export function usePublicItem(code: string) {
+  const api = useApi();
+  // Not kept between visits: a tag activated or renamed meanwhile must not be shown as it was (gcTime 0).
+  return useQuery({ queryKey: publicItemKey(code), queryFn: () => api.request<PublicItem>('GET', `/items/${encodeURIComponent(code)}`), gcTime: 0 });
+}
+
+/**
+ * Claims a tag (spec §2 and §4). Logged in, the gateway claims with the token's e-mail and ignores the body's. A new
+ * user's answer carries a login token: that logs in.
+ */
+export function useClaimItem() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: (body: { code: string; email?: string }) => api.request<ClaimResponse>('POST', '/claim', { body }),
+    onSuccess: (answer) => {
+      if (answer.response_code === 'NEW_USER_REGISTERED' && answer.login_token) api.setToken(answer.login_token);
+    },
+  });
+}
 
 export function useOwnedItems() {
   const api = useApi();

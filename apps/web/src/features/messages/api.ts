@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CreateMessageResponse, FinderDetails, FinderTokenResponse, Message, PublicItem } from '@homing/contracts';
+import type { CreateMessageResponse, FinderDetails, FinderTokenResponse, Message } from '@homing/contracts';
 
 import type { ApiClient } from '../../lib/api-client';
 import { useApi } from '../../lib/api-context';
@@ -11,26 +11,23 @@ import { finderHeaders } from './finder-token';
 const path = (code: string, rest = '') => `/items/${encodeURIComponent(code)}${rest}`;
 
 export const messageKeys = {
-  item: (code: string) => ['found', code, 'item'] as const,
   unread: (code: string) => ['found', code, 'unread'] as const,
   finderDetails: (code: string) => ['found', code, 'finder-details'] as const,
 };
-
-/** What anyone who scans the tag may see; the answer says whether the caller owns it. */
-export function usePublicItem(code: string) {
-  const api = useApi();
-  // Not kept between visits: a tag activated or renamed meanwhile must not be shown as it was (gcTime 0).
-  return useQuery({ queryKey: messageKeys.item(code), queryFn: () => api.request<PublicItem>('GET', path(code)), gcTime: 0 });
-}
 
 export function useUnreadCount(code: string, enabled: boolean) {
   const api = useApi();
   return useQuery({ queryKey: messageKeys.unread(code), queryFn: () => api.request<number>('GET', `/user/items/${encodeURIComponent(code)}/unread-count`), enabled });
 }
 
-export function useFinderDetails(code: string, enabled: boolean) {
+/** Whether the owner's reply reaches the finder of `conversationId` (the latest finder without it) by e-mail. */
+export function useFinderDetails(code: string, conversationId: string | undefined, enabled: boolean) {
   const api = useApi();
-  return useQuery({ queryKey: messageKeys.finderDetails(code), queryFn: () => api.request<FinderDetails>('GET', path(code, '/finder-details')), enabled });
+  return useQuery({
+    queryKey: [...messageKeys.finderDetails(code), conversationId ?? 'latest'],
+    queryFn: () => api.request<FinderDetails>('GET', path(code, '/finder-details'), { query: { conversation_id: conversationId } }),
+    enabled,
+  });
 }
 
 export function listMessages(api: ApiClient, code: string, finderToken: string | null, after?: number) {
@@ -48,6 +45,21 @@ export function postMessage(api: ApiClient, code: string, content: string, finde
   return api.request<CreateMessageResponse>('POST', path(code, '/messages'), { body, headers: finderHeaders(finderToken), idempotencyKey: newIdempotencyKey() });
 }
 
+/** A finder deletes their conversation: their messages, address and tokens are erased (204); their token then stops working. */
+export function forgetConversation(api: ApiClient, code: string, finderToken: string) {
+  return api.request<void>('DELETE', path(code, '/conversation'), { headers: finderHeaders(finderToken) });
+}
+
 export function resetItem(api: ApiClient, code: string) {
   return api.request<void>('POST', `/user/items/${encodeURIComponent(code)}/reset`);
+}
+
+/** A resume link's token (from a finder's e-mail) for a finder token of their conversation, for this browser. */
+export function resumeFinder(api: ApiClient, code: string, token: string) {
+  return api.request<FinderTokenResponse>('POST', path(code, '/finder-resume'), { body: { token } });
+}
+
+/** Asks for a link to the finder's conversation by e-mail; answered alike whether or not the address wrote. */
+export function requestResumeLink(api: ApiClient, code: string, email: string) {
+  return api.request<{ message: string }>('POST', path(code, '/resume-link'), { body: { email } });
 }

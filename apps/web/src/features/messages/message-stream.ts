@@ -1,6 +1,7 @@
 import type { Message } from '@homing/contracts';
 
-import { ApiError, type ApiClient } from '../../lib/api-client';
+import type { ApiClient } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-transport';
 
 export interface StreamEvent {
   event: string;
@@ -35,6 +36,8 @@ export function parseEvents(text: string): { events: StreamEvent[]; rest: string
 export interface StreamHandlers {
   onMessage(message: Message): void;
   onCleared(): void;
+  /** A finder deleted their conversation (`finder-left`): its id. */
+  onFinderLeft?(conversationId: string): void;
   /** The stream was refused for good (403, 404): polling alone carries on. */
   onRefused?(error: ApiError): void;
 }
@@ -66,6 +69,7 @@ export function followMessages(api: ApiClient, code: string, headers: Record<str
           for (const event of events) {
             if (event.event === 'message') handlers.onMessage(JSON.parse(event.data) as Message);
             else if (event.event === 'cleared') handlers.onCleared();
+            else if (event.event === 'finder-left') handlers.onFinderLeft?.((JSON.parse(event.data) as { conversation_id: string }).conversation_id);
           }
         }
       } catch (error) {

@@ -31,12 +31,12 @@ export function PushOptIn({ target, offer }: { target: PushTarget | null; offer:
     snoozePushOptIn();
     setOpen(false);
     subscribeToPush(api, target, i18n.resolvedLanguage ?? 'en').then(
-      () => flash.show('success', t('push.optInDone')),
+      () => flash.show('success', 'push.optInDone'),
       (error: unknown) => {
         // Spec §4: push failures are logged (the subscription is already undone).
         // eslint-disable-next-line no-console
         console.error('Push subscription failed', error);
-        flash.show('error', t('push.optInFailed'));
+        flash.show('error', 'push.optInFailed');
       },
     );
   };

@@ -1,7 +1,7 @@
 import type { PushSubscriptionBody, VapidPublicKey } from '@homing/contracts';
 
 import type { ApiClient } from '../../lib/api-client';
-import { finderHeaders } from '../messages/finder-token';
+import { finderHeaders } from '../messages';
 
 // Product spec §9: after a decline or an accept the opt-in is not offered again for 1 hour, and the service worker
 // must be ready within 3 s.

@@ -1,18 +1,17 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useMemo } from 'react';
-import { useForm } from 'react-hook-form';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { FormError, FormField } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
+import { NewPasswordFields, useNewPasswordForm } from '../../../features/auth/components/new-password-fields';
 import { RequireLogin } from '../../../components/require-login';
-import { useUpdatePassword } from '../../../features/auth/api';
-import { useSession } from '../../../features/auth/session';
-import { errorText, validationErrors } from '../../../lib/error-catalogue';
+import { useDownloadMyData, useUpdatePassword } from '../../../features/auth/api';
+import { useSession } from '../../../lib/session';
+import { errorText } from '../../../lib/error-catalogue';
 import { useFlash } from '../../../lib/flash';
-import { newPasswordSchema, type NewPasswordValues } from '../../../lib/form-schemas';
+import type { NewPasswordValues } from '../../../lib/form-schemas';
 
-/** The account: the e-mail (read-only) and a new password. */
+/** The account: the e-mail (read-only), a new password, and a download of everything kept about the user. */
 export function AccountPage() {
   return (
     <RequireLogin>
@@ -27,19 +26,15 @@ function AccountForm() {
   const update = useUpdatePassword();
   const flash = useFlash();
   const emailId = useId();
-  const schema = useMemo(() => newPasswordSchema(t), [t]);
-  const form = useForm<NewPasswordValues>({ resolver: zodResolver(schema), defaultValues: { password: '', repeat: '' } });
+  const { form, showServerError } = useNewPasswordForm();
 
   const submit = ({ password }: NewPasswordValues) =>
     update.mutate(password, {
       onSuccess: () => {
         form.reset();
-        flash.show('success', t('account.updated'));
+        flash.show('success', 'account.updated');
       },
-      onError: (error) => {
-        const { fields } = validationErrors(t, error, ['password']);
-        if (fields.password) form.setError('password', { message: fields.password });
-      },
+      onError: showServerError,
     });
 
   return (
@@ -51,20 +46,7 @@ function AccountForm() {
           <label htmlFor={emailId}>{t('common.email')}</label>
           <input id={emailId} type="email" value={user?.email ?? ''} readOnly />
         </div>
-        <FormField
-          label={t('common.newPassword')}
-          type="password"
-          autoComplete="new-password"
-          registration={form.register('password')}
-          error={form.formState.errors.password}
-        />
-        <FormField
-          label={t('common.repeatPassword')}
-          type="password"
-          autoComplete="new-password"
-          registration={form.register('repeat')}
-          error={form.formState.errors.repeat}
-        />
+        <NewPasswordFields form={form} />
         <FormError>{update.error && errorText(t, update.error)}</FormError>
         {update.isSuccess && (
           <p className="notice notice--success" role="status">
@@ -75,6 +57,23 @@ function AccountForm() {
           {t('account.submit')}
         </button>
       </form>
+      <DownloadMyData />
+    </section>
+  );
+}
+
+function DownloadMyData() {
+  const { t } = useTranslation();
+  const download = useDownloadMyData();
+  const headingId = useId();
+  return (
+    <section className="account-export" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('account.exportTitle')}</h2>
+      <p>{t('account.exportText')}</p>
+      <FormError>{download.isError && t('account.exportFailed')}</FormError>
+      <button type="button" className="button--secondary" onClick={() => download.mutate()} disabled={download.isPending}>
+        {download.isPending ? t('account.exportPending') : t('account.exportButton')}
+      </button>
     </section>
   );
 }

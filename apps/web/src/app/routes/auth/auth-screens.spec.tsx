@@ -1,17 +1,15 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { callsTo, gateway, headersOf } from '../../../testing/gateway';
 import { fakeToken, jsonResponse, renderApp } from '../../../testing/render-app';
 
-type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
-/** A fetch answering by "METHOD path" (query left off); anything else is a 404. */
-function gateway(routes: Record<string, Handler>) {
-  return vi.fn<typeof fetch>(async (input, init = {}) => {
-    const url = String(input);
-    const handler = routes[`${init.method ?? 'GET'} ${url.split('?')[0]}`];
-    return handler ? handler(url, init) : jsonResponse(404, { response_code: 'NOT_FOUND', message: 'x' });
-  });
+/** Replaces what a field holds, then presses the form's button. */
+async function retypeAndSubmit(label: string, text: string, button: string) {
+  await userEvent.clear(screen.getByLabelText(label));
+  await userEvent.type(screen.getByLabelText(label), text);
+  await userEvent.click(screen.getByRole('button', { name: button }));
 }
 const bodyOf = (init: RequestInit | undefined) => JSON.parse(String(init?.body)) as Record<string, unknown>;
 
@@ -103,9 +101,7 @@ describe('login with code', () => {
     await userEvent.type(screen.getByLabelText('Login code'), 'WRONG123');
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByText('Invalid login credentials.')).toBeInTheDocument();
-    await userEvent.clear(screen.getByLabelText('Login code'));
-    await userEvent.type(screen.getByLabelText('Login code'), 'OLDCODE1');
-    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await retypeAndSubmit('Login code', 'OLDCODE1', 'Log in');
     expect(await screen.findByText('Your login code has expired.')).toBeInTheDocument();
   });
 
@@ -129,9 +125,7 @@ describe('forgot password', () => {
     await userEvent.type(screen.getByLabelText('E-mail'), 'bad');
     await userEvent.click(screen.getByRole('button', { name: 'Send me a link' }));
     expect(await screen.findByText('Email seems to be invalid.')).toBeInTheDocument();
-    await userEvent.clear(screen.getByLabelText('E-mail'));
-    await userEvent.type(screen.getByLabelText('E-mail'), 'someone@example.com');
-    await userEvent.click(screen.getByRole('button', { name: 'Send me a link' }));
+    await retypeAndSubmit('E-mail', 'someone@example.com', 'Send me a link');
     expect(await screen.findByText(/we have sent it a link to set a new password/)).toBeInTheDocument();
   });
 });
@@ -150,9 +144,7 @@ describe('set and reset password', () => {
     await userEvent.type(await screen.findByLabelText('New password'), 'short');
     await userEvent.click(screen.getByRole('button', { name: 'Save password' }));
     expect(await screen.findByText('Password is too short. Minimum length is 8 characters.')).toBeInTheDocument();
-    await userEvent.clear(screen.getByLabelText('New password'));
-    await userEvent.type(screen.getByLabelText('New password'), 'x'.repeat(129));
-    await userEvent.click(screen.getByRole('button', { name: 'Save password' }));
+    await retypeAndSubmit('New password', 'x'.repeat(129), 'Save password');
     expect(await screen.findByText('Password is too long. Maximum length is 128 characters.')).toBeInTheDocument();
     await userEvent.clear(screen.getByLabelText('New password'));
     await userEvent.type(screen.getByLabelText('New password'), 'long enough');
@@ -205,9 +197,7 @@ describe('account', () => {
     await userEvent.type(screen.getByLabelText('Repeat password'), 'other password');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Passwords do not match.')).toBeInTheDocument();
-    await userEvent.clear(screen.getByLabelText('Repeat password'));
-    await userEvent.type(screen.getByLabelText('Repeat password'), 'new password');
-    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await retypeAndSubmit('Repeat password', 'new password', 'Save');
     expect(await screen.findAllByText('Password updated.')).not.toHaveLength(0);
     expect(bodyOf(fetch.mock.calls[0][1])).toEqual({ password: 'new password' });
   });
@@ -223,9 +213,7 @@ describe('account', () => {
     const tooLong = 'x'.repeat(129);
     await userEvent.clear(screen.getByLabelText('New password'));
     await userEvent.type(screen.getByLabelText('New password'), tooLong);
-    await userEvent.clear(screen.getByLabelText('Repeat password'));
-    await userEvent.type(screen.getByLabelText('Repeat password'), tooLong);
-    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await retypeAndSubmit('Repeat password', tooLong, 'Save');
     expect(await screen.findByText('Password is too long. Maximum length is 128 characters.')).toBeInTheDocument();
     expect(fetch).not.toHaveBeenCalledWith('/api/v1/user/update-password', expect.anything());
   });
@@ -239,6 +227,44 @@ describe('account', () => {
     await userEvent.type(screen.getByLabelText('Repeat password'), 'password');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Invalid value.')).toBeInTheDocument();
+  });
+
+  describe('download my data', () => {
+    const saved: Array<{ href: string; download: string }> = [];
+    beforeEach(() => {
+      // jsdom has no Blob URLs and no downloads: record what the browser would have saved.
+      URL.createObjectURL = vi.fn(() => 'blob:export-file');
+      URL.revokeObjectURL = vi.fn();
+      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+        saved.push({ href: this.href, download: this.download });
+      });
+    });
+    afterEach(() => {
+      saved.length = 0;
+      vi.restoreAllMocks();
+    });
+
+    it('fetches the export with the token and saves it under the server’s name', async () => {
+      const fetch = gateway({
+        'GET /api/v1/user/export': () =>
+          new Response('{"items":[]}', { headers: { 'content-type': 'application/json', 'content-disposition': 'attachment; filename="homing-export-2026-11-25.json"' } }),
+      });
+      const { api } = renderApp('/account', { fetch, token: fakeToken() });
+      await userEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
+      await waitFor(() => expect(saved).toEqual([{ href: 'blob:export-file', download: 'homing-export-2026-11-25.json' }]));
+      expect(headersOf(callsTo(fetch, 'GET', '/api/v1/user/export')[0][1]).authorization).toBe(`Bearer ${api.getToken()}`);
+      expect(await (vi.mocked(URL.createObjectURL).mock.calls[0][0] as Blob).text()).toBe('{"items":[]}');
+    });
+
+    it('says so when the export cannot be made, and saves nothing', async () => {
+      const fetch = gateway({
+        'GET /api/v1/user/export': () => jsonResponse(503, { response_code: 'SERVICE_UNAVAILABLE', message: 'x' }),
+      });
+      renderApp('/account', { fetch, token: fakeToken() });
+      await userEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('Your data could not be downloaded. Please try again in a moment.');
+      expect(saved).toEqual([]);
+    });
   });
 });
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { FormError, FormField } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
 import { useForgotPassword } from '../../../features/auth/api';
+import { MailWait, mailWaitOf, useMailWait } from '../../../features/auth/mail-wait';
 import { errorText } from '../../../lib/error-catalogue';
 import { emailField } from '../../../lib/form-schemas';
 
@@ -14,6 +15,8 @@ import { emailField } from '../../../lib/form-schemas';
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
   const forgot = useForgotPassword();
+  // Past the address's budget of reset links: the button waits for the gateway's Retry-After, counting down.
+  const secondsLeft = useMailWait(forgot.error);
   const schema = useMemo(() => z.object({ email: emailField(t) }), [t]);
   const form = useForm({ resolver: zodResolver(schema), defaultValues: { email: '' } });
 
@@ -30,9 +33,10 @@ export function ForgotPasswordPage() {
         <>
           <p>{t('forgotPassword.text')}</p>
           <form noValidate onSubmit={form.handleSubmit(({ email }) => forgot.mutate(email))}>
-            <FormField label={t('common.email')} type="email" autoComplete="email" registration={form.register('email')} error={form.formState.errors.email} />
-            <FormError>{forgot.error && errorText(t, forgot.error)}</FormError>
-            <button type="submit" disabled={forgot.isPending}>
+            <FormField label={t('common.email')} type="email" autoComplete="email" form={form} name="email" />
+            <FormError>{forgot.error && mailWaitOf(forgot.error) === null && errorText(t, forgot.error)}</FormError>
+            <MailWait secondsLeft={secondsLeft} />
+            <button type="submit" disabled={forgot.isPending || secondsLeft > 0}>
               {t('forgotPassword.submit')}
             </button>
           </form>

@@ -8,15 +8,17 @@ import { z } from 'zod';
 import { FormError, FormField } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
 import { useLoginWithCode } from '../../../features/auth/api';
-import { afterLoginPath, carriedQuery } from '../../../features/auth/redirects';
-import { useSession } from '../../../features/auth/session';
+import { afterLoginPath, carriedQuery, forgetLoginTarget, withLoginTarget } from '../../../features/auth/redirects';
+import { useSession } from '../../../lib/session';
 import { errorText } from '../../../lib/error-catalogue';
 import { requiredText } from '../../../lib/form-schemas';
 
 /** Log in with the code from the e-mail; the e-mail's link carries it as `?code=` and logs in at once. */
 export function LoginCodePage() {
   const { t } = useTranslation();
-  const [query] = useSearchParams();
+  const [urlQuery] = useSearchParams();
+  // The code e-mail's link has no c/ec of its own: the ones kept when the code was asked for, in this browser.
+  const query = useMemo(() => withLoginTarget(urlQuery), [urlQuery]);
   const { user } = useSession();
   const login = useLoginWithCode();
   const linkCode = query.get('code');
@@ -33,6 +35,10 @@ export function LoginCodePage() {
     }
   }, [linkCode, user, login]);
 
+  useEffect(() => {
+    if (user) forgetLoginTarget();
+  }, [user]);
+
   if (user) return <Navigate to={afterLoginPath(query)} replace />;
 
   return (
@@ -41,14 +47,7 @@ export function LoginCodePage() {
       <h1>{t('loginCode.title')}</h1>
       <p>{t('loginCode.sent')}</p>
       <form noValidate onSubmit={form.handleSubmit(({ code }) => login.mutate(code))}>
-        <FormField
-          label={t('loginCode.code')}
-          autoComplete="one-time-code"
-          autoCapitalize="characters"
-          spellCheck={false}
-          registration={form.register('code')}
-          error={form.formState.errors.code}
-        />
+        <FormField label={t('loginCode.code')} autoComplete="one-time-code" autoCapitalize="characters" spellCheck={false} form={form} name="code" />
         <FormError>{login.error && errorText(t, login.error, { 401: 'errors.invalidCredentials', 422: 'errors.loginCodeExpired' })}</FormError>
         <button type="submit" disabled={login.isPending}>
           {t('loginCode.submit')}

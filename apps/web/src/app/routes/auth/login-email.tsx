@@ -8,8 +8,9 @@ import { z } from 'zod';
 import { FormError, FormField } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
 import { useRequestLoginCode } from '../../../features/auth/api';
-import { afterLoginPath, carriedQuery } from '../../../features/auth/redirects';
-import { useSession } from '../../../features/auth/session';
+import { MailWait, mailWaitOf, useMailWait } from '../../../features/auth/mail-wait';
+import { afterLoginPath, carriedQuery, rememberLoginTarget } from '../../../features/auth/redirects';
+import { useSession } from '../../../lib/session';
 import { useLanguageParam } from '../../../features/auth/use-language-param';
 import { errorText } from '../../../lib/error-catalogue';
 import { emailField } from '../../../lib/form-schemas';
@@ -21,6 +22,8 @@ export function LoginEmailPage() {
   const navigate = useNavigate();
   const { user } = useSession();
   const requestCode = useRequestLoginCode();
+  // Past the address's budget of login codes: the button waits for the gateway's Retry-After, counting down.
+  const secondsLeft = useMailWait(requestCode.error);
   useLanguageParam(query.get('lang'));
 
   const schema = useMemo(() => z.object({ email: emailField(t) }), [t]);
@@ -36,12 +39,19 @@ export function LoginEmailPage() {
       <form
         noValidate
         onSubmit={form.handleSubmit(({ email }) =>
-          requestCode.mutate(email, { onSuccess: () => void navigate(`/login/code${carriedQuery(query, email)}`) }),
+          requestCode.mutate(email, {
+            onSuccess: () => {
+              // The code e-mail's link opens the code screen without this query: it finds c/ec kept here.
+              rememberLoginTarget(query);
+              void navigate(`/login/code${carriedQuery(query, email)}`);
+            },
+          }),
         )}
       >
-        <FormField label={t('common.email')} type="email" autoComplete="email" registration={form.register('email')} error={form.formState.errors.email} />
-        <FormError>{requestCode.error && errorText(t, requestCode.error, { 401: 'errors.invalidCredentials' })}</FormError>
-        <button type="submit" disabled={requestCode.isPending}>
+        <FormField label={t('common.email')} type="email" autoComplete="email" form={form} name="email" />
+        <FormError>{requestCode.error && mailWaitOf(requestCode.error) === null && errorText(t, requestCode.error, { 401: 'errors.invalidCredentials' })}</FormError>
+        <MailWait secondsLeft={secondsLeft} />
+        <button type="submit" disabled={requestCode.isPending || secondsLeft > 0}>
           {t('loginEmail.submit')}
         </button>
       </form>

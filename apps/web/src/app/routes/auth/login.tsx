@@ -9,7 +9,7 @@ import { FormError, FormField } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
 import { useLoginWithPassword } from '../../../features/auth/api';
 import { afterLoginPath, carriedQuery } from '../../../features/auth/redirects';
-import { useSession } from '../../../features/auth/session';
+import { useSession } from '../../../lib/session';
 import { useLanguageParam } from '../../../features/auth/use-language-param';
 import { isSupportedLanguage } from '../../../i18n/languages';
 import { errorText } from '../../../lib/error-catalogue';
@@ -41,14 +41,8 @@ function LoginForm({ language }: { language?: string }) {
       <PageTitle title={t('login.title')} />
       <h1>{t('login.title')}</h1>
       <form noValidate onSubmit={form.handleSubmit((values) => login.mutate(values))}>
-        <FormField label={t('common.email')} type="email" autoComplete="email" registration={form.register('email')} error={form.formState.errors.email} />
-        <FormField
-          label={t('common.password')}
-          type="password"
-          autoComplete="current-password"
-          registration={form.register('password')}
-          error={form.formState.errors.password}
-        />
+        <FormField label={t('common.email')} type="email" autoComplete="email" form={form} name="email" />
+        <FormField label={t('common.password')} type="password" autoComplete="current-password" form={form} name="password" />
         <FormError>{login.error && errorText(t, login.error, { 401: 'errors.invalidCredentials' })}</FormError>
         <button type="submit" disabled={login.isPending}>
           {t('login.submit')}

@@ -1,16 +1,15 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo } from 'react';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useMatch, useNavigate, useParams } from 'react-router';
 
-import { FormError, FormField } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
+import { NewPasswordFields, useNewPasswordForm } from '../../../features/auth/components/new-password-fields';
 import { useSetPassword } from '../../../features/auth/api';
-import { useSession } from '../../../features/auth/session';
-import { errorText, validationErrors } from '../../../lib/error-catalogue';
+import { useSession } from '../../../lib/session';
+import { ApiError } from '../../../lib/api-transport';
+import { errorText } from '../../../lib/error-catalogue';
 import { useFlash } from '../../../lib/flash';
-import { newPasswordSchema, type NewPasswordValues } from '../../../lib/form-schemas';
+import type { NewPasswordValues } from '../../../lib/form-schemas';
 
 /** `/reset-password/{token}` (from the forgot-password e-mail) and `/set-password/{token}` (from the welcome e-mail). */
 export function SetPasswordPage() {
@@ -21,8 +20,7 @@ export function SetPasswordPage() {
   const setPassword = useSetPassword();
   const flash = useFlash();
   const navigate = useNavigate();
-  const schema = useMemo(() => newPasswordSchema(t), [t]);
-  const form = useForm<NewPasswordValues>({ resolver: zodResolver(schema), defaultValues: { password: '', repeat: '' } });
+  const { form, showServerError } = useNewPasswordForm();
   const title = isReset ? t('setPassword.titleReset') : t('setPassword.titleSet');
 
   const submit = ({ password }: NewPasswordValues) =>
@@ -30,13 +28,10 @@ export function SetPasswordPage() {
       { token, password },
       {
         onSuccess: () => {
-          flash.show('success', t('setPassword.saved'));
+          flash.show('success', 'setPassword.saved');
           void navigate('/items');
         },
-        onError: (error) => {
-          const { fields } = validationErrors(t, error, ['password']);
-          if (fields.password) form.setError('password', { message: fields.password });
-        },
+        onError: showServerError,
       },
     );
 
@@ -50,27 +45,32 @@ export function SetPasswordPage() {
         </p>
       )}
       <form noValidate onSubmit={form.handleSubmit(submit)}>
-        <FormField
-          label={t('common.newPassword')}
-          type="password"
-          autoComplete="new-password"
-          registration={form.register('password')}
-          error={form.formState.errors.password}
-        />
-        <FormField
-          label={t('common.repeatPassword')}
-          type="password"
-          autoComplete="new-password"
-          registration={form.register('repeat')}
-          error={form.formState.errors.repeat}
-        />
+        <NewPasswordFields form={form} />
         <FormError>{setPassword.error && errorText(t, setPassword.error)}</FormError>
+        {isUnusableLink(setPassword.error) && (
+          <div className="notice" role="note">
+            <p>{t('tokenHelp.text')}</p>
+            <ul className="links">
+              <li>
+                <Link to="/forgot-password">{t('tokenHelp.forgot')}</Link>
+              </li>
+              <li>
+                <Link to="/login">{t('tokenHelp.logIn')}</Link>
+              </li>
+            </ul>
+          </div>
+        )}
         <button type="submit" disabled={setPassword.isPending}>
           {t('setPassword.submit')}
         </button>
       </form>
     </section>
   );
+}
+
+/** The link's token is wrong, used or expired: a new link or a login is the way on. */
+function isUnusableLink(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === 'INVALID_PASSWORD_TOKEN' || error.code === 'EXPIRED_PASSWORD_TOKEN');
 }
 
 export { SetPasswordPage as Component };

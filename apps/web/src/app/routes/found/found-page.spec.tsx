@@ -19,6 +19,9 @@ const message = (overrides: Partial<Message> = {}): Message => ({
   content: 'Found your keys',
   created_at: new Date().toISOString(),
   is_read: false,
+  delivered_at: null,
+  read_at: null,
+  version: 0,
   ...overrides,
 });
 
@@ -163,6 +166,28 @@ describe('the owner’s thread', () => {
     expect(JSON.parse(String(callsTo(fetch, 'POST', `${API}/messages`)[0][1]?.body))).toEqual({ content: 'to the first', conversation_id: first });
   });
 
+  it('warns about a finder without an e-mail address only while that finder is picked in "Reply to"', async () => {
+    const silent = '0190a000-0000-7000-8000-00000000001a';
+    const known = '0190a000-0000-7000-8000-00000000001b';
+    const fetch = gateway({
+      [`GET ${API}`]: ownerItem,
+      [`GET /api/v1/user/items/${CODE}/unread-count`]: () => jsonResponse(200, 2),
+      [`GET ${API}/messages`]: () =>
+        jsonResponse(200, [message({ conversation_id: silent, finder: 'Finder 1', content: 'no address' }), message({ conversation_id: known, finder: 'Finder 2', content: 'with address' })]),
+      [`GET ${API}/finder-details`]: (url) => jsonResponse(200, { finder_known: new URL(url, 'http://x').searchParams.get('conversation_id') === known }),
+    });
+    renderApp(`/found/${CODE}`, { fetch, token: fakeToken() });
+    const replyTo = await screen.findByLabelText('Reply to');
+    expect(replyTo).toHaveDisplayValue('Finder 2');
+    await waitFor(() => expect(callsTo(fetch, 'GET', `${API}/finder-details`).length).toBeGreaterThan(0));
+    expect(screen.queryByText(/The finder did not leave an e-mail address/)).not.toBeInTheDocument();
+
+    await userEvent.selectOptions(replyTo, 'Finder 1');
+    expect(await screen.findByText(/The finder did not leave an e-mail address/)).toBeInTheDocument();
+    await userEvent.selectOptions(replyTo, 'Finder 2');
+    await waitFor(() => expect(screen.queryByText(/The finder did not leave an e-mail address/)).not.toBeInTheDocument());
+  });
+
   it('shows the no-messages note and the own-scan notice instead of a form, and no reset, before anyone wrote', async () => {
     const fetch = gateway({
       [`GET ${API}`]: () => jsonResponse(200, item({ is_owner: true, name: null })),
@@ -218,5 +243,29 @@ describe('the owner’s thread', () => {
     const dialog = screen.getByRole('dialog', { name: 'Great, you have your item back!' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Reset item' }));
     expect(screen.getByRole('alertdialog', { name: 'Reset this item?' })).toBeInTheDocument();
+  });
+});
+
+describe('the owner’s preview of the finder page', () => {
+  it('shows the finder’s page read-only from the item menu, and writes nothing', async () => {
+    const fetch = gateway({
+      [`GET ${API}`]: () => jsonResponse(200, item({ is_owner: true })),
+      [`GET /api/v1/user/items/${CODE}/unread-count`]: () => jsonResponse(200, 0),
+      [`GET ${API}/messages`]: () => jsonResponse(200, []),
+    });
+    renderApp(`/found/${CODE}`, { fetch, token: fakeToken() });
+    await userEvent.click(await screen.findByRole('link', { name: 'See what a finder sees' }));
+    expect(await screen.findByRole('heading', { name: "You found someone's item" })).toBeInTheDocument();
+    expect(screen.getByText(/only a preview: nothing here is sent/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Message')).toBeDisabled();
+    expect(screen.getByLabelText('Your e-mail (optional)')).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Send to the owner' })).toBeDisabled();
+    expect(fetch.mock.calls.filter(([, init]) => (init?.method ?? 'GET') !== 'GET')).toEqual([]);
+    expect(screen.getByRole('link', { name: 'Back to your messages' })).toHaveAttribute('href', `/found/${CODE}`);
+  });
+
+  it('sends anyone but the owner to the real finder page', async () => {
+    const { router } = renderApp(`/found/${CODE}/preview`, { fetch: gateway({ [`GET ${API}`]: () => jsonResponse(200, item()) }), token: fakeToken() });
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/found/${CODE}`));
   });
 });

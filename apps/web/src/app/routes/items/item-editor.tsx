@@ -10,10 +10,11 @@ import { FormError, FormField } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
 import { RequireLogin } from '../../../components/require-login';
 import { useCreateItem, useDeleteItem, useOwnedItem, useUpdateItem } from '../../../features/items/api';
-import { QrImage } from '../../../features/items/qr-image';
-import { ApiError } from '../../../lib/api-client';
+import { ItemNotFound } from '../../../features/items/components/item-not-found';
+import { QrImage } from '../../../features/items/components/qr-image';
+import { API_BASE, isNotFound } from '../../../lib/api-transport';
 import { rewardsEnabled } from '../../../lib/config';
-import { errorText, validationErrors } from '../../../lib/error-catalogue';
+import { errorKey, errorText, validationErrors } from '../../../lib/error-catalogue';
 import { useFlash } from '../../../lib/flash';
 import { requiredText } from '../../../lib/form-schemas';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
@@ -40,23 +41,9 @@ function ItemEditor() {
 
   if (!code) return <ItemForm />;
   if (item.isPending) return <p role="status">{t('common.loading')}</p>;
-  if (item.error instanceof ApiError && item.error.status === 404) return <ItemNotFound code={code} />;
+  if (isNotFound(item.error)) return <ItemNotFound code={code} />;
   if (item.isError) return <FormError>{errorText(t, item.error)}</FormError>;
   return <ItemForm item={item.data} />;
-}
-
-function ItemNotFound({ code }: { code: string }) {
-  const { t } = useTranslation();
-  return (
-    <section className="page">
-      <PageTitle title={t('itemForm.notFoundTitle')} />
-      <h1>{t('itemForm.notFoundTitle')}</h1>
-      <p>{t('itemForm.notFoundText', { code })}</p>
-      <p>
-        <Link to="/contact">{t('common.contactUs')}</Link>
-      </p>
-    </section>
-  );
 }
 
 function ItemForm({ item }: { item?: PublicItem }) {
@@ -85,7 +72,7 @@ function ItemForm({ item }: { item?: PublicItem }) {
   });
 
   const saved = (code: string) => {
-    flash.show('success', t('itemForm.saved'));
+    flash.show('success', 'itemForm.saved');
     void navigate(`/found/${code}`);
   };
   const showServerErrors = (error: unknown) => {
@@ -109,16 +96,9 @@ function ItemForm({ item }: { item?: PublicItem }) {
       <div className="item-editor__grid">
         <form noValidate onSubmit={form.handleSubmit(submit)} className="item-editor__form">
           {item && <p className="muted">{t('itemForm.code', { code: item.code })}</p>}
-          <FormField label={t('itemForm.name')} autoComplete="off" registration={form.register('name')} error={form.formState.errors.name} />
+          <FormField label={t('itemForm.name')} autoComplete="off" form={form} name="name" />
           {showReward && (
-            <FormField
-              label={t('itemForm.reward')}
-              hint={t('itemForm.rewardHint')}
-              inputMode="decimal"
-              autoComplete="off"
-              registration={form.register('reward')}
-              error={form.formState.errors.reward}
-            />
+            <FormField label={t('itemForm.reward')} hint={t('itemForm.rewardHint')} inputMode="decimal" autoComplete="off" form={form} name="reward" />
           )}
           <FormError>{save.error && errorText(t, save.error, editing ? { ITEM_NOT_FOUND: 'errors.itemNotFoundOnSave', 404: 'errors.itemNotFoundOnSave' } : {})}</FormError>
           <div className="actions">
@@ -130,11 +110,30 @@ function ItemForm({ item }: { item?: PublicItem }) {
         {item && (
           <aside className="item-editor__aside">
             <QrImage code={item.code} size={200} />
+            <QrActions code={item.code} />
             <DeleteItem code={item.code} />
           </aside>
         )}
       </div>
     </section>
+  );
+}
+
+/**
+ * The tag's QR code in the owner's hands: a PNG file (the gateway's download, open to whoever holds the code, as
+ * `/qr` is) and a page of labels to print.
+ */
+export function QrActions({ code }: { code: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className="actions qr-actions">
+      <a className="button button--secondary" href={`${API_BASE}/items/${encodeURIComponent(code)}/qr/download`} download>
+        {t('ownerQr.download')}
+      </a>
+      <Link className="button button--secondary" to={`/item/${code}/print`}>
+        {t('ownerQr.print')}
+      </Link>
+    </div>
   );
 }
 
@@ -159,12 +158,12 @@ function DeleteItem({ code }: { code: string }) {
   const confirm = () =>
     remove.mutate(undefined, {
       onSuccess: () => {
-        flash.show('success', t('itemForm.deleted'));
+        flash.show('success', 'itemForm.deleted');
         void navigate('/items');
       },
       onError: (error) => {
         setConfirming(false);
-        flash.show('error', errorText(t, error));
+        flash.show('error', errorKey(error));
       },
     });
 

@@ -2,21 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
+import { gateway } from '../../../testing/gateway';
 import { fakeToken, jsonResponse, renderApp } from '../../../testing/render-app';
 
 const CODE = 'ABCD-EFGH-JKMN-PQRS';
 const item = (overrides: Record<string, unknown> = {}) => ({ code: CODE, name: 'Keys', claimed_at: '2026-11-01T10:00:00Z', activated: true, is_owner: true, ...overrides });
-
-type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
-function gateway(routes: Record<string, Handler>) {
-  return vi.fn<typeof fetch>(async (input, init = {}) => {
-    const url = String(input);
-    const handler = routes[`${init.method ?? 'GET'} ${url.split('?')[0]}`];
-    if (handler) return handler(url, init);
-    if (url.startsWith('/qr/')) return new Response(btoa('<svg xmlns="http://www.w3.org/2000/svg"/>'));
-    return jsonResponse(404, { response_code: 'NOT_FOUND', message: 'x' });
-  });
-}
 
 describe('my items', () => {
   it('needs a login', async () => {
@@ -45,6 +35,8 @@ describe('my items', () => {
     renderApp('/items', { fetch: gateway({ 'GET /api/v1/user/items': () => jsonResponse(200, []) }), token: fakeToken() });
     expect(await screen.findByText(/You have no items yet/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Add an item' })).toHaveAttribute('href', '/add-item');
+    // The intro's promise to print a QR code leads somewhere: adding an item, whose page prints it.
+    expect(screen.getByRole('link', { name: 'add an item here' })).toHaveAttribute('href', '/add-item');
   });
 
   it('logs out when the server no longer takes the token and cannot refresh it', async () => {
@@ -166,5 +158,41 @@ describe('the home page', () => {
     await userEvent.type(await screen.findByLabelText('The code on the tag'), 'hello');
     await userEvent.click(screen.getByRole('button', { name: 'Write to the owner' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('This is not a tag code.');
+  });
+});
+
+describe('the QR code in the owner’s hands', () => {
+  const owned = { [`GET /api/v1/user/items/${CODE}`]: () => jsonResponse(200, item()) };
+
+  it('offers the tag’s PNG and its print page on the item page', async () => {
+    renderApp(`/item/${CODE}`, { fetch: gateway(owned), token: fakeToken() });
+    const download = await screen.findByRole('link', { name: 'Download PNG' });
+    expect(download).toHaveAttribute('href', `/api/v1/items/${CODE}/qr/download`);
+    expect(download).toHaveAttribute('download');
+    expect(screen.getByRole('link', { name: 'Print QR code' })).toHaveAttribute('href', `/item/${CODE}/print`);
+  });
+
+  it('prints the QR code and the code in groups of four at two sizes, the dialog only on a click', async () => {
+    const print = vi.spyOn(window, 'print').mockImplementation(() => undefined);
+    renderApp(`/item/${CODE}/print`, { fetch: gateway(owned), token: fakeToken() });
+    expect(await screen.findByRole('heading', { name: 'Print your QR code' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByRole('img', { name: `QR code of tag ${CODE}` })).toHaveLength(2));
+    const labels = within(screen.getByRole('list', { name: 'Labels to print' })).getAllByRole('listitem');
+    expect(labels.map((label) => label.dataset.size)).toEqual(['large', 'small']);
+    for (const label of labels) {
+      expect(within(label).getByRole('img', { name: `QR code of tag ${CODE}` }).tagName).toBe('IMG');
+      expect(within(label).getByText(CODE)).toHaveClass('tag-code');
+      expect(within(label).getByText('Found this? Scan me to reach the owner.')).toBeInTheDocument();
+    }
+    expect(Number(within(labels[0]).getByRole('img').getAttribute('width'))).toBeGreaterThan(Number(within(labels[1]).getByRole('img').getAttribute('width')));
+    expect(print).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Print' }));
+    expect(print).toHaveBeenCalledOnce();
+    print.mockRestore();
+  });
+
+  it('shows another person’s or a missing item on the print page as not found', async () => {
+    renderApp(`/item/${CODE}/print`, { fetch: gateway({}), token: fakeToken() });
+    expect(await screen.findByRole('heading', { name: 'Item not found' })).toBeInTheDocument();
   });
 });

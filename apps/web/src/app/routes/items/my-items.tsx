@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PublicItem } from '@homing/contracts';
 
 import { PageTitle } from '../../../components/page-title';
 import { RequireLogin } from '../../../components/require-login';
 import { useFoundFlags, useOwnedItems } from '../../../features/items/api';
-import { QrImage } from '../../../features/items/qr-image';
+import { QrImage } from '../../../features/items/components/qr-image';
 import { rewardsEnabled } from '../../../lib/config';
 import { useFlash } from '../../../lib/flash';
 import { formatReward } from '../../../lib/reward';
@@ -27,7 +27,7 @@ function MyItems() {
   const { show: showFlash } = useFlash();
 
   useEffect(() => {
-    if (items.isError) showFlash('error', t('items.fetchFailed'));
+    if (items.isError) showFlash('error', 'items.fetchFailed');
   }, [items.isError, showFlash, t]);
 
   return (
@@ -40,7 +40,12 @@ function MyItems() {
         </Link>
       </div>
       {items.isPending && <p role="status">{t('common.loading')}</p>}
-      {items.data?.length === 0 && <p className="intro">{t('items.intro')}</p>}
+      {items.data?.length === 0 && (
+        <p className="intro">
+          {/* The promise to print a QR code: an added item's page has the PNG and the print page. */}
+          <Trans i18nKey="items.intro" components={{ add: <Link to="/add-item" /> }} />
+        </p>
+      )}
       {items.data && items.data.length > 0 && (
         <ul className="item-grid">
           {items.data.map((item) => (

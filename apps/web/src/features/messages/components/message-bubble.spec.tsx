@@ -14,6 +14,9 @@ const message = (overrides: Partial<Message> = {}): Message => ({
   content: 'Found your keys\nat the station',
   created_at: '2026-11-20T11:57:00Z',
   is_read: false,
+  delivered_at: null,
+  read_at: null,
+  version: 0,
   ...overrides,
 });
 
@@ -50,5 +53,25 @@ describe('a message bubble', () => {
     unmount();
     show(message(), 'owner');
     expect(screen.getByText('finder')).toBeInTheDocument();
+  });
+
+  it('shows a finder "Delivered" and then "Read" under their own messages, and nothing under the owner’s', () => {
+    const { unmount } = show(message({ delivered_at: '2026-11-20T11:58:00Z' }), 'finder');
+    expect(screen.getByText('Delivered')).toBeInTheDocument();
+    unmount();
+    const read = show(message({ delivered_at: '2026-11-20T11:58:00Z', read_at: '2026-11-20T11:59:00Z' }), 'finder');
+    expect(screen.getByText('Read')).toBeInTheDocument();
+    expect(screen.queryByText('Delivered')).not.toBeInTheDocument();
+    read.unmount();
+    show(message({ author: 'owner', delivered_at: '2026-11-20T11:58:00Z', read_at: '2026-11-20T11:59:00Z' }), 'finder');
+    expect(screen.queryByText('Read')).not.toBeInTheDocument();
+  });
+
+  it('shows the owner "Read" on a reply the finder opened, and no "Delivered"', () => {
+    const { unmount } = show(message({ author: 'owner', delivered_at: '2026-11-20T11:58:00Z' }), 'owner');
+    expect(screen.queryByText('Delivered')).not.toBeInTheDocument();
+    unmount();
+    show(message({ author: 'owner', read_at: '2026-11-20T11:59:00Z' }), 'owner');
+    expect(screen.getByText('Read')).toBeInTheDocument();
   });
 });

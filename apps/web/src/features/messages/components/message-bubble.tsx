@@ -6,12 +6,26 @@ import { finderNumber } from '../conversations';
 
 export type Viewer = 'owner' | 'finder';
 
-/** One message: who wrote it, what (line by line), and how long ago; the reader's own messages on the right. */
+/**
+ * What the reader learns of their own message: a finder sees "delivered" (the owner was notified) and then "read"
+ * (the owner opened the thread); the owner sees "read" on a reply the finder opened.
+ */
+export function receiptOf(message: Pick<Message, 'delivered_at' | 'read_at'>, viewer: Viewer): 'read' | 'delivered' | null {
+  if (message.read_at) return 'read';
+  if (viewer === 'finder' && message.delivered_at) return 'delivered';
+  return null;
+}
+
+/**
+ * One message: who wrote it, what (line by line), how long ago, and for the reader's own messages whether they were
+ * delivered or read; the reader's own messages on the right.
+ */
 export function MessageBubble({ message, viewer, now }: { message: Message; viewer: Viewer; now?: number }) {
   const { t, i18n } = useTranslation();
   const own = message.author === viewer;
   const number = finderNumber(message);
   const finder = number === undefined ? t('found.authorFinder') : t('found.finderNumber', { number });
+  const receipt = own ? receiptOf(message, viewer) : null;
   const author = own ? t('found.authorYou') : message.author === 'owner' ? t('found.authorOwner') : finder;
   return (
     <li className={`bubble${own ? ' bubble--own' : ''}`}>
@@ -24,6 +38,7 @@ export function MessageBubble({ message, viewer, now }: { message: Message; view
       <p className="bubble__time">
         <time dateTime={message.created_at}>{formatRelativeTime(message.created_at, i18n.resolvedLanguage ?? 'en', now)}</time>
       </p>
+      {receipt && <p className="bubble__receipt">{t(`receipts.${receipt}`)}</p>}
     </li>
   );
 }

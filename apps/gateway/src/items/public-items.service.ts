@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import { parseTagCode, ResponseCode, type PublicItem } from '@homing/contracts';
+import { RpcClient } from '@homing/platform';
+import { ApiError } from '../http/http-error';
+import { PublicItemCache } from './public-item-cache';
+
+/** A tag looked up by whoever holds it: the finder's scan, and the public QR image (which must not exist for made-up codes). */
+@Injectable()
+export class PublicItemsService {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly cache: PublicItemCache,
+  ) {}
+
+  /**
+   * The item as this viewer sees it. Unknown and malformed codes are the same 404 (counted against the client
+   * address's unknown-code limit, like every route with a code: `limitCodeRoutes`). The hottest path (B1): a plain
+   * call, no interceptor, no request context.
+   */
+  scan(input: string, viewerUserId: string | null): Promise<PublicItem> {
+    const code = parseTagCode(input);
+    // Malformed codes never reach items: same answer as an unknown code, one hop saved.
+    if (!code) return Promise.reject(new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.'));
+    // Repeated scans are answered from the gateway's memory, kept current by items' events (ItemEvents).
+    return this.cache.get(code, viewerUserId, () => this.rpc.request('items.rpc.get-public', { code }));
+  }
+}

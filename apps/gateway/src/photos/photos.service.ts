@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { photoSizeSchema, ResponseCode, type PhotoUrls } from '@homing/contracts';
+import { RpcClient } from '@homing/platform';
+import type { TaggedBody } from '../http/etag';
+import { ApiError } from '../http/http-error';
+import { PublicItemCache } from '../items/public-item-cache';
+import { photoRenditionsOf, UnusableImageError } from './photo-renditions';
+
+/** An item's photo: uploaded by its owner, shown to whoever scans the tag. */
+@Injectable()
+export class PhotosService {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly publicItems: PublicItemCache,
+  ) {}
+
+  /** Items keeps the two renditions made here (a 5 MB upload would not fit a NATS message). */
+  async upload(ownerUserId: string, code: string, file: Buffer): Promise<PhotoUrls> {
+    let renditions;
+    try {
+      renditions = await photoRenditionsOf(file);
+    } catch (error) {
+      if (error instanceof UnusableImageError) throw new ApiError(422, ResponseCode.VALIDATION_ERROR, error.message, { file: 'invalid' });
+      throw error;
+    }
+    return this.publicItems.changing(
+      code,
+      this.rpc.request('items.rpc.set-photo', {
+        code,
+        ownerUserId,
+        contentType: 'image/webp',
+        thumbnail: renditions.thumbnail.toString('base64'),
+        normal: renditions.normal.toString('base64'),
+      }),
+    );
+  }
+
+  /** One rendition; `version` is the `v` of the URL the item carries. */
+  async photo(code: string, size: string, version: unknown): Promise<TaggedBody> {
+    const parsedSize = photoSizeSchema.safeParse(size);
+    if (!parsedSize.success) throw new ApiError(404, ResponseCode.NOT_FOUND, 'No photo here.');
+    const photo = await this.rpc.request('items.rpc.get-photo', { code, size: parsedSize.data });
+    // The versioned URL never changes its image: cache it for good. Without the current version, only briefly.
+    const cacheControl = String(version) === String(photo.version) ? 'public, max-age=31536000, immutable' : 'public, max-age=60';
+    return {
+      body: Buffer.from(photo.base64, 'base64'),
+      // A version's rendition never changes: the version and size name it.
+      etag: `"${photo.version}-${parsedSize.data}"`,
+      headers: { 'content-type': photo.contentType, 'cache-control': cacheControl },
+    };
+  }
+}

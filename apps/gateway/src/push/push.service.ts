@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { ResponseCode, type PushReregisterBody, type PushSubscriptionBody, type VapidPublicKey } from '@homing/contracts';
+import { RpcClient } from '@homing/platform';
+import { ApiError } from '../http/http-error';
+
+/** Web push: the application server key, and the subscriptions of owners and finders (kept by notifications). */
+@Injectable()
+export class PushService {
+  constructor(private readonly rpc: RpcClient) {}
+
+  vapidPublicKey(): Promise<VapidPublicKey> {
+    return this.rpc.request('notifications.rpc.vapid-public-key', {});
+  }
+
+  async registerOwner(userId: string, subscription: PushSubscriptionBody): Promise<void> {
+    await this.rpc.request('notifications.rpc.register-push', { subscriber: { userId }, subscription });
+  }
+
+  async reregisterOwner(userId: string, { old_endpoint: oldEndpoint, ...subscription }: PushReregisterBody): Promise<void> {
+    await this.rpc.request('notifications.rpc.reregister-push', { userId, oldEndpoint, subscription });
+  }
+
+  async unregisterOwner(userId: string, endpoint: string): Promise<void> {
+    await this.rpc.request('notifications.rpc.unregister-push', { userId, endpoint });
+  }
+
+  async registerFinder(code: string, finderToken: string | undefined, subscription: PushSubscriptionBody): Promise<void> {
+    const conversationId = await this.finderConversation(code, finderToken);
+    await this.rpc.request('notifications.rpc.register-push', { subscriber: { conversationId }, subscription });
+  }
+
+  /**
+   * The conversation a finder token opens, as messaging checks it for the finder's own thread (403 for a token of
+   * another item or of a reset conversation). A finder who has not written yet has no messages to be told about.
+   */
+  private async finderConversation(code: string, finderToken: string | undefined): Promise<string> {
+    if (!finderToken) throw new ApiError(403, ResponseCode.FORBIDDEN, 'Only the finder who wrote about this item can subscribe.');
+    const messages = await this.rpc.request('messaging.rpc.list-messages', { code, viewerUserId: null, finderToken });
+    const conversationId = messages[0]?.conversation_id;
+    if (!conversationId) throw new ApiError(403, ResponseCode.FORBIDDEN, 'Write to the owner first, then subscribe.');
+    return conversationId;
+  }
+}

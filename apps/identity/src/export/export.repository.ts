@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '@homing/platform';
+
+export interface AccountExportRow {
+  email: string;
+  language: string;
+  createdAt: Date;
+  hasPassword: boolean;
+  isAdmin: boolean;
+}
+
+export interface SessionExportRow {
+  createdAt: Date;
+  lastUsedAt: Date;
+  revokedAt: Date | null;
+}
+
+/** Reads what identity keeps about one user for their export: columns chosen so no hash or token id can leave. */
+@Injectable()
+export class ExportRepository {
+  constructor(private readonly database: Database) {}
+
+  account(userId: string): Promise<AccountExportRow | undefined> {
+    return this.database.one<AccountExportRow>(
+      `SELECT email, language, created_at AS "createdAt", password_hash IS NOT NULL AS "hasPassword", is_admin AS "isAdmin"
+       FROM users WHERE id = $1`,
+      [userId],
+    );
+  }
+
+  sessions(userId: string): Promise<SessionExportRow[]> {
+    return this.database.rows<SessionExportRow>(
+      `SELECT created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
+       FROM sessions WHERE user_id = $1 ORDER BY created_at`,
+      [userId],
+    );
+  }
+
+  mailRequests(userId: string): Promise<Array<{ kind: string; sentAt: Date }>> {
+    return this.database.rows(`SELECT kind, sent_at AS "sentAt" FROM mail_sends WHERE user_id = $1 ORDER BY sent_at`, [userId]);
+  }
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { ExportRepository } from './export.repository';
+import { ExportRpcController } from './export.rpc-controller';
+
+/** An owner's items for their data export (`GET /user/export`). */
+@Module({
+  controllers: [ExportRpcController],
+  providers: [ExportRepository],
+})
+export class ExportModule {}

@@ -1,0 +1,25 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { formatTagCode, photoUrls, type RpcRequest as Request, type RpcResponse as Response } from '@homing/contracts';
+import { RpcHandler } from '@homing/platform';
+import { ExportRepository } from './export.repository';
+
+@Controller()
+export class ExportRpcController {
+  constructor(private readonly repository: ExportRepository) {}
+
+  @RpcHandler('items.rpc.export-owner')
+  async exportOwner(@Payload() { ownerUserId }: Request<'items.rpc.export-owner'>): Promise<Response<'items.rpc.export-owner'>> {
+    const items = await this.repository.itemsOfOwner(ownerUserId);
+    return {
+      items: items.map((item) => ({
+        code: formatTagCode(item.code),
+        name: item.name,
+        rewardCents: item.rewardCents,
+        createdAt: item.createdAt.toISOString(),
+        claimedAt: item.claimedAt?.toISOString() ?? null,
+        photo: item.photoVersion === null ? null : photoUrls(item.code, item.photoVersion),
+      })),
+    };
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '@homing/platform';
+
+export interface ConversationExportRow {
+  id: string;
+  itemCode: string;
+  startedAt: Date;
+  lastMessageAt: Date | null;
+  finderLeftAnAddress: boolean;
+}
+
+export interface MessageExportRow {
+  conversationId: string;
+  author: 'owner' | 'finder';
+  content: string;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  readAt: Date | null;
+}
+
+/**
+ * Reads the conversations of an owner's items for their export. The finder's address, language and token hashes are
+ * never selected: they are the finder's data, not the owner's.
+ */
+@Injectable()
+export class ExportRepository {
+  constructor(private readonly database: Database) {}
+
+  conversationsOfOwner(ownerUserId: string): Promise<ConversationExportRow[]> {
+    return this.database.rows<ConversationExportRow>(
+      `SELECT c.id, c.item_code AS "itemCode", c.created_at AS "startedAt", c.last_message_at AS "lastMessageAt",
+              c.finder_email IS NOT NULL AS "finderLeftAnAddress"
+       FROM conversations c JOIN item_owners o ON o.item_code = c.item_code
+       WHERE o.owner_user_id = $1 AND o.deleted_at IS NULL
+       ORDER BY c.item_code, c.created_at, c.id`,
+      [ownerUserId],
+    );
+  }
+
+  messagesOf(conversationIds: string[]): Promise<MessageExportRow[]> {
+    if (conversationIds.length === 0) return Promise.resolve([]);
+    return this.database.rows<MessageExportRow>(
+      `SELECT conversation_id AS "conversationId", author, content, created_at AS "createdAt", delivered_at AS "deliveredAt", read_at AS "readAt"
+       FROM messages WHERE conversation_id = ANY($1::uuid[]) ORDER BY id`,
+      [conversationIds],
+    );
+  }
+}

@@ -1,0 +1,36 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { formatTagCode, type RpcRequest as Request, type RpcResponse as Response } from '@homing/contracts';
+import { RpcHandler } from '@homing/platform';
+import { ExportRepository } from './export.repository';
+
+const iso = (time: Date | null): string | null => time?.toISOString() ?? null;
+
+@Controller()
+export class ExportRpcController {
+  constructor(private readonly repository: ExportRepository) {}
+
+  @RpcHandler('messaging.rpc.export-owner')
+  async exportOwner(@Payload() { ownerUserId }: Request<'messaging.rpc.export-owner'>): Promise<Response<'messaging.rpc.export-owner'>> {
+    const conversations = await this.repository.conversationsOfOwner(ownerUserId);
+    const messages = await this.repository.messagesOf(conversations.map((conversation) => conversation.id));
+    return {
+      // The conversation id is how the product knows a finder: it stays out, like everything else about them.
+      conversations: conversations.map(({ id, itemCode, startedAt, lastMessageAt, finderLeftAnAddress }) => ({
+        itemCode: formatTagCode(itemCode),
+        startedAt: startedAt.toISOString(),
+        lastMessageAt: iso(lastMessageAt),
+        finderLeftAnAddress,
+        messages: messages
+          .filter((message) => message.conversationId === id)
+          .map((message) => ({
+            author: message.author,
+            content: message.content,
+            createdAt: message.createdAt.toISOString(),
+            deliveredAt: iso(message.deliveredAt),
+            readAt: iso(message.readAt),
+          })),
+      })),
+    };
+  }
+}

@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { eventConsumerProviders } from '@homing/platform';
+import { EmailQueueRepository } from '../jobs/email-queue.repository';
+import { PushQueueRepository } from '../jobs/push-queue.repository';
+import { PushSubscriptionsModule } from '../push-subscriptions/push-subscriptions.module';
+import { LoginCodeMailConsumer, PasswordResetMailConsumer, ResumeLinkMailConsumer, TagActivatedMailConsumer, WelcomeMailConsumer } from './mail.consumer';
+import { FinderLeftConsumer } from './finder-left.consumer';
+import { MessageMailWindowsRepository } from './message-mail-windows.repository';
+import { NewMessageMailConsumer } from './new-message-mail.consumer';
+import { NewMessagePushConsumer } from './new-message-push.consumer';
+
+/** The event consumers: decide who is told what and enqueue the jobs (roles `consumer` and `all`). */
+@Module({
+  imports: [PushSubscriptionsModule],
+  providers: [
+    EmailQueueRepository,
+    PushQueueRepository,
+    MessageMailWindowsRepository,
+    ...eventConsumerProviders(
+      LoginCodeMailConsumer,
+      PasswordResetMailConsumer,
+      WelcomeMailConsumer,
+      TagActivatedMailConsumer,
+      NewMessageMailConsumer,
+      NewMessagePushConsumer,
+      ResumeLinkMailConsumer,
+      FinderLeftConsumer,
+    ),
+  ],
+})
+export class ConsumersModule {}

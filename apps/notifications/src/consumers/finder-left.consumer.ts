@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import type { DomainEvent } from '@homing/contracts';
+import type { LedgerConsumer, Transaction } from '@homing/platform';
+import { DURABLE_CONSUMERS } from '../persisted-names';
+import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
+
+/**
+ * A finder deleted their conversation: every push subscription of that conversation goes (their browsers' endpoints
+ * and keys are personal data, and nothing will be pushed to them again). An erasure must never be skipped, so this
+ * starts from the first event the stream holds and has no staleness; each event is applied once, with the ledger.
+ */
+@Injectable()
+export class FinderLeftConsumer implements LedgerConsumer<'messaging.finder.left.v1'> {
+  readonly durableName = DURABLE_CONSUMERS.finderLeft;
+  readonly subjects = ['messaging.finder.left.v1'] as const;
+  readonly startFrom = 'all';
+  readonly idempotency = 'ledger';
+
+  constructor(private readonly subscriptions: PushSubscriptionsRepository) {}
+
+  async handle(event: DomainEvent<'messaging.finder.left.v1'>, transaction: Transaction): Promise<void> {
+    await this.subscriptions.deleteAllOf({ conversationId: event.data.conversationId }, transaction);
+  }
+}

@@ -1,0 +1,88 @@
+import { Inject, Injectable, type Type } from '@nestjs/common';
+import type { DomainEvent, EventSubject } from '@homing/contracts';
+import { InjectConfig } from '@homing/platform';
+import type { NotificationsConfig } from '../config/notifications.config';
+import type { EmailJob } from '../jobs/email-jobs';
+import { EmailQueueRepository } from '../jobs/email-queue.repository';
+import { DURABLE_CONSUMERS, EMAIL_JOBS } from '../persisted-names';
+import { NotificationConsumer } from './notification.consumer';
+import { ACTIVATION_MAIL_STALE_AFTER_MS, SECRET_MAIL_STALE_AFTER_MS } from './stale-after';
+
+interface MailRule<S extends EventSubject> {
+  durableName: string;
+  subject: S;
+  staleAfterMs: number;
+  /** The one e-mail an event asks for, to one recipient; null for none. */
+  mailOf(event: DomainEvent<S>): EmailJob | null;
+  /** How long the e-mail waits before a worker renders and sends it; at once when absent. */
+  delayMs?(config: MailConsumerConfig): number;
+}
+
+type MailConsumerConfig = Pick<NotificationsConfig, 'WELCOME_MAIL_DELAY_MINUTES'>;
+
+/** A consumer that turns each event of one subject into at most one e-mail job, named by the event. */
+function mailConsumer<S extends EventSubject>(rule: MailRule<S>): Type<NotificationConsumer<S>> {
+  @Injectable()
+  class MailConsumer extends NotificationConsumer<S> {
+    constructor(
+      @Inject(EmailQueueRepository) private readonly emails: EmailQueueRepository,
+      @InjectConfig() private readonly config: MailConsumerConfig,
+    ) {
+      super(rule.durableName, rule.subject, rule.staleAfterMs);
+    }
+
+    async handle(event: DomainEvent<S>): Promise<void> {
+      const mail = rule.mailOf(event);
+      if (mail) await this.emails.enqueue(mail, event.id, { delayMs: rule.delayMs?.(this.config) ?? 0 });
+    }
+  }
+  return MailConsumer;
+}
+
+/** A login code was asked for: e-mail the code and its link to the user. */
+export const LoginCodeMailConsumer = mailConsumer({
+  durableName: DURABLE_CONSUMERS.loginCodeMail,
+  subject: 'identity.login-code.requested.v1',
+  staleAfterMs: SECRET_MAIL_STALE_AFTER_MS,
+  mailOf: ({ data }) => ({ kind: EMAIL_JOBS.loginCode, data: { userId: data.userId, code: data.code } }),
+});
+
+/** A password reset was asked for: e-mail the single-use reset link. */
+export const PasswordResetMailConsumer = mailConsumer({
+  durableName: DURABLE_CONSUMERS.passwordResetMail,
+  subject: 'identity.password-reset.requested.v1',
+  staleAfterMs: SECRET_MAIL_STALE_AFTER_MS,
+  mailOf: ({ data }) => ({ kind: EMAIL_JOBS.passwordReset, data: { userId: data.userId, token: data.token } }),
+});
+
+/**
+ * A user was created at activation: welcome them. The mail waits WELCOME_MAIL_DELAY_MINUTES, because activation goes
+ * on to offer choosing a password: the worker looks at send time, and only a user still without one gets the
+ * set-password link (the others are invited to log in). A user made without a password token gets no mail.
+ */
+export const WelcomeMailConsumer = mailConsumer({
+  durableName: DURABLE_CONSUMERS.welcomeMail,
+  subject: 'identity.user.registered.v1',
+  staleAfterMs: SECRET_MAIL_STALE_AFTER_MS,
+  mailOf: ({ data }) => (data.passwordToken ? { kind: EMAIL_JOBS.welcome, data: { userId: data.userId, passwordToken: data.passwordToken } } : null),
+  delayMs: (config) => Math.round(config.WELCOME_MAIL_DELAY_MINUTES * 60_000),
+});
+
+/** A tag was activated: tell its owner it is live, with a link to name the item. */
+export const TagActivatedMailConsumer = mailConsumer({
+  durableName: DURABLE_CONSUMERS.tagActivatedMail,
+  subject: 'items.item.claimed.v1',
+  staleAfterMs: ACTIVATION_MAIL_STALE_AFTER_MS,
+  mailOf: ({ data }) => ({ kind: EMAIL_JOBS.tagActivated, data: { userId: data.ownerUserId, tagCode: data.code } }),
+});
+
+/**
+ * A finder asked for a link to their conversation: e-mail it to the address they left. The link's token is minted
+ * by messaging when the mail is made, never carried here. Stale like a secret's mail: the finder is waiting for it.
+ */
+export const ResumeLinkMailConsumer = mailConsumer({
+  durableName: DURABLE_CONSUMERS.resumeLinkMail,
+  subject: 'messaging.resume-link.requested.v1',
+  staleAfterMs: SECRET_MAIL_STALE_AFTER_MS,
+  mailOf: ({ data }) => ({ kind: EMAIL_JOBS.resumeLink, data: { conversationId: data.conversationId, tagCode: data.itemCode } }),
+});

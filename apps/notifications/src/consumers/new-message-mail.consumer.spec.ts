@@ -1,0 +1,64 @@
+import type { DomainEvent } from '@homing/contracts';
+import type { EmailQueueRepository } from '../jobs/email-queue.repository';
+import type { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
+import type { MessageMailWindowsRepository } from './message-mail-windows.repository';
+import { NewMessageMailConsumer, ownerEmailDelayMs } from './new-message-mail.consumer';
+
+const OWNER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
+const CONVERSATION = '11111111-1111-4111-8111-111111111111';
+
+const event = (author: 'finder' | 'owner'): DomainEvent<'messaging.message.created.v1'> =>
+  ({
+    id: 'event-2',
+    subject: 'messaging.message.created.v1',
+    occurredAt: '2026-11-25T07:00:00.000Z',
+    data: { itemCode: 'ABCDEFGHJKMNPQRS', conversationId: CONVERSATION, messageId: 42, author, ownerUserId: OWNER },
+  }) as DomainEvent<'messaging.message.created.v1'>;
+
+function setUp(subscriptions: Array<{ id: string }>, window: { eventId: string; messageId: number } | null = { eventId: 'event-1', messageId: 41 }) {
+  const emails = { enqueue: jest.fn(async () => 'job') };
+  const windows = { windowOf: jest.fn(async () => window) };
+  const pushes = { listFor: jest.fn(async () => subscriptions) };
+  const consumer = new NewMessageMailConsumer(
+    emails as unknown as EmailQueueRepository,
+    windows as unknown as MessageMailWindowsRepository,
+    pushes as unknown as PushSubscriptionsRepository,
+    { OWNER_EMAIL_DELAY_MINUTES: 0.5 },
+  );
+  return { consumer, emails, pushes };
+}
+
+describe('the owner’s delayed e-mail', () => {
+  it('waits the configured minutes (decimals too) for an owner with push, and not at all for one without', () => {
+    expect(ownerEmailDelayMs(true, 10)).toBe(600_000);
+    expect(ownerEmailDelayMs(true, 0.05)).toBe(3_000);
+    expect(ownerEmailDelayMs(false, 10)).toBe(0);
+    expect(ownerEmailDelayMs(true, 0)).toBe(0);
+  });
+
+  it('enqueues the window’s job with the delay, naming the message that opened the window', async () => {
+    const withPush = setUp([{ id: 'subscription' }]);
+    await withPush.consumer.handle(event('finder'));
+    expect(withPush.pushes.listFor).toHaveBeenCalledWith({ userId: OWNER });
+    expect(withPush.emails.enqueue).toHaveBeenCalledWith(
+      { kind: 'new-message', data: { userId: OWNER, tagCode: 'ABCDEFGHJKMNPQRS', conversationId: CONVERSATION, messageId: 41 } },
+      'event-1',
+      { delayMs: 30_000 },
+    );
+
+    const withoutPush = setUp([]);
+    await withoutPush.consumer.handle(event('finder'));
+    expect(withoutPush.emails.enqueue).toHaveBeenCalledWith(expect.anything(), 'event-1', { delayMs: 0 });
+  });
+
+  it('sends nothing for a message older than the window in force, and e-mails a finder’s reply without delay', async () => {
+    const old = setUp([{ id: 'subscription' }], null);
+    await old.consumer.handle(event('finder'));
+    expect(old.emails.enqueue).not.toHaveBeenCalled();
+
+    const reply = setUp([{ id: 'subscription' }]);
+    await reply.consumer.handle(event('owner'));
+    expect(reply.emails.enqueue).toHaveBeenCalledWith({ kind: 'owner-reply', data: { conversationId: CONVERSATION, tagCode: 'ABCDEFGHJKMNPQRS', messageId: 42 } }, 'event-2');
+    expect(reply.pushes.listFor).not.toHaveBeenCalled();
+  });
+});

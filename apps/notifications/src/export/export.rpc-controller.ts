@@ -1,0 +1,26 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { shortenPushEndpoint, type RpcRequest as Request, type RpcResponse as Response } from '@homing/contracts';
+import { RpcHandler } from '@homing/platform';
+import { ExportRepository } from './export.repository';
+
+@Controller()
+export class ExportRpcController {
+  constructor(private readonly repository: ExportRepository) {}
+
+  @RpcHandler('notifications.rpc.export-user')
+  async exportUser(@Payload() { userId }: Request<'notifications.rpc.export-user'>): Promise<Response<'notifications.rpc.export-user'>> {
+    const subscriptions = await this.repository.pushSubscriptionsOf(userId);
+    const deliveries = await this.repository.deliveriesTo([userId, ...subscriptions.map((subscription) => subscription.id)]);
+    return {
+      pushSubscriptions: subscriptions.map(({ endpoint, createdAt }) => ({ endpoint: shortenPushEndpoint(endpoint), createdAt: createdAt.toISOString() })),
+      deliveries: deliveries.map(({ kind, channel, status, createdAt, sentAt }) => ({
+        kind,
+        channel,
+        status,
+        createdAt: createdAt.toISOString(),
+        sentAt: sentAt?.toISOString() ?? null,
+      })),
+    };
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * WARNING: every name here is persisted; renaming one loses data. Queue and job names are keys of jobs waiting in
+ * Redis (a renamed queue strands its jobs; a renamed job kind is never sent); durable names are consumers'
+ * positions in NATS streams (a renamed one is a new consumer that starts at new events and silently skips what the
+ * old one had not handled yet). The BullMQ key prefix is configuration (`BULLMQ_PREFIX`), its default here.
+ */
+export const QUEUES = {
+  email: 'email',
+  push: 'push',
+} as const;
+
+/** Job names of the `email` queue: one per kind of e-mail. */
+export const EMAIL_JOBS = {
+  loginCode: 'login-code',
+  passwordReset: 'password-reset',
+  welcome: 'welcome',
+  tagActivated: 'tag-activated',
+  /** To an item's owner: a finder wrote (at most one per conversation per 15 minutes). */
+  newMessage: 'new-message',
+  /** To a finder who left an address: the owner replied. */
+  ownerReply: 'owner-reply',
+  /** To a finder who asked for one: a link to their conversation, for any browser. */
+  resumeLink: 'resume-link',
+} as const;
+
+/** Job names of the `push` queue. */
+export const PUSH_JOBS = {
+  newMessage: 'new-message',
+} as const;
+
+/** Durable JetStream consumers of this service (`<service>__<purpose>`). */
+export const DURABLE_CONSUMERS = {
+  loginCodeMail: 'notifications__login-code-mail',
+  passwordResetMail: 'notifications__password-reset-mail',
+  welcomeMail: 'notifications__welcome-mail',
+  tagActivatedMail: 'notifications__tag-activated-mail',
+  newMessageMail: 'notifications__new-message-mail',
+  newMessagePush: 'notifications__new-message-push',
+  resumeLinkMail: 'notifications__resume-link-mail',
+  /** Deletes a conversation's push subscriptions when its finder left (from the stream's first event). */
+  finderLeft: 'notifications__finder-left',
+} as const;
+
+/** Prefix of BullMQ's Redis keys when `BULLMQ_PREFIX` is not set: `homing`, or `homing_<NATS_NAMESPACE>`. */
+export const DEFAULT_BULLMQ_PREFIX = 'homing';

@@ -1,0 +1,161 @@
+import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Message, PublicItem } from '@homing/contracts';
+
+import { FormError } from '../../../components/form/form-field';
+import { PageTitle } from '../../../components/page-title';
+import { postMessage, setFinder } from '../api';
+import { ForgetConversationModal } from './item-modals';
+import { storedFinderToken, storeFinderToken } from '../finder-token';
+import { MessageBubble } from './message-bubble';
+import { MessageForm, type MessageDraft } from './message-form';
+import { ResumeLinkRequest } from './resume-link-request';
+import { takePrerenderedDraft, takePrerenderedFocus } from '../prerendered-draft';
+import { useResumeLink } from '../use-resume-link';
+import { useThread } from '../use-thread';
+import { PushOptIn } from '../../push';
+import { useApi } from '../../../lib/api-context';
+import { errorText } from '../../../lib/error-catalogue';
+
+/**
+ * The finder's page: "you found someone's item", the first-message form, then their own conversation. Without a
+ * finder token this browser has not written yet, and sees no earlier conversation (ARCHITECTURE §8).
+ */
+export function FinderView({ item }: { item: PublicItem }) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const [finderToken, setFinderToken] = useState(() => storedFinderToken(item.code));
+  // What the finder typed into the prerendered page, for the first form only: once that message is sent it is spent,
+  // so a finder who later deletes their conversation gets an empty form, not their old message again.
+  const [prerendered, setPrerendered] = useState(() => ({ draft: takePrerenderedDraft(), focus: takePrerenderedFocus() }));
+  // The first message while it is being sent: shown at once, taken back if sending fails.
+  const [pending, setPending] = useState<Message | null>(null);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const [confirmingForget, setConfirmingForget] = useState(false);
+  // The finder deleted their conversation here: the page is empty again, with a word that it happened.
+  const [forgotten, setForgotten] = useState(false);
+  // A conversation opened by set-finder whose first message then failed: the next try writes in it, not in a new one.
+  const openedToken = useRef<string | null>(null);
+  const keepToken = useCallback(
+    (token: string | null) => {
+      storeFinderToken(item.code, token);
+      setFinderToken(token);
+    },
+    [item.code],
+  );
+  // A resume link from the finder's e-mail brings their conversation to this browser.
+  const resume = useResumeLink(item.code, keepToken);
+  const resuming = resume.status === 'exchanging';
+  // A token the server no longer takes: the owner reset the item, and this finder starts afresh.
+  const thread = useThread(item.code, finderToken, finderToken !== null, () => keepToken(null));
+  const messages = finderToken ? thread.messages : [];
+  const shown = pending ? [...messages, pending] : messages;
+
+  const sendFirst = async (draft: MessageDraft): Promise<MessageDraft | null> => {
+    setSendError(null);
+    setPending({ id: Number.MAX_SAFE_INTEGER, conversation_id: '', author: 'finder', content: draft.content, created_at: new Date().toISOString(), is_read: false, delivered_at: null, read_at: null, version: Number.MAX_SAFE_INTEGER });
+    try {
+      // Spec §4: the e-mail is saved first, then the message is written in the conversation it opened.
+      let token = finderToken ?? openedToken.current;
+      if (draft.email) token = openedToken.current = (await setFinder(api, item.code, draft.email, token)).finder_token;
+      const { message, finder_token } = await postMessage(api, item.code, draft.content, token);
+      token = finder_token ?? token;
+      thread.add(message);
+      setPending(null);
+      setPrerendered({ draft: null, focus: null });
+      openedToken.current = null;
+      if (token !== finderToken) keepToken(token);
+      return null;
+    } catch (error) {
+      setPending(null);
+      setSendError(errorText(t, error));
+      return draft;
+    }
+  };
+  const reply = async (draft: MessageDraft): Promise<MessageDraft | null> => {
+    setSendError(null);
+    try {
+      thread.add((await postMessage(api, item.code, draft.content, finderToken)).message);
+      return null;
+    } catch (error) {
+      setSendError(errorText(t, error));
+      return draft;
+    }
+  };
+
+  const afterForget = () => {
+    setConfirmingForget(false);
+    thread.clear();
+    openedToken.current = null;
+    keepToken(null);
+    setForgotten(true);
+  };
+
+  const hasThread = shown.length > 0;
+  return (
+    <FinderIntro
+      photo={item.photo && <img className="found__photo" src={item.photo.normal} alt={t('found.photoAlt')} width={400} height={400} />}
+      withIntro={!hasThread}
+    >
+      <PageTitle title={t('found.finderTitle')} />
+      {forgotten && !finderToken && (
+        <p className="notice" role="status">
+          {t('found.forgotten')}
+        </p>
+      )}
+      {thread.status === 'error' && finderToken && <FormError>{errorText(t, thread.error)}</FormError>}
+      {hasThread && (
+        <ol className="thread" aria-label={t('found.threadLabel')}>
+          {shown.map((message) => (
+            <MessageBubble key={message.id} message={message} viewer="finder" />
+          ))}
+        </ol>
+      )}
+      {resume.status === 'expired' && !finderToken && <FormError>{t('resumeLink.expired')}</FormError>}
+      {resume.status === 'failed' && <FormError>{errorText(t, resume.error)}</FormError>}
+      {((finderToken && thread.status === 'loading') || resuming) && <p role="status">{t('common.loading')}</p>}
+      {!resuming && (!finderToken || thread.status !== 'loading') && (
+        <MessageForm
+          // A new form once the first message is in: the reply form has no e-mail field.
+          key={finderToken ? 'reply' : 'first'}
+          withEmail={!finderToken}
+          // What the finder typed into the prerendered page before the app took over.
+          initial={finderToken ? null : prerendered.draft}
+          focusField={finderToken ? null : prerendered.focus}
+          submitLabel={finderToken ? t('found.sendReply') : t('found.sendFirst')}
+          onSend={finderToken ? reply : sendFirst}
+          error={sendError}
+        />
+      )}
+      {finderToken && thread.status === 'ready' && (
+        <p>
+          <button type="button" className="button--danger" onClick={() => setConfirmingForget(true)}>
+            {t('found.forgetAction')}
+          </button>
+        </p>
+      )}
+      {confirmingForget && finderToken && (
+        <ForgetConversationModal code={item.code} finderToken={finderToken} onClose={() => setConfirmingForget(false)} onForgotten={afterForget} />
+      )}
+      {!finderToken && !resuming && <ResumeLinkRequest code={item.code} open={resume.status === 'expired'} />}
+      {/* Once the finder has written: the owner's reply can then reach them. */}
+      <PushOptIn target={finderToken ? { kind: 'finder', code: item.code, finderToken } : null} offer={finderToken !== null} />
+    </FinderIntro>
+  );
+}
+
+/**
+ * What every finder sees first: the title, the item's photo, the intro, then the rest of the page. Also rendered at
+ * build time into found.html (src/prerender/finder-shell.tsx), with the first-message form.
+ */
+export function FinderIntro({ photo, withIntro = true, children }: { photo?: ReactNode; withIntro?: boolean; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <section className="page found">
+      <h1>{t('found.finderTitle')}</h1>
+      {photo}
+      {withIntro && <p className="intro">{t('found.finderIntro')}</p>}
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { photoUrlsSchema } from './photos';
+
+// An owner's data export (GDPR art. 15/20): each service answers for one user id with what it keeps about them.
+// Times travel as ISO strings; secrets (hashes, token ids, push keys) and other people's data never appear.
+
+/** Identity's part: the account, its sessions (never a token or hash), and the e-mails asked for on its behalf. */
+export const identityExportSchema = z.object({
+  account: z.object({
+    email: z.string(),
+    language: z.string(),
+    createdAt: z.string(),
+    hasPassword: z.boolean(),
+    isAdmin: z.boolean(),
+  }),
+  sessions: z.array(z.object({ createdAt: z.string(), lastUsedAt: z.string(), expiresAt: z.string(), revokedAt: z.string().nullable() })),
+  /** The per-address mail limits' records: which kind of e-mail was asked for, and when. */
+  mailRequests: z.array(z.object({ kind: z.string(), sentAt: z.string() })),
+});
+export type IdentityExport = z.infer<typeof identityExportSchema>;
+
+/** Items' part: every item the user owns. */
+export const itemsExportSchema = z.object({
+  items: z.array(
+    z.object({
+      code: z.string(),
+      name: z.string().nullable(),
+      rewardCents: z.number().int().nullable(),
+      createdAt: z.string(),
+      claimedAt: z.string().nullable(),
+      photo: photoUrlsSchema.nullable(),
+    }),
+  ),
+});
+export type ItemsExport = z.infer<typeof itemsExportSchema>;
+
+/** Messaging's part: the conversations of the owner's items; a finder is only ever "finder". */
+export const messagingExportSchema = z.object({
+  conversations: z.array(
+    z.object({
+      itemCode: z.string(),
+      startedAt: z.string(),
+      lastMessageAt: z.string().nullable(),
+      finderLeftAnAddress: z.boolean(),
+      messages: z.array(
+        z.object({
+          author: z.enum(['owner', 'finder']),
+          content: z.string(),
+          createdAt: z.string(),
+          deliveredAt: z.string().nullable(),
+          readAt: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+export type MessagingExport = z.infer<typeof messagingExportSchema>;
+
+/** Notifications' part: push subscriptions (endpoint shortened) and what was sent (never content or addresses). */
+export const notificationsExportSchema = z.object({
+  pushSubscriptions: z.array(z.object({ endpoint: z.string(), createdAt: z.string() })),
+  deliveries: z.array(z.object({ kind: z.string(), channel: z.string(), status: z.string(), createdAt: z.string(), sentAt: z.string().nullable() })),
+});
+export type NotificationsExport = z.infer<typeof notificationsExportSchema>;
+
+/** `GET /user/export`: the whole file. */
+export const userExportSchema = z.object({
+  exported_at: z.string(),
+  about: z.record(z.string(), z.string()),
+  account: identityExportSchema.shape.account,
+  sessions: identityExportSchema.shape.sessions,
+  mail_requests: identityExportSchema.shape.mailRequests,
+  items: itemsExportSchema.shape.items,
+  conversations: messagingExportSchema.shape.conversations,
+  push_subscriptions: notificationsExportSchema.shape.pushSubscriptions,
+  notifications_sent: notificationsExportSchema.shape.deliveries,
+});
+export type UserExport = z.infer<typeof userExportSchema>;
+
+/**
+ * A push endpoint as the export shows it: its origin and its last 8 characters. The full URL is a capability (anyone
+ * holding it with the keys can push); the shortened one still lets a person recognise their browser's push service.
+ */
+export function shortenPushEndpoint(endpoint: string): string {
+  let origin: string;
+  try {
+    origin = new URL(endpoint).origin;
+  } catch {
+    origin = '';
+  }
+  return `${origin}/…${endpoint.slice(-8)}`;
+}

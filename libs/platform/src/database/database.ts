@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import type { Pool, QueryResultRow } from 'pg';
+import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { dataSourceOptions, type DatabaseOptions } from './database.options';
+import { countQuery } from './query-counter';
+
+/**
+ * An open transaction (from `Database.transaction`), or none: a statement given no transaction runs on its own.
+ * The outbox, the inbox and the idempotency keys take the same handle, so a feature's writes, its events and its
+ * ledger row commit together.
+ */
+export type Transaction = EntityManager;
+
+/** A named prepared statement: parsed and planned once per connection, for the hottest reads (the tag scan). */
+export interface NamedStatement {
+  name: string;
+  text: string;
+}
+
+/**
+ * The one way a repository reaches PostgreSQL: plain SQL in, rows, one row or the affected count out, each given
+ * a transaction or none. TypeORM's own `query()` answers UPDATE and DELETE as `[rows, count]` but SELECT and
+ * INSERT as rows, and never gives INSERT's count; here every statement runs as a structured result, so callers
+ * never guess the shape.
+ */
+@Injectable()
+export class Database {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Every row the statement returns (a `RETURNING` clause for writes). */
+  async rows<Row>(sql: string, parameters: readonly unknown[] = [], transaction?: Transaction): Promise<Row[]> {
+    return (await this.run(sql, parameters, transaction)).records as Row[];
+  }
+
+  /** The first row the statement returns, or undefined when none. */
+  async one<Row>(sql: string, parameters: readonly unknown[] = [], transaction?: Transaction): Promise<Row | undefined> {
+    return (await this.rows<Row>(sql, parameters, transaction))[0];
+  }
+
+  /** How many rows an INSERT, UPDATE or DELETE wrote. */
+  async affected(sql: string, parameters: readonly unknown[] = [], transaction?: Transaction): Promise<number> {
+    return (await this.run(sql, parameters, transaction)).affected ?? 0;
+  }
+
+  /** Runs work in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /**
+   * Runs a named prepared statement straight on the pool TypeORM holds (TypeORM cannot name a statement), counted
+   * like any other query.
+   */
+  async named<Row extends QueryResultRow>(statement: NamedStatement, values: readonly unknown[]): Promise<Row[]> {
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    countQuery();
+    const { rows } = await pool.query<Row>({ ...statement, values: [...values] });
+    return rows;
+  }
+
+  private async run(sql: string, parameters: readonly unknown[], transaction: Transaction | undefined) {
+    const inTransaction = transaction?.queryRunner;
+    const runner: QueryRunner = inTransaction ?? this.dataSource.createQueryRunner();
+    try {
+      return await runner.query(sql, [...parameters], true);
+    } finally {
+      if (!inTransaction) await runner.release();
+    }
+  }
+}
+
+/** Opens the service's database for a command (seed, print), hands it over, and closes it however the work ends. */
+export async function withDatabase<T>(options: DatabaseOptions, work: (database: Database) => Promise<T>): Promise<T> {
+  const dataSource = new DataSource(dataSourceOptions(options));
+  await dataSource.initialize();
+  try {
+    return await work(new Database(dataSource));
+  } finally {
+    await dataSource.destroy();
+  }
+}

@@ -1,0 +1,22 @@
+/** A failed query, told without what it carried. */
+export class DatabaseQueryError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+    this.name = 'DatabaseQueryError';
+  }
+}
+
+/**
+ * TypeORM's QueryFailedError carries the query's parameters (e-mail addresses, password hashes, finder addresses)
+ * and PostgreSQL's `detail` (`Key (lower(email))=(…) already exists`), and an unexpected error is logged whole. Such
+ * an error is replaced by one with PostgreSQL's message and SQLSTATE only: the message names the constraint, never a
+ * value, and the code still tells "database away" (503, retried) from a bug. Other errors are returned as they are.
+ */
+export function scrubQueryError(error: unknown): unknown {
+  if (!(error instanceof Error) || !('parameters' in error || 'driverError' in error || 'detail' in error)) return error;
+  const code = (error as { code?: unknown }).code ?? (error as { driverError?: { code?: unknown } }).driverError?.code;
+  return new DatabaseQueryError(error.message, typeof code === 'string' ? code : undefined);
+}

@@ -1,0 +1,49 @@
+import { inspect } from 'node:util';
+import type { Msg } from '@nats-io/transport-node';
+import { QueryFailedError } from 'typeorm';
+import type { NatsClient } from './nats.connection';
+import { decodeJson, encodeJson } from './rpc.codec';
+import { NatsRpcServer } from './rpc.server';
+
+const FINDER_EMAIL = 'finder@example.com';
+
+// A handler that fails the way a repository does when PostgreSQL refuses a statement: TypeORM's error carries the
+// statement's parameters and PostgreSQL's detail.
+function failingQuery(code: string): QueryFailedError {
+  const driverError = Object.assign(new Error('new row violates check constraint "conversations_finder_email_check"'), {
+    code,
+    detail: `Failing row contains (${FINDER_EMAIL}).`,
+  });
+  return new QueryFailedError('UPDATE conversations SET finder_email = $2 WHERE id = $1', ['a-conversation', FINDER_EMAIL], driverError);
+}
+
+async function answer(thrown: Error) {
+  const server = new NatsRpcServer({} as NatsClient, 'messaging');
+  server.addHandler('identity.rpc.get-user', async () => {
+    throw thrown;
+  });
+  const logged: unknown[] = [];
+  const logger = (server as unknown as { logger: Record<'error' | 'warn', (...args: unknown[]) => void> }).logger;
+  logger.error = (...args) => void logged.push(...args);
+  logger.warn = (...args) => void logged.push(...args);
+  const respond = jest.fn();
+  const msg = { data: encodeJson({ userId: '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10' }), headers: undefined, respond } as unknown as Msg;
+  (server as unknown as { receive(pattern: string, msg: Msg): void }).receive('identity.rpc.get-user', msg);
+  await server.close();
+  return { logged: inspect(logged, { depth: 10, showHidden: true }) + JSON.stringify(logged), reply: decodeJson(respond.mock.calls[0][0]) };
+}
+
+describe('NatsRpcServer', () => {
+  it('logs a failed query of any service without the values it carried', async () => {
+    const { logged, reply } = await answer(failingQuery('23514'));
+    expect(logged).toContain('conversations_finder_email_check');
+    expect(logged).not.toContain(FINDER_EMAIL);
+    expect(reply).toMatchObject({ status: 500, response_code: 'INTERNAL_ERROR' });
+  });
+
+  it('still answers 503 to a query that failed because the database is away', async () => {
+    const { logged, reply } = await answer(failingQuery('57P01'));
+    expect(logged).not.toContain(FINDER_EMAIL);
+    expect(reply).toMatchObject({ status: 503, response_code: 'SERVICE_UNAVAILABLE' });
+  });
+});

@@ -1,0 +1,109 @@
+import { dropSchemas, ensureDatabase, isolatedName, testInfra } from '@homing/testing';
+import { Database, dataSourceOptions, migrateSchema, withDatabase, type DatabaseOptions } from '../src';
+
+interface Widget {
+  id: number;
+  name: string;
+}
+
+// The one way repositories reach PostgreSQL, against real PostgreSQL in a schema of its own.
+describe('Database', () => {
+  const infra = testInfra();
+  const database: DatabaseOptions = { url: infra.databaseUrl, schema: `database_${isolatedName()}`, applicationName: 'database-test', migrations: [] };
+  let db: Database;
+  let close: () => void;
+  let closed: Promise<void>;
+
+  const names = async () => (await db.rows<{ name: string }>('SELECT name FROM widgets ORDER BY id')).map((row) => row.name);
+
+  beforeAll(async () => {
+    await ensureDatabase(infra.databaseUrl);
+    await migrateSchema(dataSourceOptions(database) as Parameters<typeof migrateSchema>[0]);
+    // Held open for the whole suite: withDatabase closes the connection when the work ends.
+    await new Promise<void>((opened) => {
+      closed = withDatabase(database, (handle) => {
+        db = handle;
+        opened();
+        return new Promise<void>((resolve) => (close = resolve));
+      });
+    });
+    await db.affected('CREATE TABLE widgets (id serial PRIMARY KEY, name text NOT NULL UNIQUE)');
+  });
+
+  beforeEach(() => db.affected('TRUNCATE widgets RESTART IDENTITY'));
+
+  afterAll(async () => {
+    close?.();
+    await closed;
+    await dropSchemas(infra.databaseUrl, [database.schema]);
+  });
+
+  it('returns every row of a SELECT and of a write with RETURNING', async () => {
+    const inserted = await db.rows<Widget>("INSERT INTO widgets (name) VALUES ('a'), ('b') RETURNING id, name");
+    expect(inserted).toEqual([
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+    ]);
+    expect(await db.rows<Widget>('SELECT id, name FROM widgets WHERE name = ANY($1::text[]) ORDER BY id', [['b', 'c']])).toEqual([{ id: 2, name: 'b' }]);
+    expect(await db.rows('SELECT id FROM widgets WHERE name = $1', ['none'])).toEqual([]);
+  });
+
+  it('returns the first row, or undefined when there is none', async () => {
+    await db.affected("INSERT INTO widgets (name) VALUES ('a'), ('b')");
+    expect(await db.one<Widget>('SELECT id, name FROM widgets ORDER BY id DESC')).toEqual({ id: 2, name: 'b' });
+    expect(await db.one<Widget>("UPDATE widgets SET name = 'c' WHERE name = 'a' RETURNING id, name")).toEqual({ id: 1, name: 'c' });
+    expect(await db.one('SELECT id FROM widgets WHERE name = $1', ['a'])).toBeUndefined();
+    expect(await db.one("DELETE FROM widgets WHERE name = 'none' RETURNING id")).toBeUndefined();
+  });
+
+  it('counts the rows an INSERT, an UPDATE and a DELETE wrote', async () => {
+    expect(await db.affected("INSERT INTO widgets (name) VALUES ('a'), ('b'), ('c')")).toBe(3);
+    expect(await db.affected("INSERT INTO widgets (name) VALUES ('a'), ('d') ON CONFLICT (name) DO NOTHING")).toBe(1);
+    expect(await db.affected("UPDATE widgets SET name = name || '!' WHERE name <> 'a'")).toBe(3);
+    expect(await db.affected("UPDATE widgets SET name = 'z' WHERE name = 'none'")).toBe(0);
+    expect(await db.affected('DELETE FROM widgets WHERE id <= $1', [2])).toBe(2);
+    expect(await names()).toEqual(['c!', 'd!']);
+  });
+
+  it('commits a transaction whose work resolves, with what the work returned', async () => {
+    const id = await db.transaction(async (transaction) => {
+      await db.affected("INSERT INTO widgets (name) VALUES ('a')", [], transaction);
+      // Inside, the transaction sees its own write; outside, nobody does until it commits.
+      expect(await db.one('SELECT id FROM widgets WHERE name = $1', ['a'])).toBeUndefined();
+      return (await db.one<Widget>("SELECT id FROM widgets WHERE name = 'a'", [], transaction))?.id;
+    });
+    expect(id).toBe(1);
+    expect(await names()).toEqual(['a']);
+  });
+
+  it('rolls back every statement of a transaction whose work throws, and throws the error on', async () => {
+    await db.affected("INSERT INTO widgets (name) VALUES ('kept')");
+    const failure = new Error('the change failed');
+    await expect(
+      db.transaction(async (transaction) => {
+        await db.affected("INSERT INTO widgets (name) VALUES ('a')", [], transaction);
+        await db.affected("UPDATE widgets SET name = 'changed' WHERE name = 'kept'", [], transaction);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await names()).toEqual(['kept']);
+  });
+
+  it('rolls back a transaction whose statement fails', async () => {
+    await expect(
+      db.transaction(async (transaction) => {
+        await db.affected("INSERT INTO widgets (name) VALUES ('a')", [], transaction);
+        await db.affected("INSERT INTO widgets (name) VALUES ('a')", [], transaction);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await names()).toEqual([]);
+  });
+
+  it('runs a named statement again and again with other values', async () => {
+    await db.affected("INSERT INTO widgets (name) VALUES ('a'), ('b')");
+    const byName = { name: 'database_test_widget_by_name', text: 'SELECT id, name FROM widgets WHERE name = $1' };
+    expect(await db.named<Widget>(byName, ['a'])).toEqual([{ id: 1, name: 'a' }]);
+    expect(await db.named<Widget>(byName, ['b'])).toEqual([{ id: 2, name: 'b' }]);
+    expect(await db.named<Widget>(byName, ['none'])).toEqual([]);
+  });
+});
