@@ -6,6 +6,7 @@ import type { Stack } from './stack';
 export interface ApiCaller {
   token?: string;
   finderToken?: string;
+  idempotencyKey?: string;
   body?: unknown;
 }
 
@@ -15,6 +16,7 @@ export async function apiExchange<T>(stack: Pick<Stack, 'api'>, method: string, 
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.finderToken) headers['x-finder-token'] = options.finderToken;
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
   const response = await fetch(`${stack.api}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };

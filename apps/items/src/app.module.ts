@@ -3,6 +3,7 @@ import { PlatformModule } from '@homing/platform';
 import { ClaimsModule } from './claims/claims.module';
 import type { ItemsConfig } from './config/items.config';
 import { itemsDatabase } from './database/items.database';
+import { ErasureModule } from './erasure/erasure.module';
 import { ExportModule } from './export/export.module';
 import { ItemsModule } from './items/items.module';
 import { PhotosModule } from './photos/photos.module';
@@ -25,6 +26,7 @@ export class AppModule {
         TagBatchesModule,
         PhotosModule,
         ExportModule,
+        ErasureModule,
       ],
     };
   }

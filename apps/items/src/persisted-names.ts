@@ -4,5 +4,10 @@
 /** The PostgreSQL schema holding items' tables (items, tag batches, photos, outbox). */
 export const ITEMS_SCHEMA = 'items';
 
-// No durable consumers or queues: items consumes no events. The streams it publishes to belong to libs/contracts
-// (STREAMS), which every service declares.
+/**
+ * The durable JetStream consumer erasing an erased user's items (`identity.user.deleted.v1`): its position in the
+ * stream, and the `processed_events` rows and dead letters filed under it.
+ */
+export const USER_ERASURE_CONSUMER = 'items__user-erasure';
+
+// No queues. The streams it consumes and publishes to belong to libs/contracts (STREAMS), which every service declares.

@@ -13,4 +13,7 @@ export const ITEM_OWNERS_CONSUMER = 'messaging__item-owners';
 /** The durable consumer setting `delivered_at` from notifications' `notifications.message.delivered.v1`. */
 export const RECEIPTS_CONSUMER = 'messaging__receipts';
 
+/** The durable consumer erasing an erased user's items and conversations (`identity.user.deleted.v1`). */
+export const USER_ERASURE_CONSUMER = 'messaging__user-erasure';
+
 // No queues of its own. The streams it consumes and publishes to belong to libs/contracts (STREAMS).

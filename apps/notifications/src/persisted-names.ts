@@ -21,6 +21,8 @@ export const EMAIL_JOBS = {
   ownerReply: 'owner-reply',
   /** To a finder who asked for one: a link to their conversation, for any browser. */
   resumeLink: 'resume-link',
+  /** To a user who erased their account: the last e-mail, to the address the event carries (identity has none left). */
+  accountDeleted: 'account-deleted',
 } as const;
 
 /** Job names of the `push` queue. */
@@ -39,6 +41,10 @@ export const DURABLE_CONSUMERS = {
   resumeLinkMail: 'notifications__resume-link-mail',
   /** Deletes a conversation's push subscriptions when its finder left (from the stream's first event). */
   finderLeft: 'notifications__finder-left',
+  /** The last e-mail to a user who erased their account. */
+  farewellMail: 'notifications__farewell-mail',
+  /** Erases a deleted user's push subscriptions and delivery records (from the stream's first event). */
+  userDeleted: 'notifications__user-deleted',
 } as const;
 
 /** Prefix of BullMQ's Redis keys when `BULLMQ_PREFIX` is not set: `homing`, or `homing_<NATS_NAMESPACE>`. */

@@ -4,7 +4,7 @@ import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/t
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
-import { RPC_ERROR_HEADER, STREAMS, type DomainEvent, type EventSubject, type UserLanguage } from '@homing/contracts';
+import { RPC_ERROR_HEADER, STREAMS, streamOfEvent, type DomainEvent, type EventSubject, type UserLanguage } from '@homing/contracts';
 import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, freePort, isolatedName, runServiceCommand, ServiceProcess, testInfra } from '@homing/testing';
 import { QUEUES } from '../src/persisted-names';
 
@@ -106,9 +106,9 @@ export class NotificationsTestSetup {
     return this.js.publish(`${this.namespace}.${event.subject}`, JSON.stringify(event), { msgID: msgId });
   }
 
-  /** The test's stream that carries a subject (identity's secrets, or the events). */
+  /** The test's stream that carries a subject (the secrets stream or the events stream, as the contracts say). */
   streamOf(subject: EventSubject): string {
-    return `${this.namespace.toUpperCase()}_${STREAMS[subject.startsWith('identity.') ? 'secrets' : 'events'].name}`;
+    return `${this.namespace.toUpperCase()}_${STREAMS[streamOfEvent(subject)].name}`;
   }
 
   /** Waits until the durable consumer exists (a consumer starts at new events: publish only once it does). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EventEnvelope } from './envelope';
 import { messageAuthorSchema } from './conversations';
+import { userLanguageSchema } from './identity';
 
 /**
  * Streams hold events. WARNING: stream names are persisted in NATS; renaming one orphans its stored events.
@@ -81,6 +82,23 @@ export const EventMap = {
   'identity.password-reset.requested.v1': {
     stream: 'secrets',
     data: z.object({ userId: z.uuid(), token: z.string() }),
+  },
+  /**
+   * A user erased their account (`DELETE /user`): identity has erased what it kept. Ids only. Every service erases what
+   * it holds about the user in its own transaction, once per event (items retires their tags, which deletes the
+   * conversations; notifications their push subscriptions and delivery records).
+   */
+  'identity.user.deleted.v1': {
+    stream: 'events',
+    data: z.object({ userId: z.uuid() }),
+  },
+  /**
+   * The last e-mail to a user who erased their account: the address is gone from identity, so this event carries it
+   * and lives on the short-retention secrets stream (its outbox row is deleted once published).
+   */
+  'identity.user.farewell.v1': {
+    stream: 'secrets',
+    data: z.object({ email: z.string(), language: userLanguageSchema }),
   },
   /** An item deleted by its owner: its conversations go with it. */
   'items.item.deleted.v1': {

@@ -37,6 +37,20 @@ export const emailBodySchema = z.strictObject({ email: emailSchema });
 export const setPasswordBodySchema = z.strictObject({ token: passwordTokenInputSchema, password: passwordSchema });
 export const updatePasswordBodySchema = z.strictObject({ password: passwordSchema });
 export const languageBodySchema = z.strictObject({ language: userLanguageSchema });
+/**
+ * `DELETE /user`: the owner proves it is them once more, by their password or, for an owner without one, a login code
+ * (`GET /magic-link`). Exactly one of the two.
+ */
+export const deleteAccountBodySchema = z
+  .strictObject({ password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(), code: loginCodeInputSchema.optional() })
+  .superRefine((body, context) => {
+    // Neither is a missing password (`required`); both is a body that cannot mean one thing (`invalid`).
+    if (body.password === undefined && body.code === undefined) {
+      context.addIssue({ code: 'invalid_type', expected: 'string', input: undefined, path: ['password'], message: 'A password or a login code is required.' });
+    } else if (body.password !== undefined && body.code !== undefined) {
+      context.addIssue({ code: 'custom', path: ['code'], message: 'Send a password or a login code, not both.' });
+    }
+  });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 export type LoginCodeBody = z.infer<typeof loginCodeBodySchema>;
@@ -44,6 +58,7 @@ export type EmailBody = z.infer<typeof emailBodySchema>;
 export type SetPasswordBody = z.infer<typeof setPasswordBodySchema>;
 export type UpdatePasswordBody = z.infer<typeof updatePasswordBodySchema>;
 export type LanguageBody = z.infer<typeof languageBodySchema>;
+export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;
 
 /** What every log-in answers. */
 export const tokenResponseSchema = z.object({ token: z.string() });

@@ -32,6 +32,8 @@ export const ResponseCode = {
   RESUME_LINK_EXPIRED: 'RESUME_LINK_EXPIRED',
   /** The owner answered a finder who has since deleted their conversation: they cannot be reached any more. */
   FINDER_LEFT: 'FINDER_LEFT',
+  /** `DELETE /user` erased the account: every token of it stops working at once. */
+  USER_DELETED: 'USER_DELETED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const;
 

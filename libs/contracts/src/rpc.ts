@@ -5,6 +5,7 @@ import {
   emailSchema,
   loginBodySchema,
   loginCodeBodySchema,
+  loginCodeInputSchema,
   passwordSchema,
   registerBodySchema,
   setPasswordBodySchema,
@@ -321,6 +322,15 @@ export const RpcMap = {
   'identity.rpc.ensure-user': {
     request: z.object({ email: emailSchema, language: userLanguageSchema }),
     response: z.object({ userId: z.uuid(), created: z.boolean(), passwordToken: z.string().optional(), loginToken: z.string().optional() }),
+  },
+  /**
+   * Erases the user (`DELETE /user`) after checking their password or a login code of theirs (401 INVALID_CREDENTIALS
+   * otherwise, counted like a failed log-in): the account, sessions (revoked at once), codes, links and limits, in one
+   * transaction that records `identity.user.deleted.v1` and the farewell e-mail. 404 for a user already gone.
+   */
+  'identity.rpc.delete-user': {
+    request: z.object({ userId: z.uuid(), password: z.string().min(1).max(128).optional(), code: loginCodeInputSchema.optional() }),
+    response: z.object({ email: z.string() }),
   },
   /** What identity keeps about a user, for their export (`GET /user/export`): no hash, token or token id. */
   'identity.rpc.export-user': {

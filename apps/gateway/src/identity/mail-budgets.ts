@@ -55,8 +55,7 @@ export class MailBudgets {
 
   /** Takes one e-mail of the kind from the address's budget; past it, 429 with `Retry-After` (seconds). */
   async take(kind: MailBudgetKind, email: string, reply: Pick<FastifyReply, 'header'>): Promise<void> {
-    const digest = createHash('sha256').update(email).digest('hex');
-    const keys = MAIL_BUDGETS.map(({ windowMs }) => `${this.config.NATS_NAMESPACE}:mail-budget:${kind}:${windowMs}:${digest}`);
+    const keys = this.keysOf(kind, email);
     let waitMs: number;
     try {
       waitMs = Number(await this.redis.redis.eval(TAKE_SCRIPT, keys.length, ...keys, ...MAIL_BUDGETS.flatMap(({ windowMs, max }) => [windowMs, max])));
@@ -70,5 +69,19 @@ export class MailBudgets {
       void reply.header('retry-after', String(retryAfterSeconds(waitMs)));
       throw new ApiError(429, ResponseCode.RATE_LIMITED, 'Too many e-mails asked for this address. Try again later.');
     }
+  }
+
+  /**
+   * Forgets the address's counters (its account is erased). Best effort: they hold a digest, not the address, and
+   * expire within a day on their own.
+   */
+  async forget(email: string): Promise<void> {
+    const kinds: MailBudgetKind[] = ['login-code', 'password-reset'];
+    await this.redis.redis.del(...kinds.flatMap((kind) => this.keysOf(kind, email))).catch((error: Error) => this.logger.warn(`mail budgets not forgotten: ${error.message}`));
+  }
+
+  private keysOf(kind: MailBudgetKind, email: string): string[] {
+    const digest = createHash('sha256').update(email).digest('hex');
+    return MAIL_BUDGETS.map(({ windowMs }) => `${this.config.NATS_NAMESPACE}:mail-budget:${kind}:${windowMs}:${digest}`);
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { ResponseCode, type User, type UserLanguage, type visibleUserSchema } from '@homing/contracts';
+import { ResponseCode, type DeleteAccountBody, type User, type UserLanguage, type visibleUserSchema } from '@homing/contracts';
 import { RpcClient } from '@homing/platform';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { ApiError } from '../http/http-error';
+import { MailBudgets } from './mail-budgets';
 
 // Enough for any page of a client; more is an attempt to make the gateway do work for nothing.
 const MAX_IDS = 100;
@@ -14,7 +15,10 @@ export type VisibleUser = z.infer<typeof visibleUserSchema>;
 /** The logged-in user's own account, and other users as they may see them (by id only). */
 @Injectable()
 export class UsersService {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly mailBudgets: MailBudgets,
+  ) {}
 
   async me(user: AuthenticatedUser): Promise<User> {
     const { id, email, language } = await this.rpc.request('identity.rpc.get-user', { userId: user.id });
@@ -23,6 +27,17 @@ export class UsersService {
 
   setLanguage(user: AuthenticatedUser, language: UserLanguage): Promise<User> {
     return this.rpc.request('identity.rpc.set-language', { userId: user.id, language });
+  }
+
+  /**
+   * Erases the caller's account once they proved it is them (password, or a login code of theirs): identity revokes
+   * every session at once and the other services erase their part from its event. The gateway forgets the address's
+   * e-mail counters.
+   */
+  async delete(user: AuthenticatedUser, body: DeleteAccountBody): Promise<{ response_code: typeof ResponseCode.USER_DELETED }> {
+    const { email } = await this.rpc.request('identity.rpc.delete-user', { userId: user.id, password: body.password, code: body.code });
+    await this.mailBudgets.forget(email);
+    return { response_code: ResponseCode.USER_DELETED };
   }
 
   /** `ids` comma-separated, at most 100: only the caller is shown with an e-mail and language. */

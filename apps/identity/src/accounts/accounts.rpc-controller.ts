@@ -33,6 +33,11 @@ export class AccountsRpcController {
     return this.accounts.setLanguage(userId, language);
   }
 
+  @RpcHandler('identity.rpc.delete-user')
+  async deleteUser(@Payload() request: Request<'identity.rpc.delete-user'>): Promise<Response<'identity.rpc.delete-user'>> {
+    return { email: await this.accounts.deleteUser(request) };
+  }
+
   @RpcHandler('identity.rpc.update-password')
   updatePassword(@Payload() { userId, sessionId, password }: Request<'identity.rpc.update-password'>): Promise<Response<'identity.rpc.update-password'>> {
     return this.accounts.updatePassword(userId, sessionId, password).then(() => ({}));

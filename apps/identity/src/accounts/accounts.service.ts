@@ -5,6 +5,7 @@ import { OutboxWriter, RpcError, Database, InjectConfig } from '@homing/platform
 import type { IdentityConfig } from '../config/identity.config';
 import { LOGIN_FAILURE_MIN_DURATION_MS, untilElapsed } from '../mail-limits/uniform-duration';
 import { PasswordHasher } from '../passwords/password-hasher';
+import { LoginCodesService } from '../login-codes/login-codes.service';
 import { PasswordTokensService } from '../password-tokens/password-tokens.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { invalidCredentials } from './credentials';
@@ -22,6 +23,7 @@ export class AccountsService {
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly passwordTokens: PasswordTokensService,
+    private readonly loginCodes: LoginCodesService,
     private readonly outbox: OutboxWriter,
     @InjectConfig() private readonly config: IdentityConfig,
   ) {}
@@ -99,6 +101,39 @@ export class AccountsService {
       if (!(await this.users.setPasswordHash(tx, userId, passwordHash))) throw userNotFound();
       await this.sessions.revokeAll(tx, userId, sessionId);
     });
+  }
+
+  /**
+   * Erases the user once they proved it is them again: by their password (checked like a log-in: a wrong one counts
+   * towards the lock, and a locked account is refused alike) or by a login code of theirs. One transaction revokes
+   * every session at the gateways, deletes the user (sessions, codes, links and mail limits go with the row), and
+   * records `identity.user.deleted.v1`, on which every other service erases its part, and the farewell e-mail's
+   * event, the one place the address is still needed. Answers the address that was erased.
+   */
+  async deleteUser(request: RpcRequest<'identity.rpc.delete-user'>): Promise<string> {
+    const user = await this.users.findById(undefined, request.userId);
+    if (!user) throw userNotFound();
+    if (request.code === undefined) await this.verifyPassword(user, request.password ?? '');
+    await this.database.transaction(async (tx) => {
+      if (request.code !== undefined) await this.loginCodes.consumeOwn(tx, user.id, request.code);
+      await this.sessions.revokeAll(tx, user.id);
+      if (!(await this.users.delete(tx, user.id))) throw userNotFound();
+      await this.outbox.record(tx, 'identity.user.deleted.v1', { userId: user.id }, { aggregateId: user.id, version: Date.now() });
+      await this.outbox.record(tx, 'identity.user.farewell.v1', { email: user.email, language: user.language }, { aggregateId: user.id, version: Date.now() });
+    });
+    return user.email;
+  }
+
+  /** The password check of a log-in for a user already found: 401 alike for a wrong password and a locked account. */
+  private async verifyPassword(user: UserRow, password: string): Promise<void> {
+    const started = performance.now();
+    const locked = user.lockedUntil != null && user.lockedUntil > user.now;
+    const matches = await this.hasher.verify(user.passwordHash, password);
+    if (locked || !matches) {
+      if (!locked) await this.countFailure(user.id);
+      await untilElapsed(started, LOGIN_FAILURE_MIN_DURATION_MS);
+      throw invalidCredentials();
+    }
   }
 
   private async countFailure(userId: string): Promise<void> {

@@ -93,6 +93,11 @@ export class UsersRepository {
     return row?.id ?? null;
   }
 
+  /** Deletes the user; their sessions, login code, password links and mail-limit records go with the row (cascade). */
+  async delete(tx: Transaction | undefined, id: string): Promise<boolean> {
+    return (await this.database.affected('DELETE FROM users WHERE id = $1', [id], tx)) > 0;
+  }
+
   /** Locks the user's row until the transaction ends, so decisions about them (e-mail limits) take turns. */
   async lock(tx: Transaction | undefined, id: string): Promise<void> {
     await this.database.rows('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [id], tx);

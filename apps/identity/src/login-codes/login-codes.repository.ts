@@ -27,14 +27,14 @@ export class LoginCodesRepository {
 
   /**
    * Uses the code if it is live: one conditional UPDATE, so of concurrent redemptions exactly one wins (the
-   * others wait for its row lock, then find it used). The user's id, or null.
+   * others wait for its row lock, then find it used). The user's id, or null. With `userId`, only that user's code.
    */
-  async consume(tx: Transaction | undefined, codeHash: string, maxAttempts: number): Promise<string | null> {
+  async consume(tx: Transaction | undefined, codeHash: string, maxAttempts: number, userId?: string): Promise<string | null> {
     const row = await this.database.one<{ userId: string }>(
       `UPDATE login_codes SET used_at = now()
-       WHERE code_hash = $1 AND used_at IS NULL AND expires_at > now() AND attempts < $2
+       WHERE code_hash = $1 AND used_at IS NULL AND expires_at > now() AND attempts < $2 AND ($3::uuid IS NULL OR user_id = $3::uuid)
        RETURNING user_id AS "userId"`,
-      [codeHash, maxAttempts],
+      [codeHash, maxAttempts, userId ?? null],
       tx,
     );
     return row?.userId ?? null;

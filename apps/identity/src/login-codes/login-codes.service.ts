@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ResponseCode } from '@homing/contracts';
-import { OutboxWriter, RpcError, Database, InjectConfig } from '@homing/platform';
+import { OutboxWriter, RpcError, Database, InjectConfig, type Transaction } from '@homing/platform';
 import type { IdentityConfig } from '../config/identity.config';
 import { UsersRepository } from '../accounts/users.repository';
 import { invalidCredentials } from '../accounts/credentials';
@@ -55,6 +55,23 @@ export class LoginCodesService {
       return user ? this.sessions.open(tx, user) : null;
     });
     if (token) return token;
+    return this.refuse(code, codeHash);
+  }
+
+  /**
+   * Uses a code of this user inside the caller's transaction (the erasure's proof): a code of anyone else, wrong, used
+   * or burnt answers 401 and an expired one 422, exactly as at log-in, and a wrong one counts as a wrong try. Thrown
+   * answers roll the caller's transaction back; the wrong try is counted outside it.
+   */
+  async consumeOwn(tx: Transaction, userId: string, input: string): Promise<void> {
+    const code = normaliseLoginCode(input);
+    if (!code) throw invalidCredentials();
+    const codeHash = loginCodeHash(code, this.config.LOGIN_CODE_KEY);
+    if (await this.codes.consume(tx, codeHash, LOGIN_CODE_MAX_ATTEMPTS, userId)) return;
+    await this.refuse(code, codeHash);
+  }
+
+  private async refuse(code: string, codeHash: string): Promise<never> {
     const state = await this.codes.stateOf(undefined, codeHash);
     if (!state) {
       await this.codes.countWrongTry(undefined, locatorOf(code));

@@ -4,6 +4,7 @@ import { CreateItems1763856100000 } from './migrations/1763856100000-CreateItems
 import { AddItemVersion1763900000000 } from './migrations/1763900000000-AddItemVersion';
 import { CreateTagBatches1763950000000 } from './migrations/1763950000000-CreateTagBatches';
 import { CreateItemPhotos1763960000000 } from './migrations/1763960000000-CreateItemPhotos';
+import { RetiredTags1765000000000 } from './migrations/1765000000000-RetiredTags';
 import { ITEMS_SCHEMA } from '../persisted-names';
 
 export function itemsDatabase(config: ItemsConfig): DatabaseOptions {
@@ -11,6 +12,6 @@ export function itemsDatabase(config: ItemsConfig): DatabaseOptions {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA ?? ITEMS_SCHEMA,
     applicationName: 'items',
-    migrations: [CreateItems1763856100000, AddItemVersion1763900000000, CreateTagBatches1763950000000, CreateItemPhotos1763960000000],
+    migrations: [CreateItems1763856100000, AddItemVersion1763900000000, CreateTagBatches1763950000000, CreateItemPhotos1763960000000, RetiredTags1765000000000],
   };
 }

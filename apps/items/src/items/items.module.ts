@@ -6,6 +6,6 @@ import { ItemsService } from './items.service';
 @Module({
   controllers: [ItemsRpcController],
   providers: [ItemsRepository, ItemsService],
-  exports: [ItemsService],
+  exports: [ItemsService, ItemsRepository],
 })
 export class ItemsModule {}

@@ -36,10 +36,11 @@ export class ItemsRepository {
     return rows[0] ?? null;
   }
 
-  /** Inserts a claimed item (version 1); null if the code is already taken (the caller mints another). */
+  /** Inserts a claimed item (version 1); null if the code is taken or retired (the caller mints another). */
   async insertClaimed(transaction: Transaction, item: { code: string; name: string; ownerUserId: string }): Promise<VersionedItemRow | null> {
     const row = await this.database.one<VersionedItemRow>(
-      `INSERT INTO items (code, name, owner_user_id, claimed_at, version) VALUES ($1, $2, $3, now(), 1)
+      `INSERT INTO items (code, name, owner_user_id, claimed_at, version)
+       SELECT $1, $2, $3, now(), 1 WHERE NOT EXISTS (SELECT 1 FROM retired_tags WHERE code = $1)
        ON CONFLICT (code) DO NOTHING
        RETURNING ${ITEM_COLUMNS}, version`,
       [item.code, item.name, item.ownerUserId],
@@ -87,21 +88,37 @@ export class ItemsRepository {
     return row ?? null;
   }
 
-  /** Deletes the owner's item; returns the version its deletion event carries, or null when there was none. */
+  /**
+   * Deletes the owner's item and retires its code (photos go with the row); returns the version its deletion event
+   * carries, or null when there was none.
+   */
   async deleteOwned(transaction: Transaction, code: string, ownerUserId: string): Promise<number | null> {
-    const row = await this.database.one<{ version: number }>(
-      'DELETE FROM items WHERE code = $1 AND owner_user_id = $2 RETURNING version',
-      [code, ownerUserId],
-      transaction,
-    );
-    // The row is gone; its deletion is one more change, so the event is one version past the last.
-    return row ? row.version + 1 : null;
+    const [row] = await this.retire(transaction, 'code = $1 AND owner_user_id = $2', [code, ownerUserId]);
+    return row ? row.version : null;
   }
 
-  /** Inserts unclaimed tags; returns the codes that were new. */
+  /** Deletes and retires every item of the user (their account is erased); each code with its deletion's version. */
+  deleteAllOwnedBy(transaction: Transaction, ownerUserId: string): Promise<Array<{ code: string; version: number }>> {
+    return this.retire(transaction, 'owner_user_id = $1', [ownerUserId]);
+  }
+
+  private retire(transaction: Transaction, where: string, values: unknown[]): Promise<Array<{ code: string; version: number }>> {
+    // The row is gone; its deletion is one more change, so the event is one version past the last.
+    return this.database.rows<{ code: string; version: number }>(
+      `WITH deleted AS (DELETE FROM items WHERE ${where} RETURNING code, version),
+            retired AS (INSERT INTO retired_tags (code) SELECT code FROM deleted ON CONFLICT (code) DO NOTHING)
+       SELECT code, version + 1 AS version FROM deleted ORDER BY code`,
+      values,
+      transaction,
+    );
+  }
+
+  /** Inserts unclaimed tags; returns the codes that were new (never a retired one). */
   async insertUnclaimed(codes: string[]): Promise<string[]> {
     const rows = await this.database.rows<{ code: string }>(
-      'INSERT INTO items (code) SELECT unnest($1::char(16)[]) ON CONFLICT (code) DO NOTHING RETURNING code',
+      `INSERT INTO items (code) SELECT new.code FROM unnest($1::char(16)[]) AS new (code)
+       WHERE NOT EXISTS (SELECT 1 FROM retired_tags WHERE retired_tags.code = new.code)
+       ON CONFLICT (code) DO NOTHING RETURNING code`,
       [codes],
     );
     return rows.map((row) => row.code);

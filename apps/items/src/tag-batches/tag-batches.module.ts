@@ -6,5 +6,6 @@ import { TagBatchesService } from './tag-batches.service';
 @Module({
   controllers: [TagBatchesRpcController],
   providers: [TagBatchesRepository, TagBatchesService],
+  exports: [TagBatchesRepository],
 })
 export class TagBatchesModule {}

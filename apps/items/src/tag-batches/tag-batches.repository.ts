@@ -37,13 +37,20 @@ export class TagBatchesRepository {
     return row as TagBatchRow;
   }
 
-  /** Inserts unclaimed tags of the batch; returns how many codes were new (a taken code is skipped). */
+  /** Inserts unclaimed tags of the batch; returns how many codes were new (a taken or retired code is skipped). */
   insertTags(transaction: Transaction, batchId: string, codes: string[]): Promise<number> {
     return this.database.affected(
-      'INSERT INTO items (code, batch_id) SELECT unnest($1::char(16)[]), $2 ON CONFLICT (code) DO NOTHING',
+      `INSERT INTO items (code, batch_id) SELECT new.code, $2 FROM unnest($1::char(16)[]) AS new (code)
+       WHERE NOT EXISTS (SELECT 1 FROM retired_tags WHERE retired_tags.code = new.code)
+       ON CONFLICT (code) DO NOTHING`,
       [codes, batchId],
       transaction,
     );
+  }
+
+  /** Batches keep no trace of an admin whose account is erased. */
+  forgetCreator(transaction: Transaction, userId: string): Promise<number> {
+    return this.database.affected('UPDATE tag_batches SET created_by = NULL WHERE created_by = $1', [userId], transaction);
   }
 
   async findBatch(id: string): Promise<TagBatchRow | null> {

@@ -7,6 +7,8 @@ export interface ItemOwner {
   claimedAt: Date;
 }
 
+const TOMBSTONE = { owner_user_id: null, claimed_at: null, name: null };
+
 /** The only place that reads or writes the item_owners projection. */
 @Injectable()
 export class ItemOwnersRepository {
@@ -32,7 +34,7 @@ export class ItemOwnersRepository {
     });
     if (!applied) {
       await this.database.affected(
-        'UPDATE item_owners SET owner_user_id = $2, claimed_at = $3 WHERE item_code = $1 AND owner_user_id IS NULL',
+        'UPDATE item_owners SET owner_user_id = $2, claimed_at = $3 WHERE item_code = $1 AND owner_user_id IS NULL AND deleted_at IS NULL',
         [owner.itemCode, owner.ownerUserId, owner.claimedAt],
         transaction,
       );
@@ -45,14 +47,31 @@ export class ItemOwnersRepository {
     return applyIfNewer(transaction, { table: 'item_owners', key: { item_code: itemCode }, version, values: { name, updated_at: new Date() } });
   }
 
-  /** Marks the item deleted as of `version`, keeping the row as a tombstone against late events. */
+  /**
+   * Marks the item deleted as of `version`, keeping the row as a tombstone against late events: the code and its
+   * version only, no owner, name or time of claim (a deleted item ties no one to anything).
+   */
   async markDeleted(transaction: Transaction, itemCode: string, version: number): Promise<boolean> {
     return applyIfNewer(transaction, {
       table: 'item_owners',
       key: { item_code: itemCode },
       version,
-      values: { deleted_at: new Date(), updated_at: new Date() },
+      values: { ...TOMBSTONE, deleted_at: new Date(), updated_at: new Date() },
     });
+  }
+
+  /**
+   * Turns every item of an erased user into a tombstone at once (items' deletion events follow and find them so);
+   * returns their codes, whose conversations go too.
+   */
+  async forgetOwner(transaction: Transaction, ownerUserId: string): Promise<string[]> {
+    const rows = await this.database.rows<{ item_code: string }>(
+      `UPDATE item_owners SET owner_user_id = NULL, claimed_at = NULL, name = NULL, deleted_at = COALESCE(deleted_at, now()), updated_at = now()
+       WHERE owner_user_id = $1 RETURNING item_code`,
+      [ownerUserId],
+      transaction,
+    );
+    return rows.map((row) => row.item_code);
   }
 
   async findByCode(itemCode: string): Promise<ItemOwner | null> {

@@ -41,6 +41,19 @@ export class DeliveriesRepository {
     return this.database.transaction(work);
   }
 
+  /**
+   * Erasure: every delivery record of a job addressed to one of these recipients, by the job id's last part
+   * (`<channel>_<event id>_<recipient id>`, `notificationJobId`). Compared as a suffix with `right()`, not LIKE, so no
+   * character of an id is a wildcard; every recipient id here is a UUID, 36 characters. Returns how many.
+   */
+  deleteAllTo(recipientIds: readonly string[], transaction?: Transaction): Promise<number> {
+    return this.database.affected(
+      `DELETE FROM deliveries WHERE right(job_id, 37) = ANY(SELECT '_' || id FROM unnest($1::text[]) AS id)`,
+      [recipientIds],
+      transaction,
+    );
+  }
+
   /** `failed` for good (a permanent refusal); a temporary failure keeps `sending` and only notes why. */
   async markFailed(jobId: string, reason: string, permanent: boolean): Promise<void> {
     await this.database.affected(

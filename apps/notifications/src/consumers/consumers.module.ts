@@ -1,13 +1,22 @@
 import { Module } from '@nestjs/common';
 import { eventConsumerProviders } from '@homing/platform';
+import { DeliveriesRepository } from '../channels/deliveries.repository';
 import { EmailQueueRepository } from '../jobs/email-queue.repository';
 import { PushQueueRepository } from '../jobs/push-queue.repository';
 import { PushSubscriptionsModule } from '../push-subscriptions/push-subscriptions.module';
-import { LoginCodeMailConsumer, PasswordResetMailConsumer, ResumeLinkMailConsumer, TagActivatedMailConsumer, WelcomeMailConsumer } from './mail.consumer';
+import {
+  FarewellMailConsumer,
+  LoginCodeMailConsumer,
+  PasswordResetMailConsumer,
+  ResumeLinkMailConsumer,
+  TagActivatedMailConsumer,
+  WelcomeMailConsumer,
+} from './mail.consumer';
 import { FinderLeftConsumer } from './finder-left.consumer';
 import { MessageMailWindowsRepository } from './message-mail-windows.repository';
 import { NewMessageMailConsumer } from './new-message-mail.consumer';
 import { NewMessagePushConsumer } from './new-message-push.consumer';
+import { UserDeletedConsumer } from './user-deleted.consumer';
 
 /** The event consumers: decide who is told what and enqueue the jobs (roles `consumer` and `all`). */
 @Module({
@@ -16,6 +25,7 @@ import { NewMessagePushConsumer } from './new-message-push.consumer';
     EmailQueueRepository,
     PushQueueRepository,
     MessageMailWindowsRepository,
+    DeliveriesRepository,
     ...eventConsumerProviders(
       LoginCodeMailConsumer,
       PasswordResetMailConsumer,
@@ -25,6 +35,8 @@ import { NewMessagePushConsumer } from './new-message-push.consumer';
       NewMessagePushConsumer,
       ResumeLinkMailConsumer,
       FinderLeftConsumer,
+      FarewellMailConsumer,
+      UserDeletedConsumer,
     ),
   ],
 })

@@ -1,6 +1,6 @@
 import type { DomainEvent, EventSubject } from '@homing/contracts';
 import type { EmailQueueRepository } from '../jobs/email-queue.repository';
-import { LoginCodeMailConsumer, WelcomeMailConsumer } from './mail.consumer';
+import { FarewellMailConsumer, LoginCodeMailConsumer, WelcomeMailConsumer } from './mail.consumer';
 
 const USER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
 
@@ -17,6 +17,12 @@ describe('mail consumers', () => {
   it('holds a new owner’s welcome mail back for activation’s password step', async () => {
     expect(await enqueuedFor(WelcomeMailConsumer, 'identity.user.registered.v1', { userId: USER, passwordToken: 'token' })).toEqual([
       [{ kind: 'welcome', data: { userId: USER, passwordToken: 'token' } }, 'event-1', { delayMs: 30_000 }],
+    ]);
+  });
+
+  it('sends an erased user their farewell at once, to the address and in the language the event carries', async () => {
+    expect(await enqueuedFor(FarewellMailConsumer, 'identity.user.farewell.v1', { email: 'gone@example.test', language: 'nl' })).toEqual([
+      [{ kind: 'account-deleted', data: { email: 'gone@example.test', language: 'nl' } }, 'event-1', { delayMs: 0 }],
     ]);
   });
 

@@ -86,3 +86,15 @@ export const ResumeLinkMailConsumer = mailConsumer({
   staleAfterMs: SECRET_MAIL_STALE_AFTER_MS,
   mailOf: ({ data }) => ({ kind: EMAIL_JOBS.resumeLink, data: { conversationId: data.conversationId, tagCode: data.itemCode } }),
 });
+
+/**
+ * A user erased their account: one last e-mail, to the address and in the language the event carries (identity has
+ * erased the user, so there is nobody to look up). The job is named by the event and `farewell`, never the address;
+ * the address leaves Redis once the job is done. Stale like a secret's mail: the secrets stream keeps it as long.
+ */
+export const FarewellMailConsumer = mailConsumer({
+  durableName: DURABLE_CONSUMERS.farewellMail,
+  subject: 'identity.user.farewell.v1',
+  staleAfterMs: SECRET_MAIL_STALE_AFTER_MS,
+  mailOf: ({ data }) => ({ kind: EMAIL_JOBS.accountDeleted, data: { email: data.email, language: data.language } }),
+});

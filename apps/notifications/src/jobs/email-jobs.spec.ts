@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { emailJobOf, recipientOf } from './email-jobs';
+import { emailJobOf, recipientIdOf, recipientOf } from './email-jobs';
 
 describe('e-mail jobs as the queue hands them over', () => {
   const userId = '019ab1c2-0000-7000-8000-000000000001';
@@ -14,5 +14,21 @@ describe('e-mail jobs as the queue hands them over', () => {
     expect(() => emailJobOf({ name: 'login-code', data: { userId, token: 'reset' } })).toThrow(UnrecoverableError);
     // A scrubbed job holds its recipient alone: it can never be sent again.
     expect(() => emailJobOf({ name: 'welcome', data: recipientOf({ userId }) })).toThrow(UnrecoverableError);
+  });
+
+  it('name a farewell’s recipient neither by its address nor by a user id, and keep no address once scrubbed', () => {
+    const farewell = emailJobOf({ name: 'account-deleted', data: { email: 'gone@example.test', language: 'es' } });
+    expect(farewell).toEqual({ kind: 'account-deleted', data: { email: 'gone@example.test', language: 'es' } });
+    expect(recipientIdOf(farewell.data)).toBe('farewell');
+    expect(recipientOf(farewell.data)).toEqual({ farewell: true });
+    // What a done farewell keeps cannot be sent again, and scrubbing it twice keeps it as it is.
+    expect(() => emailJobOf({ name: 'account-deleted', data: recipientOf(farewell.data) })).toThrow(UnrecoverableError);
+    expect(recipientOf(recipientOf(farewell.data))).toEqual({ farewell: true });
+    expect(recipientIdOf({ userId })).toBe(userId);
+  });
+
+  it('refuse a farewell without an address or in a language the product does not speak', () => {
+    expect(() => emailJobOf({ name: 'account-deleted', data: { email: '', language: 'en' } })).toThrow(UnrecoverableError);
+    expect(() => emailJobOf({ name: 'account-deleted', data: { email: 'gone@example.test', language: 'fr' } })).toThrow(UnrecoverableError);
   });
 });

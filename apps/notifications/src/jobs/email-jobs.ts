@@ -1,5 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
+import { userLanguageSchema } from '@homing/contracts';
 import { EMAIL_JOBS } from '../persisted-names';
 
 const userId = z.string().min(1);
@@ -7,7 +8,8 @@ const userId = z.string().min(1);
 /**
  * Every e-mail job: its kind (the BullMQ job name) and what it carries, the recipient (a user's id, or for a finder
  * without an account their conversation's id; address and language are looked up when the job runs) and what
- * identity cannot give again, the code or token it keeps only as a hash. Nothing else.
+ * identity cannot give again, the code or token it keeps only as a hash. Nothing else. The one exception is the
+ * farewell to a user who erased their account: identity has no address left to look up, so the job carries it.
  */
 const emailJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal(EMAIL_JOBS.loginCode), data: z.object({ userId, code: z.string() }) }),
@@ -22,6 +24,7 @@ const emailJobSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal(EMAIL_JOBS.ownerReply), data: z.object({ conversationId: z.string().min(1), tagCode: z.string(), messageId: z.number().int().optional() }) }),
   z.object({ kind: z.literal(EMAIL_JOBS.resumeLink), data: z.object({ conversationId: z.string().min(1), tagCode: z.string() }) }),
+  z.object({ kind: z.literal(EMAIL_JOBS.accountDeleted), data: z.object({ email: z.string().min(1), language: userLanguageSchema }) }),
 ]);
 
 /** One e-mail job, discriminated by `kind`: what consumers enqueue and what the processor switches on. */
@@ -29,19 +32,31 @@ export type EmailJob = z.infer<typeof emailJobSchema>;
 export type EmailKind = EmailJob['kind'];
 export type EmailJobData<K extends EmailKind = EmailKind> = Extract<EmailJob, { kind: K }>['data'];
 
-/** Who a job writes to, as it stays in the kept job once its other data is scrubbed. */
-export type EmailRecipient = { userId: string } | { conversationId: string };
+/**
+ * Who a job writes to, as it stays in the kept job once its other data is scrubbed. A farewell names no one: its
+ * address is all it knew of the user, and goes once the job is done.
+ */
+export type EmailRecipient = { userId: string } | { conversationId: string } | { farewell: true };
 
 /** What the queue holds for an e-mail job: its data while it waits, its recipient alone once done. */
 export type StoredEmailJobData = EmailJobData | EmailRecipient;
 
-/** The recipient's id: the last part of the job id, and all a finished job keeps. */
-export function recipientOf(data: EmailRecipient): EmailRecipient {
-  return 'userId' in data ? { userId: data.userId } : { conversationId: data.conversationId };
+/** The recipient part of a farewell's job id: neither the address nor the (erased) user's id. */
+export const FAREWELL_RECIPIENT_ID = 'farewell';
+
+/** The recipient of a job's data (or of what a done job kept): all a finished job keeps. */
+export function recipientOf(data: StoredEmailJobData): EmailRecipient {
+  if ('userId' in data) return { userId: data.userId };
+  if ('conversationId' in data) return { conversationId: data.conversationId };
+  return { farewell: true };
 }
 
-export function recipientIdOf(data: EmailRecipient): string {
-  return 'userId' in data ? data.userId : data.conversationId;
+/** The last part of the job id. */
+export function recipientIdOf(data: StoredEmailJobData): string {
+  const recipient = recipientOf(data);
+  if ('userId' in recipient) return recipient.userId;
+  if ('conversationId' in recipient) return recipient.conversationId;
+  return FAREWELL_RECIPIENT_ID;
 }
 
 /** A job as the queue hands it over, checked against its kind: one that does not match can never be sent. */

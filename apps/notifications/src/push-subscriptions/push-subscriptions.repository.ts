@@ -52,15 +52,15 @@ export class PushSubscriptionsRepository {
     await this.save(subscriber, subscription);
   }
 
-  async listFor(subscriber: PushSubscriber): Promise<Array<{ id: string }>> {
-    return this.database.rows<{ id: string }>(`SELECT id FROM push_subscriptions WHERE ${columnOf(subscriber)} = $1 ORDER BY created_at, id`, [idOf(subscriber)]);
+  async listFor(subscriber: PushSubscriber, transaction?: Transaction): Promise<Array<{ id: string }>> {
+    return this.database.rows<{ id: string }>(`SELECT id FROM push_subscriptions WHERE ${columnOf(subscriber)} = $1 ORDER BY created_at, id`, [idOf(subscriber)], transaction);
   }
 
   async findById(id: string): Promise<StoredPushSubscription | null> {
     return (await this.database.one<StoredPushSubscription>('SELECT id, endpoint, p256dh, auth, conversation_id AS "conversationId" FROM push_subscriptions WHERE id = $1', [id])) ?? null;
   }
 
-  /** Every subscription of a subscriber (a finder who deleted their conversation); returns how many. */
+  /** Every subscription of a subscriber (a finder who deleted their conversation, an erased user); returns how many. */
   deleteAllOf(subscriber: PushSubscriber, transaction?: Transaction): Promise<number> {
     return this.database.affected(`DELETE FROM push_subscriptions WHERE ${columnOf(subscriber)} = $1`, [idOf(subscriber)], transaction);
   }

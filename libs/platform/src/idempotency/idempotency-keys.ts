@@ -50,6 +50,12 @@ export class IdempotencyKeys implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.purgeTimer);
   }
 
+  /** Forgets every key a caller used (their account is erased): their first answers are no one's to replay. */
+  forgetCaller(transaction: Transaction, caller: string): Promise<number> {
+    // The scope is `<operation>:<caller>`; operations hold no ':' of their own past the first, callers are ids.
+    return this.database.affected("DELETE FROM idempotency_keys WHERE split_part(scope, ':', 2) = $1", [caller], transaction);
+  }
+
   /**
    * Runs `work` in a transaction; with a key, at most once: a repeat returns the first result (as JSON, so the
    * result must be what an RPC answers anyway). Without a key, `work` just runs in a transaction.

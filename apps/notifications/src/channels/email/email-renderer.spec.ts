@@ -53,6 +53,24 @@ describe('e-mail rendering', () => {
     expect(finder.text).toContain(EMAIL_TEXTS[language].mails['owner-reply'].footer);
   });
 
+  it.each(USER_LANGUAGES)('renders the farewell to an erased account in %s, complete, linking only to the home page', (language) => {
+    const farewell = renderer.render({ kind: 'account-deleted', data: { email: 'gone@example.test', language } }, language);
+    const texts = EMAIL_TEXTS[language].mails['account-deleted'];
+    expect(farewell.subject).toBe(texts.subject);
+    expect(farewell.html).toContain(`<html lang="${language}">`);
+    for (const paragraph of [...texts.intro, ...texts.outro]) expect(farewell.text).toContain(paragraph);
+    expect(farewell.text).toContain(`${texts.action}: https://homing.example/`);
+    // Not the footer of an account holder: there is no account any more.
+    expect(farewell.text).toContain(texts.footer);
+    expect(farewell.text).not.toContain(EMAIL_TEXTS[language].layout.footer);
+    // No placeholder left unfilled, and the address the job carries is not written into the mail.
+    for (const part of [farewell.subject, farewell.html, farewell.text]) {
+      expect(part).not.toMatch(/{{|}}/);
+      expect(part).not.toContain('gone@example.test');
+    }
+    expect(farewell.text.match(/https?:\/\/\S+/g)).toEqual(['https://homing.example/']);
+  });
+
   it('has every text in every language, and texts differ between languages', () => {
     const keys = (language: (typeof USER_LANGUAGES)[number]) => JSON.stringify(Object.keys(EMAIL_TEXTS[language].mails).sort());
     expect(keys('nl')).toBe(keys('en'));

@@ -99,6 +99,9 @@ export class EmailRenderer {
         const resume = resumeToken ? `?resume=${encodeURIComponent(resumeToken)}` : '';
         return { actionUrl: `${base}/found/${encodeURIComponent(tagCode)}${resume}`, params: { tagCode } };
       }
+      // Nothing of the account is left to link to: the home page, to start over.
+      case 'account-deleted':
+        return { actionUrl: `${base}/`, params: {} };
     }
   }
 

@@ -3,7 +3,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { UserLanguage } from '@homing/contracts';
 import { InjectConfig, RpcClient, RpcError } from '@homing/platform';
 import type { NotificationsConfig } from '../../config/notifications.config';
-import { emailJobOf, recipientOf, type EmailJob, type EmailRecipient, type StoredEmailJobData } from '../../jobs/email-jobs';
+import { emailJobOf, recipientOf, type EmailJob, type StoredEmailJobData } from '../../jobs/email-jobs';
 import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
 import { DeliveriesRepository } from '../deliveries.repository';
@@ -13,8 +13,9 @@ import { SmtpRefusedError, SmtpRepository } from './smtp.repository';
 
 /**
  * The worker of the `email` queue: looks the recipient up when the job runs (address and language are never carried
- * in the job), renders the mail in their language, records the delivery, and hands it to SMTP. A job whose delivery
- * row says `sent` sends nothing again. Logs name job ids and outcomes only: never an address, code, token or link.
+ * in the job, but for the farewell to an erased account, which has nobody left to look up), renders the mail in their
+ * language, records the delivery, and hands it to SMTP. A job whose delivery row says `sent` sends nothing again.
+ * Logs name job ids and outcomes only: never an address, code, token or link.
  */
 @Injectable()
 export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
@@ -33,7 +34,7 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
     const jobId = job.id ?? '';
     try {
       const mail = emailJobOf(job);
-      const recipient = await this.recipient(mail.data);
+      const recipient = await this.recipient(mail);
       if (!recipient) {
         // A finder who left no address: replies reach them by push or on the found page only.
         this.logger.log(`${jobId} (${job.name}) has no address to write to; nothing sent`);
@@ -83,10 +84,12 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
 
   /**
    * A user's address, language and whether they have a password from identity; a finder's address and language from
-   * messaging (null when they left no address).
+   * messaging (null when they left no address); the farewell's from the job itself (identity erased the user).
    */
-  private async recipient(data: EmailRecipient): Promise<{ email: string; language: UserLanguage; hasPassword?: boolean } | null> {
-    const recipient = recipientOf(data);
+  private async recipient(mail: EmailJob): Promise<{ email: string; language: UserLanguage; hasPassword?: boolean } | null> {
+    if (mail.kind === 'account-deleted') return { email: mail.data.email, language: mail.data.language };
+    const recipient = recipientOf(mail.data);
+    if ('farewell' in recipient) return null;
     try {
       if ('userId' in recipient) return await this.rpc.request('identity.rpc.get-user', { userId: recipient.userId });
       const contact = await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId });
@@ -102,7 +105,7 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
    * A finder's mail links to their conversation with a new resume token, minted by messaging when the mail is about to
    * be sent: so it is in no job or event, and a job found sent or read already mints none it would never mail.
    */
-  private async resumeTokenFor(data: EmailRecipient): Promise<string | undefined> {
+  private async resumeTokenFor(data: StoredEmailJobData): Promise<string | undefined> {
     const recipient = recipientOf(data);
     if (!('conversationId' in recipient)) return undefined;
     return (await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId, resumeLink: true })).resumeToken;
@@ -120,8 +123,9 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
   }
 
   /**
-   * Identity keeps only hashes of codes and tokens, so the job must carry them; once the job is done (sent, or failed
-   * for good) they leave Redis, and the kept job holds the recipient's id alone.
+   * Identity keeps only hashes of codes and tokens, so the job must carry them, and a farewell its address; once the
+   * job is done (sent, or failed for good) they leave Redis, and the kept job holds the recipient's id alone (a
+   * farewell's: `{farewell: true}`, no address).
    */
   private async scrub(job: Job<StoredEmailJobData>): Promise<void> {
     await job.updateData(recipientOf(job.data)).catch(() => undefined);

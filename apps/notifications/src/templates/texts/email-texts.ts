@@ -10,7 +10,7 @@ export interface MailTexts {
   action: string;
   /** Paragraphs after the button. */
   outro: string[];
-  /** Instead of the layout's footer, for a mail to someone who may have no account (a finder). */
+  /** Instead of the layout's footer, for a mail to someone who may have no account (a finder) or no longer has one. */
   footer?: string;
 }
 

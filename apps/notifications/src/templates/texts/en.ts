@@ -52,6 +52,16 @@ export const en: EmailTexts = {
       outro: ['The link works until the conversation has had no message for 30 days. Did you not ask for it? You can ignore this e-mail.'],
       footer: 'You receive this e-mail because someone asked for a link to a conversation on Homing that this address wrote.',
     },
+    'account-deleted': {
+      subject: 'Your Homing account is deleted',
+      intro: [
+        'As you asked, your Homing account is deleted. Your account, your items (their tags are retired for good and will not work again), your conversations and your push subscriptions are erased.',
+        'This is the last e-mail Homing sends you: nothing else will follow.',
+      ],
+      action: 'Start over on Homing',
+      outro: ['Thank you for using Homing. You are welcome to start again with a new tag any time.'],
+      footer: 'You receive this e-mail because the Homing account of this address was deleted.',
+    },
   },
   welcomeWithPassword: {
     subject: 'Welcome to Homing',

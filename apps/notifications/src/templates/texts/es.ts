@@ -52,6 +52,16 @@ export const es: EmailTexts = {
       outro: ['El enlace funciona hasta que pasen 30 días sin mensajes en la conversación. ¿No lo has pedido tú? Puedes ignorar este correo.'],
       footer: 'Recibes este correo porque alguien pidió en Homing un enlace a una conversación escrita desde esta dirección.',
     },
+    'account-deleted': {
+      subject: 'Tu cuenta de Homing se ha eliminado',
+      intro: [
+        'Como pediste, hemos eliminado tu cuenta de Homing. Se han borrado tu cuenta, tus objetos (sus etiquetas quedan retiradas para siempre y ya no funcionarán), tus conversaciones y tus suscripciones a notificaciones push.',
+        'Este es el último correo que te envía Homing: no recibirás nada más.',
+      ],
+      action: 'Volver a empezar en Homing',
+      outro: ['Gracias por usar Homing. Puedes volver a empezar con una etiqueta nueva cuando quieras.'],
+      footer: 'Recibes este correo porque se eliminó la cuenta de Homing de esta dirección.',
+    },
   },
   welcomeWithPassword: {
     subject: 'Bienvenido a Homing',

@@ -52,6 +52,16 @@ export const nl: EmailTexts = {
       outro: ['De link werkt tot er 30 dagen geen bericht in het gesprek is geschreven. Heb je er niet om gevraagd? Dan kun je deze e-mail negeren.'],
       footer: 'Je ontvangt deze e-mail omdat iemand op Homing om een link vroeg naar een gesprek dat vanaf dit adres is gevoerd.',
     },
+    'account-deleted': {
+      subject: 'Je Homing-account is verwijderd',
+      intro: [
+        'Zoals je vroeg, is je Homing-account verwijderd. Je account, je spullen (de labels ervan zijn voorgoed buiten gebruik en werken niet meer), je gesprekken en je pushmeldingen zijn gewist.',
+        'Dit is de laatste e-mail die je van Homing krijgt: er volgt niets meer.',
+      ],
+      action: 'Opnieuw beginnen bij Homing',
+      outro: ['Bedankt dat je Homing hebt gebruikt. Je bent altijd welkom om opnieuw te beginnen met een nieuw label.'],
+      footer: 'Je ontvangt deze e-mail omdat het Homing-account van dit adres is verwijderd.',
+    },
   },
   welcomeWithPassword: {
     subject: 'Welkom bij Homing',

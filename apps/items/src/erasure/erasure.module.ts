@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { eventConsumerProviders } from '@homing/platform';
+import { ItemsModule } from '../items/items.module';
+import { TagBatchesModule } from '../tag-batches/tag-batches.module';
+import { UserErasureConsumer } from './user-erasure.consumer';
+
+/** What items erases when an account is erased (`identity.user.deleted.v1`). */
+@Module({
+  imports: [ItemsModule, TagBatchesModule],
+  providers: [...eventConsumerProviders(UserErasureConsumer)],
+})
+export class ErasureModule {}

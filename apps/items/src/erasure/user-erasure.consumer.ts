@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import type { DomainEvent } from '@homing/contracts';
+import { IdempotencyKeys, OutboxWriter, type LedgerConsumer, type Transaction } from '@homing/platform';
+import { ItemsRepository } from '../items/items.repository';
+import { USER_ERASURE_CONSUMER } from '../persisted-names';
+import { TagBatchesRepository } from '../tag-batches/tag-batches.repository';
+
+/**
+ * An erased user's part of items (ARCHITECTURE §12): every item they own is deleted with its photos and its tag
+ * retired (it answers like an unknown code and can never be claimed again), each deletion recorded as
+ * `items.item.deleted.v1` so messaging drops the conversations and the gateways their cached scans; batches they
+ * minted as an admin forget them, and the answers kept for their idempotency keys go. One transaction with the ledger: a redelivery finds nothing left to do.
+ */
+@Injectable()
+export class UserErasureConsumer implements LedgerConsumer<'identity.user.deleted.v1'> {
+  readonly durableName = USER_ERASURE_CONSUMER;
+  readonly subjects = ['identity.user.deleted.v1'] as const;
+  // Every erasure the stream holds: a service that was down when the account went catches up when it starts.
+  readonly startFrom = 'all';
+  readonly idempotency = 'ledger';
+
+  constructor(
+    private readonly items: ItemsRepository,
+    private readonly batches: TagBatchesRepository,
+    private readonly outbox: OutboxWriter,
+    private readonly idempotencyKeys: IdempotencyKeys,
+  ) {}
+
+  async handle(event: DomainEvent<'identity.user.deleted.v1'>, transaction: Transaction): Promise<void> {
+    const deleted = await this.items.deleteAllOwnedBy(transaction, event.data.userId);
+    for (const { code, version } of deleted) {
+      await this.outbox.record(transaction, 'items.item.deleted.v1', { code }, { aggregateId: code, version });
+    }
+    await this.batches.forgetCreator(transaction, event.data.userId);
+    await this.idempotencyKeys.forgetCaller(transaction, event.data.userId);
+  }
+}

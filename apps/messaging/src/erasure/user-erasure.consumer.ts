@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import type { DomainEvent } from '@homing/contracts';
+import { IdempotencyKeys, type LedgerConsumer, type Transaction } from '@homing/platform';
+import { ConversationsRepository } from '../conversations/conversations.repository';
+import { ItemOwnersRepository } from '../item-owners/item-owners.repository';
+import { USER_ERASURE_CONSUMER } from '../persisted-names';
+
+/**
+ * An erased user's part of messaging (ARCHITECTURE §12): their items become tombstones in `item_owners` (no owner,
+ * no name), every conversation of them goes with its messages, finders' addresses and tokens, and the answers kept
+ * for their idempotency keys are forgotten. Items' deletion events for the same items follow and change nothing more;
+ * this consumer does not wait for them, so a user's conversations go even while items is behind.
+ */
+@Injectable()
+export class UserErasureConsumer implements LedgerConsumer<'identity.user.deleted.v1'> {
+  readonly durableName = USER_ERASURE_CONSUMER;
+  readonly subjects = ['identity.user.deleted.v1'] as const;
+  // Every erasure the stream holds: messaging down at the time catches up when it starts.
+  readonly startFrom = 'all';
+  readonly idempotency = 'ledger';
+
+  constructor(
+    private readonly itemOwners: ItemOwnersRepository,
+    private readonly conversations: ConversationsRepository,
+    private readonly idempotencyKeys: IdempotencyKeys,
+  ) {}
+
+  async handle(event: DomainEvent<'identity.user.deleted.v1'>, transaction: Transaction): Promise<void> {
+    for (const code of await this.itemOwners.forgetOwner(transaction, event.data.userId)) {
+      await this.conversations.deleteByItem(transaction, code);
+    }
+    await this.idempotencyKeys.forgetCaller(transaction, event.data.userId);
+  }
+}

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import type { DomainEvent } from '@homing/contracts';
+import type { LedgerConsumer, Transaction } from '@homing/platform';
+import { DeliveriesRepository } from '../channels/deliveries.repository';
+import { DURABLE_CONSUMERS } from '../persisted-names';
+import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
+
+/**
+ * A user erased their account: what this service holds about them goes in one transaction, their push subscriptions
+ * (endpoints and keys) and the delivery records of the jobs addressed to them or to those subscriptions (the same
+ * records their export lists). An erasure must never be skipped, so this starts from the first event the stream holds
+ * and has no staleness; each event is applied once, with the ledger.
+ */
+@Injectable()
+export class UserDeletedConsumer implements LedgerConsumer<'identity.user.deleted.v1'> {
+  readonly durableName = DURABLE_CONSUMERS.userDeleted;
+  readonly subjects = ['identity.user.deleted.v1'] as const;
+  readonly startFrom = 'all';
+  readonly idempotency = 'ledger';
+
+  constructor(
+    private readonly subscriptions: PushSubscriptionsRepository,
+    private readonly deliveries: DeliveriesRepository,
+  ) {}
+
+  async handle(event: DomainEvent<'identity.user.deleted.v1'>, transaction: Transaction): Promise<void> {
+    const subscriber = { userId: event.data.userId };
+    const subscriptionIds = (await this.subscriptions.listFor(subscriber, transaction)).map(({ id }) => id);
+    await this.deliveries.deleteAllTo([subscriber.userId, ...subscriptionIds], transaction);
+    await this.subscriptions.deleteAllOf(subscriber, transaction);
+  }
+}
