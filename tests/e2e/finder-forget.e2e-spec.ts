@@ -92,4 +92,32 @@ describe('a finder who deletes their conversation', () => {
     expect(replay).toEqual({ status: 201, body: first.body });
     expect(await tokenInClear()).toBe(0);
   });
+
+  it('drops the finders’ push subscriptions when an owner resets the thread or deletes the item', async () => {
+    const subscriptionsOf = async (conversationId: string) =>
+      (await stack.db.query(`SELECT count(*)::int AS n FROM ${notifications('push_subscriptions')} WHERE conversation_id = $1`, [conversationId])).rows[0].n;
+    /** A finder who wrote about the item and turned push on in their browser. */
+    async function subscribedFinder(code: string): Promise<string> {
+      const first = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { body: { content: 'Found it by the station' } });
+      expect(first.status).toBe(201);
+      expect((await call('POST', `/items/${code}/push/register`, { finderToken: first.body.finder_token as string, body: stack.push.subscribe() })).status).toBe(204);
+      await expectEventually(async () => expect(await subscriptionsOf(first.body.message.conversation_id)).toBe(1));
+      return first.body.message.conversation_id;
+    }
+
+    const reset = await ownedItemOf(stack);
+    const resetFinder = await subscribedFinder(reset.code);
+    const deleted = await ownedItemOf(stack);
+    const deletedFinder = await subscribedFinder(deleted.code);
+    const untouched = await ownedItemOf(stack);
+    const untouchedFinder = await subscribedFinder(untouched.code);
+
+    expect((await call('POST', `/user/items/${reset.code}/reset`, { token: reset.token })).status).toBe(204);
+    expect((await call('DELETE', `/user/items/${deleted.code}`, { token: deleted.token })).status).toBe(204);
+    await expectEventually(async () => {
+      expect(await subscriptionsOf(resetFinder)).toBe(0);
+      expect(await subscriptionsOf(deletedFinder)).toBe(0);
+    });
+    expect(await subscriptionsOf(untouchedFinder)).toBe(1);
+  });
 });

@@ -41,6 +41,8 @@ export const DURABLE_CONSUMERS = {
   resumeLinkMail: 'notifications__resume-link-mail',
   /** Deletes a conversation's push subscriptions when its finder left (from the stream's first event). */
   finderLeft: 'notifications__finder-left',
+  /** Deletes the finders' push subscriptions of conversations erased whole (reset, item deletion, erased account). */
+  conversationsErased: 'notifications__conversations-erased',
   /** The last e-mail to a user who erased their account. */
   farewellMail: 'notifications__farewell-mail',
   /** Erases a deleted user's push subscriptions and delivery records (from the stream's first event). */

@@ -130,6 +130,15 @@ export const EventMap = {
     data: z.object({ itemCode: z.string(), ownerUserId: z.uuid() }),
   },
   /**
+   * Conversations deleted whole with everything in them (an owner's reset, an item's deletion, an erased account): ids
+   * only, for whoever keeps something per conversation (notifications' finders' push subscriptions). Same aggregate as
+   * messages; `version` from the message id sequence.
+   */
+  'messaging.conversations.erased.v1': {
+    stream: 'events',
+    data: z.object({ itemCode: z.string(), conversationIds: z.array(z.uuid()).min(1) }),
+  },
+  /**
    * A finder deleted their conversation (`DELETE /items/{code}/conversation`): their messages, address and tokens are
    * gone. Ids only. Same aggregate as messages; `version` from the message id sequence. Notifications deletes the
    * conversation's push subscriptions; the gateway ends the finder's streams and tells the owner's.

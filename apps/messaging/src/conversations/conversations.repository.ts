@@ -255,9 +255,10 @@ export class ConversationsRepository {
     return true;
   }
 
-  /** Deletes every conversation of the item (their messages go with them); returns how many. */
-  deleteByItem(transaction: Transaction, itemCode: string): Promise<number> {
-    return this.database.affected('DELETE FROM conversations WHERE item_code = $1', [itemCode], transaction);
+  /** Deletes every conversation of the item (their messages go with them); returns their ids. */
+  async deleteByItem(transaction: Transaction, itemCode: string): Promise<string[]> {
+    const rows = await this.database.rows<{ id: string }>('DELETE FROM conversations WHERE item_code = $1 RETURNING id', [itemCode], transaction);
+    return rows.map((row) => row.id);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { IdempotencyKeys, OutboxWriter, Transaction } from '@homing/platform';
 import type { ItemOwner, ItemOwnersRepository } from '../item-owners/item-owners.repository';
 import type { ConversationRow, ConversationsRepository, MessageRow } from './conversations.repository';
+import { ErasedConversations } from './erased-conversations';
 import { ConversationsService } from './conversations.service';
 import { hashFinderToken, RESUME_LINK_IDLE_MS, resumeLinkAlive } from './finder-tokens';
 import { finderLabels, threadCaller, toMessage } from './thread';
@@ -60,7 +61,7 @@ function setUp({
     insertConversation: jest.fn(async () => second),
     insertMessage: jest.fn(async (_: Transaction, written: { conversationId: string; author: 'finder' | 'owner' }) => message(7, written.author, written.conversationId)),
     setFinderEmail: jest.fn(),
-    deleteByItem: jest.fn(),
+    deleteByItem: jest.fn(async () => [first.id, second.id]),
     forgetFinder: jest.fn(async () => true),
     nextThreadVersion: jest.fn(async () => 9),
     latestMessageId: jest.fn(async () => 5),
@@ -73,6 +74,7 @@ function setUp({
     itemOwners as unknown as ItemOwnersRepository,
     outbox as unknown as OutboxWriter,
     idempotencyKeys as unknown as IdempotencyKeys,
+    new ErasedConversations(repository as unknown as ConversationsRepository, outbox as unknown as OutboxWriter),
   );
   return { service, repository, outbox, idempotencyKeys };
 }
@@ -202,10 +204,11 @@ describe('ConversationsService', () => {
     expect(repository.markFinderMessagesRead).not.toHaveBeenCalled();
   });
 
-  it('clears an item’s conversations and records it with a version after every message so far', async () => {
+  it('clears an item’s conversations and records it, and which conversations went, with versions after every message so far', async () => {
     const { service, repository, outbox } = setUp();
     await service.reset(CODE, OWNER);
     expect(repository.deleteByItem).toHaveBeenCalledWith(manager, CODE);
+    expect(outbox.record).toHaveBeenCalledWith(manager, 'messaging.conversations.erased.v1', { itemCode: CODE, conversationIds: [first.id, second.id] }, { aggregateId: CODE, version: 9 });
     expect(outbox.record).toHaveBeenCalledWith(manager, 'messaging.conversation.cleared.v1', { itemCode: CODE, ownerUserId: OWNER }, { aggregateId: CODE, version: 9 });
   });
 

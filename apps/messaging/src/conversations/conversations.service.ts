@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parseTagCode, ResponseCode, resumeTokenSchema, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type ThreadAccess, type UserLanguage } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError, type Transaction } from '@homing/platform';
 import { ItemOwnersRepository, type ItemOwner } from '../item-owners/item-owners.repository';
+import { ErasedConversations } from './erased-conversations';
 import { ConversationsRepository, type ConversationRow, type ReceiptChange } from './conversations.repository';
 import { hashFinderToken, newFinderToken, resumeLinkAlive } from './finder-tokens';
 import { finderLabels, threadCaller, toMessage } from './thread';
@@ -21,6 +22,7 @@ export class ConversationsService {
     private readonly itemOwners: ItemOwnersRepository,
     private readonly outbox: OutboxWriter,
     private readonly idempotencyKeys: IdempotencyKeys,
+    private readonly erasedConversations: ErasedConversations,
   ) {}
 
   /**
@@ -185,7 +187,7 @@ export class ConversationsService {
   async reset(code: string, ownerUserId: string): Promise<void> {
     const item = await this.ownedItem(code, ownerUserId);
     await this.conversations.transaction(async (manager) => {
-      await this.conversations.deleteByItem(manager, item.itemCode);
+      await this.erasedConversations.eraseOfItem(manager, item.itemCode);
       const version = await this.conversations.nextThreadVersion(manager);
       await this.outbox.record(manager, 'messaging.conversation.cleared.v1', { itemCode: item.itemCode, ownerUserId }, { aggregateId: item.itemCode, version });
     });

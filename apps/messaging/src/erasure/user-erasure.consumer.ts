@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
 import { IdempotencyKeys, type LedgerConsumer, type Transaction } from '@homing/platform';
-import { ConversationsRepository } from '../conversations/conversations.repository';
+import { ErasedConversations } from '../conversations/erased-conversations';
 import { ItemOwnersRepository } from '../item-owners/item-owners.repository';
 import { USER_ERASURE_CONSUMER } from '../persisted-names';
 
@@ -21,13 +21,13 @@ export class UserErasureConsumer implements LedgerConsumer<'identity.user.delete
 
   constructor(
     private readonly itemOwners: ItemOwnersRepository,
-    private readonly conversations: ConversationsRepository,
+    private readonly erasedConversations: ErasedConversations,
     private readonly idempotencyKeys: IdempotencyKeys,
   ) {}
 
   async handle(event: DomainEvent<'identity.user.deleted.v1'>, transaction: Transaction): Promise<void> {
     for (const code of await this.itemOwners.forgetOwner(transaction, event.data.userId)) {
-      await this.conversations.deleteByItem(transaction, code);
+      await this.erasedConversations.eraseOfItem(transaction, code);
     }
     await this.idempotencyKeys.forgetCaller(transaction, event.data.userId);
   }

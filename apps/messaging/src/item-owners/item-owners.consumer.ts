@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
 import type { LedgerConsumer, Transaction } from '@homing/platform';
-import { ConversationsRepository } from '../conversations/conversations.repository';
+import { ErasedConversations } from '../conversations/erased-conversations';
 import { ITEM_OWNERS_CONSUMER } from '../persisted-names';
 import { ItemOwnersRepository } from './item-owners.repository';
 
@@ -22,14 +22,14 @@ export class ItemOwnersConsumer implements LedgerConsumer<ItemOwnerEvents> {
 
   constructor(
     private readonly itemOwners: ItemOwnersRepository,
-    private readonly conversations: ConversationsRepository,
+    private readonly erasedConversations: ErasedConversations,
   ) {}
 
   async handle(event: DomainEvent<ItemOwnerEvents>, transaction: Transaction): Promise<void> {
     if (event.subject === 'items.item.deleted.v1') {
       await this.itemOwners.markDeleted(transaction, event.data.code, event.version);
       // Whatever the order of events: a deleted item's code never comes back, so its conversations can always go.
-      await this.conversations.deleteByItem(transaction, event.data.code);
+      await this.erasedConversations.eraseOfItem(transaction, event.data.code);
       return;
     }
     if (event.subject === 'items.item.updated.v1') {

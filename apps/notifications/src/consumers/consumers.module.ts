@@ -12,6 +12,7 @@ import {
   TagActivatedMailConsumer,
   WelcomeMailConsumer,
 } from './mail.consumer';
+import { ConversationsErasedConsumer } from './conversations-erased.consumer';
 import { FinderLeftConsumer } from './finder-left.consumer';
 import { MessageMailWindowsRepository } from './message-mail-windows.repository';
 import { NewMessageMailConsumer } from './new-message-mail.consumer';
@@ -35,6 +36,7 @@ import { UserDeletedConsumer } from './user-deleted.consumer';
       NewMessagePushConsumer,
       ResumeLinkMailConsumer,
       FinderLeftConsumer,
+      ConversationsErasedConsumer,
       FarewellMailConsumer,
       UserDeletedConsumer,
     ),

@@ -65,6 +65,11 @@ export class PushSubscriptionsRepository {
     return this.database.affected(`DELETE FROM push_subscriptions WHERE ${columnOf(subscriber)} = $1`, [idOf(subscriber)], transaction);
   }
 
+  /** Every finder's subscription of these conversations (erased whole); returns how many. */
+  deleteAllOfConversations(conversationIds: string[], transaction?: Transaction): Promise<number> {
+    return this.database.affected('DELETE FROM push_subscriptions WHERE conversation_id = ANY($1::uuid[])', [conversationIds], transaction);
+  }
+
   /** A subscription the push service says is gone (404/410), or one that names a host no longer allowed. */
   async deleteById(id: string): Promise<void> {
     await this.database.affected('DELETE FROM push_subscriptions WHERE id = $1', [id]);
