@@ -1,3 +1,5 @@
+import type { ResponseCode } from '@homing/contracts';
+
 import { ApiError, ApiTransport, type RequestOptions, type TransportOptions } from './api-transport';
 import { ApiSession, safeLocalStorage, type RefreshOutcome, type SessionListener, type TokenClaims, type TokenStorage } from './api-session';
 
@@ -34,8 +36,10 @@ export class ApiClient {
       return await this.transport.withRetries<T>(method, path, options);
     } catch (error) {
       // A 401 with a token means the server no longer takes it (revoked, expired early): one refresh decides
-      // between a second try and logging out.
-      if (!sessionCall || !(error instanceof ApiError) || error.status !== 401 || !this.session.getToken()) throw error;
+      // between a second try and logging out. Not for INVALID_CREDENTIALS: that is about a password or code in the
+      // body (deleting the account), and a second try would count as a second failed log-in. (A type-only import: the
+      // contracts' schemas stay out of the finder page's first bundle.)
+      if (!sessionCall || !(error instanceof ApiError) || error.status !== 401 || error.code === ('INVALID_CREDENTIALS' satisfies ResponseCode) || !this.session.getToken()) throw error;
       if ((await this.session.refresh()) === 'ended') throw error;
       return this.transport.withRetries<T>(method, path, options);
     }

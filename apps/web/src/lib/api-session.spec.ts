@@ -97,6 +97,16 @@ describe('the API session', () => {
       expect(fetch).toHaveBeenCalledTimes(1);
     });
 
+    it('takes a 401 INVALID_CREDENTIALS on a held token’s call as a wrong password: no refresh, no second try', async () => {
+      const fetch = vi.fn<Fetch>(async () => jsonResponse(401, { response_code: 'INVALID_CREDENTIALS' }));
+      const { api } = client(fetch);
+      const token = fakeToken({ exp: 9_999_999_998 });
+      api.setToken(token);
+      await expect(api.request('DELETE', '/user', { body: { password: 'wrong' } })).rejects.toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
+      expect(api.getToken()).toBe(token);
+      expect(fetch).toHaveBeenCalledTimes(1);
+    });
+
     it('keeps the session when the refresh meets a network error, to try again later', async () => {
       const fetch = vi.fn<Fetch>(async () => {
         throw new TypeError('Failed to fetch');

@@ -46,12 +46,36 @@ export function useCurrentUser(enabled: boolean) {
   return useQuery({ queryKey: ['user', 'me'], queryFn: () => api.request<User>('GET', '/user/me'), enabled });
 }
 
+/** Ends the session in this browser: the token leaves storage, and whoever watches the session is told. */
+function forgetSession(api: ApiClient) {
+  api.setToken(null);
+}
+
 export function useLogout() {
   const api = useApi();
   return useMutation({
     // The session ends on the server too; if that call fails the token still leaves this browser.
     mutationFn: () => api.request<unknown>('POST', '/auth/logout').catch(() => undefined),
-    onSettled: () => api.setToken(null),
+    onSettled: () => forgetSession(api),
+  });
+}
+
+/** What `DELETE /user` takes as proof that it is the owner: the password, or a login code (`GET /magic-link`). */
+export type AccountDeletionProof = { password: string } | { code: string };
+
+/**
+ * Erases the account for good (`DELETE /user`). Once it is gone the session ends here as a logout ends it, without the
+ * logout call (the server has no session left), and only after `onDeleted` has moved on from the account page, so
+ * the page never flashes its not-logged-in view.
+ */
+export function useDeleteAccount(onDeleted: () => void | Promise<void>) {
+  const api = useApi();
+  return useMutation({
+    mutationFn: (proof: AccountDeletionProof) => api.request<unknown>('DELETE', '/user', { body: proof }),
+    onSuccess: async () => {
+      await onDeleted();
+      forgetSession(api);
+    },
   });
 }
 

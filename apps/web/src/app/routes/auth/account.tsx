@@ -1,17 +1,22 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 
 import { FormError } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
 import { NewPasswordFields, useNewPasswordForm } from '../../../features/auth/components/new-password-fields';
 import { RequireLogin } from '../../../components/require-login';
 import { useDownloadMyData, useUpdatePassword } from '../../../features/auth/api';
+import { DeleteAccountModal } from '../../../features/auth/components/delete-account-modal';
 import { useSession } from '../../../lib/session';
 import { errorText } from '../../../lib/error-catalogue';
 import { useFlash } from '../../../lib/flash';
 import type { NewPasswordValues } from '../../../lib/form-schemas';
 
-/** The account: the e-mail (read-only), a new password, and a download of everything kept about the user. */
+/**
+ * The account: the e-mail (read-only), a new password, a download of everything kept about the user, and erasing the
+ * account for good.
+ */
 export function AccountPage() {
   return (
     <RequireLogin>
@@ -58,6 +63,7 @@ function AccountForm() {
         </button>
       </form>
       <DownloadMyData />
+      <DeleteMyAccount email={user?.email ?? ''} />
     </section>
   );
 }
@@ -74,6 +80,28 @@ function DownloadMyData() {
       <button type="button" className="button--secondary" onClick={() => download.mutate()} disabled={download.isPending}>
         {download.isPending ? t('account.exportPending') : t('account.exportButton')}
       </button>
+    </section>
+  );
+}
+
+function DeleteMyAccount({ email }: { email: string }) {
+  const { t } = useTranslation();
+  const [confirming, setConfirming] = useState(false);
+  const flash = useFlash();
+  const navigate = useNavigate();
+  const headingId = useId();
+  const deleted = async () => {
+    flash.show('success', 'account.deleted');
+    await navigate('/');
+  };
+  return (
+    <section className="account-delete" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('account.deleteTitle')}</h2>
+      <p>{t('account.deleteText')}</p>
+      <button type="button" className="button--danger" onClick={() => setConfirming(true)}>
+        {t('account.deleteButton')}
+      </button>
+      {confirming && <DeleteAccountModal email={email} onDeleted={deleted} onClose={() => setConfirming(false)} />}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -265,6 +265,97 @@ describe('account', () => {
       expect(await screen.findByRole('alert')).toHaveTextContent('Your data could not be downloaded. Please try again in a moment.');
       expect(saved).toEqual([]);
     });
+  });
+});
+
+describe('deleting the account', () => {
+  const deleted = () => jsonResponse(200, { response_code: 'USER_DELETED' });
+
+  /** Opens Account's delete dialog; its password field has focus. */
+  async function openDeleteDialog() {
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete my account' }));
+    return screen.findByRole('alertdialog', { name: 'Delete your account?' });
+  }
+
+  it('deletes with the password, ends the session here and lands on / with a flash', async () => {
+    const fetch = gateway({ 'DELETE /api/v1/user': deleted });
+    const token = fakeToken();
+    const { router, api } = renderApp('/account', { fetch, token });
+    await openDeleteDialog();
+    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveFocus());
+    await userEvent.type(screen.getByLabelText('Password'), 'correct horse');
+    await userEvent.click(screen.getByRole('button', { name: 'Delete my account for good' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(await screen.findByTestId('flash')).toHaveTextContent('Your account has been deleted.');
+    await waitFor(() => expect(api.getToken()).toBeNull());
+    expect(localStorage.getItem('homing.token')).toBeNull();
+    expect(await screen.findByRole('link', { name: 'Log in' })).toBeInTheDocument();
+    const [call] = callsTo(fetch, 'DELETE', '/api/v1/user');
+    expect(bodyOf(call[1])).toEqual({ password: 'correct horse' });
+    expect(headersOf(call[1]).authorization).toBe(`Bearer ${token}`);
+    // The session no longer exists on the server: nothing to log out of.
+    expect(callsTo(fetch, 'POST', '/api/v1/auth/logout')).toEqual([]);
+  });
+
+  it('shows a wrong password in the dialog, keeps it open and the session as it was', async () => {
+    const fetch = gateway({ 'DELETE /api/v1/user': () => jsonResponse(401, { response_code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials.' }) });
+    const token = fakeToken();
+    const { router, api } = renderApp('/account', { fetch, token });
+    const dialog = await openDeleteDialog();
+    await userEvent.type(screen.getByLabelText('Password'), 'wrong password');
+    await userEvent.click(screen.getByRole('button', { name: 'Delete my account for good' }));
+
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Invalid login credentials.');
+    expect(dialog).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/account');
+    expect(api.getToken()).toBe(token);
+    // A wrong password is not a dead session: no refresh, no second try.
+    expect(callsTo(fetch, 'DELETE', '/api/v1/user')).toHaveLength(1);
+    expect(callsTo(fetch, 'POST', '/api/v1/auth/refresh-token')).toEqual([]);
+  });
+
+  it('asks for a password before sending anything, and Cancel closes the dialog', async () => {
+    const fetch = gateway({});
+    renderApp('/account', { fetch, token: fakeToken() });
+    await openDeleteDialog();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete my account for good' }));
+    expect(await screen.findByText('This field is required.')).toBeInTheDocument();
+    expect(callsTo(fetch, 'DELETE', '/api/v1/user')).toEqual([]);
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete my account' })).toHaveFocus();
+  });
+
+  it('e-mails a code to the owner’s own address for an owner without a password, then deletes with {code}', async () => {
+    const fetch = gateway({ 'GET /api/v1/magic-link': () => jsonResponse(200, { message: 'sent' }), 'DELETE /api/v1/user': deleted });
+    const { router } = renderApp('/account', { fetch, token: fakeToken({ email: 'owner@example.com' }) });
+    await openDeleteDialog();
+    await userEvent.click(screen.getByRole('button', { name: 'I have no password: e-mail me a code' }));
+
+    expect(await screen.findByLabelText('Code from the e-mail')).toHaveFocus();
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+    expect(screen.getByText(/We sent a code to owner@example.com/)).toBeInTheDocument();
+    expect(String(callsTo(fetch, 'GET', '/api/v1/magic-link')[0][0])).toBe('/api/v1/magic-link?email=owner%40example.com');
+    await userEvent.type(screen.getByLabelText('Code from the e-mail'), ' ABCD1234 ');
+    await userEvent.click(screen.getByRole('button', { name: 'Delete my account for good' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(bodyOf(callsTo(fetch, 'DELETE', '/api/v1/user')[0][1])).toEqual({ code: 'ABCD1234' });
+    expect(await screen.findByTestId('flash')).toHaveTextContent('Your account has been deleted.');
+  });
+
+  it('explains an expired code in the dialog', async () => {
+    const fetch = gateway({
+      'GET /api/v1/magic-link': () => jsonResponse(200, { message: 'sent' }),
+      'DELETE /api/v1/user': () => jsonResponse(422, { response_code: 'LOGIN_CODE_EXPIRED', message: 'x' }),
+    });
+    renderApp('/account', { fetch, token: fakeToken() });
+    const dialog = await openDeleteDialog();
+    await userEvent.click(screen.getByRole('button', { name: 'I have no password: e-mail me a code' }));
+    await userEvent.type(await screen.findByLabelText('Code from the e-mail'), 'OLDCODE1');
+    await userEvent.click(screen.getByRole('button', { name: 'Delete my account for good' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your login code has expired.');
   });
 });
 
