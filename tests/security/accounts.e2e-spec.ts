@@ -380,6 +380,24 @@ describe('accounts under attack (S1–S7)', () => {
     expect(genuine.status).toBe(200);
   });
 
+  it('erases accounts by password and by login code without a wrong proof ever erasing one (the S13 sweep below covers their logs)', async () => {
+    const byPassword = await newUser();
+    const byCode = await newUser();
+    const erase = (token: string, body: unknown) => call<HttpErrorBody>('DELETE', '/user', { token, body });
+    // A wrong password and another user's live code each answer like a wrong log-in and change nothing: the code stays
+    // its owner's, who erases their own account with it.
+    const code = await loginCodeFor(byCode);
+    expect((await erase(byPassword.token, { password: remember(`wrong-${randomUUID()}`) })).status).toBe(401);
+    expect((await erase(byPassword.token, { code })).status).toBe(401);
+    expect((await me(byPassword.token)).status).toBe(200);
+    expect((await erase(byPassword.token, { password: byPassword.password })).status).toBe(200);
+    expect((await erase(byCode.token, { code })).status).toBe(200);
+    for (const user of [byPassword, byCode]) {
+      expect((await me(user.token)).status).toBe(401);
+      expect((await login(user.email, user.password)).status).toBe(401);
+    }
+  });
+
   it('writes none of the addresses, passwords, codes or tokens it used into any service log (S13, accounts)', () => {
     expect(secrets.size).toBeGreaterThan(40);
     const found = findSecrets(
