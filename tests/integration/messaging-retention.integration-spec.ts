@@ -48,8 +48,8 @@ afterAll(async () => {
 });
 
 it('erases conversations silent past CONVERSATION_RETENTION_DAYS with their messages, address and tokens, and resume tokens idle past 30 days', async () => {
-  await conversation(300, 101);
-  await conversation(100.5, null);
+  const silentLong = await conversation(300, 101);
+  const silentNoMessage = await conversation(100.5, null);
   const quietButKept = await conversation(300, 99);
   const recent = await conversation(60, 29);
 
@@ -61,4 +61,8 @@ it('erases conversations silent past CONVERSATION_RETENTION_DAYS with their mess
     [`${quietButKept}:finder`, `${recent}:finder`, `${recent}:resume`].sort(),
   );
   expect(output.trim().split('\n')).toEqual(['messaging: retention conversations-silent: purged 2', 'messaging: retention resume-tokens-idle: purged 1']);
+  // Each purged conversation is told (ids only), so notifications drops its finder's push subscriptions.
+  const erased = (await db.query<{ envelope: { data: { itemCode: string; conversationIds: string[] } } }>("SELECT envelope FROM outbox WHERE subject = 'messaging.conversations.erased.v1'")).rows;
+  expect(erased.flatMap(({ envelope }) => envelope.data.conversationIds).sort()).toEqual([silentLong, silentNoMessage].sort());
+  expect(erased.every(({ envelope }) => envelope.data.itemCode === 'ABCDEFGHJKMNPQRS')).toBe(true);
 });
