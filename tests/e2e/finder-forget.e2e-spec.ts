@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateMessageResponse, FinderDetails, HttpErrorBody, Message } from '@homing/contracts';
 import { expectEventually, waitForEvent } from '@homing/testing';
-import { ownedItem as ownedItemOf } from '../support/api';
+import { apiCall, ownedItem as ownedItemOf, type ApiCaller } from '../support/api';
 import { startStack, type Stack } from '../support/stack';
-
-interface Call {
-  token?: string;
-  finderToken?: string;
-  body?: unknown;
-  idempotencyKey?: string;
-}
 
 // A finder forgets themselves (DELETE /items/{code}/conversation), through the whole stack.
 describe('a finder who deletes their conversation', () => {
@@ -21,16 +14,7 @@ describe('a finder who deletes their conversation', () => {
 
   afterAll(() => stack?.stop());
 
-  async function call<T = HttpErrorBody>(method: string, path: string, options: Call = {}): Promise<{ status: number; body: T }> {
-    const headers: Record<string, string> = {};
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (options.finderToken) headers['x-finder-token'] = options.finderToken;
-    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
-    const response = await fetch(`${stack.api}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-  }
+  const call = <T = HttpErrorBody>(method: string, path: string, options: ApiCaller = {}) => apiCall<T>(stack, method, path, options);
 
   const messaging = (table: string) => `"${stack.schemaOf('messaging')}".${table}`;
   const notifications = (table: string) => `"${stack.schemaOf('notifications')}".${table}`;

@@ -113,3 +113,18 @@ export async function rpcCallsDuring(stack: Pick<Stack, 'nc' | 'namespace'>, ser
   }
   return calls;
 }
+
+/**
+ * The stack of one test file: started before its tests, stopped after them. The object is filled in when it has
+ * started, so the file's tests use it as they would `startStack`'s answer.
+ */
+export function stackForSuite(options: StackOptions = {}): Stack {
+  const stack = {} as Stack;
+  beforeAll(async () => {
+    Object.assign(stack, await startStack(options));
+  });
+  afterAll(async () => {
+    if ('stop' in stack) await stack.stop();
+  });
+  return stack;
+}

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { startStack, type Stack } from '../support/stack';
+import { stackForSuite } from '../support/stack';
 import { chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations, VIEWPORTS } from './browser';
 import { ownerWithItem } from './owners';
 
@@ -49,13 +49,7 @@ type Language = keyof typeof TEXTS;
 type Viewport = keyof typeof VIEWPORTS;
 
 describe('deleting the account from the Account screen in a browser', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack({ env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' } } });
-  });
-
-  afterAll(() => stack?.stop());
+  const stack = stackForSuite({ env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' } } });
 
   const { openPage } = chromiumForSuite();
 

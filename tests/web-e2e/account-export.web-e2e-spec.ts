@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import type { PublicItem, UserExport } from '@homing/contracts';
-import { startStack, type Stack } from '../support/stack';
+import { stackForSuite } from '../support/stack';
 import { chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations, VIEWPORTS } from './browser';
 
 // The Account screen's data export in Chromium against the whole product: the owner downloads a JSON file of what
@@ -17,13 +17,7 @@ const TEXTS = {
 type Language = keyof typeof TEXTS;
 
 describe('the Account screen’s data export in a browser', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack({ env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' } } });
-  });
-
-  afterAll(() => stack?.stop());
+  const stack = stackForSuite({ env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' } } });
 
   const { openPage } = chromiumForSuite();
 

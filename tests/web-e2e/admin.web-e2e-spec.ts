@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { runServiceCommand } from '@homing/testing';
-import { startStack, type Stack } from '../support/stack';
+import { stackForSuite } from '../support/stack';
 import { chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations, VIEWPORTS } from './browser';
 
 // The admins' screen for the tag supply (/admin/tag-batches) in Chromium against the whole product: an admin mints a
@@ -17,13 +17,7 @@ const TEXTS = {
 type Language = keyof typeof TEXTS;
 
 describe('the tag batches screen in a browser', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack({ env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' } } });
-  });
-
-  afterAll(() => stack?.stop());
+  const stack = stackForSuite({ env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' } } });
 
   const { openPage } = chromiumForSuite();
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { startStack, type Stack } from '../support/stack';
+import { stackForSuite } from '../support/stack';
 import { chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations } from './browser';
 import { ownerWithItem } from './owners';
 
@@ -49,13 +49,7 @@ const LOCALES: Record<Language, string> = { en: 'en-GB', nl: 'nl-NL', es: 'es-ES
 const FINDER_LEFT_EN = 'The finder deleted their conversation: you can no longer answer them.';
 
 describe('a finder deleting their conversation', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack({ env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' } } });
-  });
-
-  afterAll(() => stack?.stop());
+  const stack = stackForSuite({ env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' } } });
 
   const { openPage } = chromiumForSuite();
   const url = (path: string) => `${stack.base}${path}`;

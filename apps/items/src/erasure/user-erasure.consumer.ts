@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
-import { IdempotencyKeys, OutboxWriter, type LedgerConsumer, type Transaction } from '@homing/platform';
+import { EveryEventConsumer, IdempotencyKeys, OutboxWriter, type Transaction } from '@homing/platform';
 import { ItemsRepository } from '../items/items.repository';
 import { USER_ERASURE_CONSUMER } from '../persisted-names';
 import { TagBatchesRepository } from '../tag-batches/tag-batches.repository';
@@ -12,19 +12,15 @@ import { TagBatchesRepository } from '../tag-batches/tag-batches.repository';
  * minted as an admin forget them, and the answers kept for their idempotency keys go. One transaction with the ledger: a redelivery finds nothing left to do.
  */
 @Injectable()
-export class UserErasureConsumer implements LedgerConsumer<'identity.user.deleted.v1'> {
-  readonly durableName = USER_ERASURE_CONSUMER;
-  readonly subjects = ['identity.user.deleted.v1'] as const;
-  // Every erasure the stream holds: a service that was down when the account went catches up when it starts.
-  readonly startFrom = 'all';
-  readonly idempotency = 'ledger';
-
+export class UserErasureConsumer extends EveryEventConsumer<'identity.user.deleted.v1'> {
   constructor(
     private readonly items: ItemsRepository,
     private readonly batches: TagBatchesRepository,
     private readonly outbox: OutboxWriter,
     private readonly idempotencyKeys: IdempotencyKeys,
-  ) {}
+  ) {
+    super(USER_ERASURE_CONSUMER, 'identity.user.deleted.v1');
+  }
 
   async handle(event: DomainEvent<'identity.user.deleted.v1'>, transaction: Transaction): Promise<void> {
     const deleted = await this.items.deleteAllOwnedBy(transaction, event.data.userId);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
-import type { LedgerConsumer, Transaction } from '@homing/platform';
+import { EveryEventConsumer, type Transaction } from '@homing/platform';
 import { RECEIPTS_CONSUMER } from '../persisted-names';
 import { ConversationsService } from './conversations.service';
 
@@ -10,13 +10,10 @@ import { ConversationsService } from './conversations.service';
  * its ledger row; a late one finds the messages delivered already and changes nothing.
  */
 @Injectable()
-export class ReceiptsConsumer implements LedgerConsumer<'notifications.message.delivered.v1'> {
-  readonly durableName = RECEIPTS_CONSUMER;
-  readonly subjects = ['notifications.message.delivered.v1'] as const;
-  readonly startFrom = 'all';
-  readonly idempotency = 'ledger';
-
-  constructor(private readonly conversations: ConversationsService) {}
+export class ReceiptsConsumer extends EveryEventConsumer<'notifications.message.delivered.v1'> {
+  constructor(private readonly conversations: ConversationsService) {
+    super(RECEIPTS_CONSUMER, 'notifications.message.delivered.v1');
+  }
 
   handle(event: DomainEvent<'notifications.message.delivered.v1'>, transaction: Transaction): Promise<void> {
     return this.conversations.messageDelivered(transaction, event.data);

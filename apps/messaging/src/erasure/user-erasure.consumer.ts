@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
-import { IdempotencyKeys, type LedgerConsumer, type Transaction } from '@homing/platform';
+import { EveryEventConsumer, IdempotencyKeys, type Transaction } from '@homing/platform';
 import { ErasedConversations } from '../conversations/erased-conversations';
 import { ItemOwnersRepository } from '../item-owners/item-owners.repository';
 import { USER_ERASURE_CONSUMER } from '../persisted-names';
@@ -12,18 +12,14 @@ import { USER_ERASURE_CONSUMER } from '../persisted-names';
  * this consumer does not wait for them, so a user's conversations go even while items is behind.
  */
 @Injectable()
-export class UserErasureConsumer implements LedgerConsumer<'identity.user.deleted.v1'> {
-  readonly durableName = USER_ERASURE_CONSUMER;
-  readonly subjects = ['identity.user.deleted.v1'] as const;
-  // Every erasure the stream holds: messaging down at the time catches up when it starts.
-  readonly startFrom = 'all';
-  readonly idempotency = 'ledger';
-
+export class UserErasureConsumer extends EveryEventConsumer<'identity.user.deleted.v1'> {
   constructor(
     private readonly itemOwners: ItemOwnersRepository,
     private readonly erasedConversations: ErasedConversations,
     private readonly idempotencyKeys: IdempotencyKeys,
-  ) {}
+  ) {
+    super(USER_ERASURE_CONSUMER, 'identity.user.deleted.v1');
+  }
 
   async handle(event: DomainEvent<'identity.user.deleted.v1'>, transaction: Transaction): Promise<void> {
     for (const code of await this.itemOwners.forgetOwner(transaction, event.data.userId)) {

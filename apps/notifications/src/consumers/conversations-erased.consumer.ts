@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
-import type { LedgerConsumer, Transaction } from '@homing/platform';
+import { EveryEventConsumer, type Transaction } from '@homing/platform';
 import { DURABLE_CONSUMERS } from '../persisted-names';
 import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
 
@@ -10,13 +10,10 @@ import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscrip
  * staleness, once per event with the ledger, like every erasure.
  */
 @Injectable()
-export class ConversationsErasedConsumer implements LedgerConsumer<'messaging.conversations.erased.v1'> {
-  readonly durableName = DURABLE_CONSUMERS.conversationsErased;
-  readonly subjects = ['messaging.conversations.erased.v1'] as const;
-  readonly startFrom = 'all';
-  readonly idempotency = 'ledger';
-
-  constructor(private readonly subscriptions: PushSubscriptionsRepository) {}
+export class ConversationsErasedConsumer extends EveryEventConsumer<'messaging.conversations.erased.v1'> {
+  constructor(private readonly subscriptions: PushSubscriptionsRepository) {
+    super(DURABLE_CONSUMERS.conversationsErased, 'messaging.conversations.erased.v1');
+  }
 
   async handle(event: DomainEvent<'messaging.conversations.erased.v1'>, transaction: Transaction): Promise<void> {
     await this.subscriptions.deleteAllOfConversations(event.data.conversationIds, transaction);

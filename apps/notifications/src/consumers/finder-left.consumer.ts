@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
-import type { LedgerConsumer, Transaction } from '@homing/platform';
+import { EveryEventConsumer, type Transaction } from '@homing/platform';
 import { DURABLE_CONSUMERS } from '../persisted-names';
 import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
 
@@ -10,13 +10,10 @@ import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscrip
  * starts from the first event the stream holds and has no staleness; each event is applied once, with the ledger.
  */
 @Injectable()
-export class FinderLeftConsumer implements LedgerConsumer<'messaging.finder.left.v1'> {
-  readonly durableName = DURABLE_CONSUMERS.finderLeft;
-  readonly subjects = ['messaging.finder.left.v1'] as const;
-  readonly startFrom = 'all';
-  readonly idempotency = 'ledger';
-
-  constructor(private readonly subscriptions: PushSubscriptionsRepository) {}
+export class FinderLeftConsumer extends EveryEventConsumer<'messaging.finder.left.v1'> {
+  constructor(private readonly subscriptions: PushSubscriptionsRepository) {
+    super(DURABLE_CONSUMERS.finderLeft, 'messaging.finder.left.v1');
+  }
 
   async handle(event: DomainEvent<'messaging.finder.left.v1'>, transaction: Transaction): Promise<void> {
     await this.subscriptions.deleteAllOf({ conversationId: event.data.conversationId }, transaction);

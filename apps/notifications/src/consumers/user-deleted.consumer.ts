@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
-import type { LedgerConsumer, Transaction } from '@homing/platform';
+import { EveryEventConsumer, type Transaction } from '@homing/platform';
 import { DeliveriesRepository } from '../channels/deliveries.repository';
 import { DURABLE_CONSUMERS } from '../persisted-names';
 import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
@@ -12,16 +12,13 @@ import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscrip
  * and has no staleness; each event is applied once, with the ledger.
  */
 @Injectable()
-export class UserDeletedConsumer implements LedgerConsumer<'identity.user.deleted.v1'> {
-  readonly durableName = DURABLE_CONSUMERS.userDeleted;
-  readonly subjects = ['identity.user.deleted.v1'] as const;
-  readonly startFrom = 'all';
-  readonly idempotency = 'ledger';
-
+export class UserDeletedConsumer extends EveryEventConsumer<'identity.user.deleted.v1'> {
   constructor(
     private readonly subscriptions: PushSubscriptionsRepository,
     private readonly deliveries: DeliveriesRepository,
-  ) {}
+  ) {
+    super(DURABLE_CONSUMERS.userDeleted, 'identity.user.deleted.v1');
+  }
 
   async handle(event: DomainEvent<'identity.user.deleted.v1'>, transaction: Transaction): Promise<void> {
     const subscriber = { userId: event.data.userId };

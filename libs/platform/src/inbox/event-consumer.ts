@@ -42,3 +42,23 @@ export interface HandlerConsumer<S extends EventSubject = EventSubject> extends 
 
 /** One durable JetStream consumer of a service. */
 export type EventConsumer<S extends EventSubject = EventSubject> = LedgerConsumer<S> | HandlerConsumer<S>;
+
+/**
+ * A ledger consumer of one subject that must see every event the stream holds, once: a projection or an erasure (a
+ * service down when it happened catches up when it starts; nothing is ever stale). Subclasses name themselves and
+ * their subject, and handle each event inside the ledger's transaction.
+ */
+export abstract class EveryEventConsumer<S extends EventSubject> implements LedgerConsumer<S> {
+  readonly subjects: readonly [S];
+  readonly startFrom = 'all';
+  readonly idempotency = 'ledger';
+
+  protected constructor(
+    readonly durableName: string,
+    subject: S,
+  ) {
+    this.subjects = [subject];
+  }
+
+  abstract handle(event: DomainEvent<S>, transaction: Transaction): Promise<void>;
+}
