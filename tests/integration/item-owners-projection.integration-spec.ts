@@ -124,11 +124,12 @@ describe('item owners projection (items → JetStream → messaging)', () => {
     // Version 4 happened before version 5 but arrives after it: ignored.
     await send('items.item.claimed.v1', { version: 4, data: { ...event.data, ownerUserId: randomUUID() } });
     expect(await ownerOf(event.data.code)).toBe(claimedBy);
-    // A deletion, then a late claim: the item stays deleted.
+    // A deletion, then a late claim: the item stays deleted, and its tombstone ties no one to it (no owner, name or
+    // claim time), not even the late claim's owner.
     await send('items.item.deleted.v1', { version: 6, data: { code: event.data.code } });
     await send('items.item.claimed.v1', { version: 5, data: { ...event.data, ownerUserId: randomUUID() } });
-    const { rows } = await db.query(`SELECT deleted_at, version, owner_user_id FROM "${schemas.messaging}".item_owners WHERE item_code = $1`, [event.data.code]);
-    expect(rows).toEqual([{ deleted_at: expect.any(Date), version: 6, owner_user_id: claimedBy }]);
+    const { rows } = await db.query(`SELECT deleted_at, version, owner_user_id, name, claimed_at FROM "${schemas.messaging}".item_owners WHERE item_code = $1`, [event.data.code]);
+    expect(rows).toEqual([{ deleted_at: expect.any(Date), version: 6, owner_user_id: null, name: null, claimed_at: null }]);
   });
 
   it('keeps the item’s name from its creation and follows a rename', async () => {
