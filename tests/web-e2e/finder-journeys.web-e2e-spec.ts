@@ -152,6 +152,26 @@ describe('a finder’s journeys across browsers', () => {
   });
 
   // One test per language: axe on a loaded machine takes a while for each page.
+  it('keeps the resume-link request unfolded when the finder unfolded it before the app took over the prerendered page', async () => {
+    const { code } = await ownerWithItem(stack, 'Sjaal');
+    const page = await openPage({ viewport: 'phone', locale: LOCALES.nl });
+    // The app's code is held back (a slow phone) while the finder unfolds the request on the prerendered page.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/found-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(url(`/found/${code}`));
+    await heading(page, TEXTS.en.finderTitle);
+    await page.getByText(TEXTS.en.askLink).click();
+    release();
+    // The app takes over in Dutch, the request still unfolded: its e-mail field is there to fill in.
+    await heading(page, TEXTS.nl.finderTitle);
+    await page.getByLabel(TEXTS.nl.linkEmail).waitFor();
+    expect(await page.getByLabel(TEXTS.nl.linkEmail).isVisible()).toBe(true);
+  });
+
   it.each(Object.keys(TEXTS) as Language[])(
     'has no serious accessibility violation on the changed finder page and fits a 360 px phone, in %s, at 360 and 1280 px',
     async (language) => {

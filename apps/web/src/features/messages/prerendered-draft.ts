@@ -6,6 +6,8 @@ let draft: MessageDraft | null = null;
 let prerendered = false;
 // The input the finder was typing in, so the app's form puts them back there.
 let focused: DraftField | null = null;
+// Whether the finder unfolded the "already wrote?" request on a page the app then replaced: it stays unfolded.
+let resumeRequestUnfolded = false;
 
 export type DraftField = 'content' | 'email';
 
@@ -22,6 +24,19 @@ export function keepPrerenderedDraft(root: ParentNode): void {
   const email = root.querySelector<HTMLInputElement>('input[type="email"]')?.value ?? '';
   draft = content || email ? { content, email } : null;
   focused = root.contains(document.activeElement) ? fieldOf(document.activeElement) : null;
+  resumeRequestUnfolded = root.querySelector('details.resume-link')?.hasAttribute('open') ?? false;
+}
+
+/** Follows the folded resume-link request on the page shown while the item loads (its toggle events). */
+export function rememberResumeRequest(unfolded: boolean): void {
+  resumeRequestUnfolded = unfolded;
+}
+
+/** Whether the request was unfolded before the app's own took its place, once. */
+export function takeResumeRequestUnfolded(): boolean {
+  const taken = resumeRequestUnfolded;
+  resumeRequestUnfolded = false;
+  return taken;
 }
 
 /** Follows focus in the form shown while the item loads (focus and blur events of its inputs). */

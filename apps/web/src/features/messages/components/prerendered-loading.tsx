@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { peekPrerenderedDraft, peekPrerenderedFocus, rememberDraft, rememberFocus } from '../prerendered-draft';
+import { peekPrerenderedDraft, peekPrerenderedFocus, rememberDraft, rememberFocus, rememberResumeRequest, takeResumeRequestUnfolded } from '../prerendered-draft';
 import { FinderIntro } from './finder-view';
 import { MessageForm } from './message-form';
 
@@ -14,6 +14,12 @@ export function PrerenderedLoading({ after }: { after?: ReactNode }) {
   const { t } = useTranslation();
   const [initial] = useState(peekPrerenderedDraft);
   const [focusField] = useState(peekPrerenderedFocus);
+  // Unfolded on the prerendered page: unfolded here too, and whatever the finder does with it is kept for the next.
+  const [resumeUnfolded] = useState(() => {
+    const unfolded = takeResumeRequestUnfolded();
+    rememberResumeRequest(unfolded);
+    return unfolded;
+  });
   return (
     <>
       <FinderIntro>
@@ -32,7 +38,7 @@ export function PrerenderedLoading({ after }: { after?: ReactNode }) {
             onDraftChange={rememberDraft}
           />
         </div>
-        <details className="resume-link">
+        <details className="resume-link" open={resumeUnfolded} onToggle={(event) => rememberResumeRequest(event.currentTarget.open)}>
           <summary>{t('resumeLink.summary')}</summary>
         </details>
       </FinderIntro>

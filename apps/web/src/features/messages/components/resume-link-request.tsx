@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useApi } from '../../../lib/api-context';
 import { errorText } from '../../../lib/error-catalogue';
 import { requestResumeLink } from '../api';
+import { takeResumeRequestUnfolded } from '../prerendered-draft';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -20,6 +21,8 @@ export function ResumeLinkRequest({ code, open = false }: { code: string; open?:
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
+  // A finder who unfolded it on the page the app replaced finds it unfolded still.
+  const [unfoldedBefore] = useState(takeResumeRequestUnfolded);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -39,7 +42,7 @@ export function ResumeLinkRequest({ code, open = false }: { code: string; open?:
   };
 
   return (
-    <details className="resume-link" open={open}>
+    <details className="resume-link" open={open || unfoldedBefore}>
       <summary>{t('resumeLink.summary')}</summary>
       {sent ? (
         <p role="status">{t('resumeLink.sent')}</p>
