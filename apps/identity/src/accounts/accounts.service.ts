@@ -34,15 +34,7 @@ export class AccountsService {
    */
   async login(email: string, password: string): Promise<string> {
     const started = performance.now();
-    const user = await this.users.findByEmail(undefined, email);
-    const locked = user?.lockedUntil != null && user.lockedUntil > user.now;
-    const matches = await this.hasher.verify(user?.passwordHash ?? null, password);
-    if (!user || locked || !matches) {
-      // Tries while locked do not count: the lock grows with failures after it ends, not with its own traffic.
-      if (user && !locked) await this.countFailure(user.id);
-      await untilElapsed(started, LOGIN_FAILURE_MIN_DURATION_MS);
-      throw invalidCredentials();
-    }
+    const user = await this.verifyPassword(await this.users.findByEmail(undefined, email), password, started);
     return this.database.transaction(async (tx) => {
       if (user.failedLogins > 0) await this.users.clearFailedLogins(tx, user.id);
       return this.sessions.open(tx, user);
@@ -113,7 +105,7 @@ export class AccountsService {
   async deleteUser(request: RpcRequest<'identity.rpc.delete-user'>): Promise<string> {
     const user = await this.users.findById(undefined, request.userId);
     if (!user) throw userNotFound();
-    if (request.code === undefined) await this.verifyPassword(user, request.password ?? '');
+    if (request.code === undefined) await this.verifyPassword(user, request.password ?? '', performance.now());
     await this.database.transaction(async (tx) => {
       if (request.code !== undefined) await this.loginCodes.consumeOwn(tx, user.id, request.code);
       await this.sessions.revokeAll(tx, user.id);
@@ -124,16 +116,21 @@ export class AccountsService {
     return user.email;
   }
 
-  /** The password check of a log-in for a user already found: 401 alike for a wrong password and a locked account. */
-  private async verifyPassword(user: UserRow, password: string): Promise<void> {
-    const started = performance.now();
-    const locked = user.lockedUntil != null && user.lockedUntil > user.now;
-    const matches = await this.hasher.verify(user.passwordHash, password);
-    if (locked || !matches) {
-      if (!locked) await this.countFailure(user.id);
+  /**
+   * The password check of a log-in (and of an erasure): the user back for the right password; 401 alike for a wrong
+   * one, an unknown user (a dummy hash is verified, so the time is the same) and a locked account, none sooner than
+   * `LOGIN_FAILURE_MIN_DURATION_MS` after `started`.
+   */
+  private async verifyPassword(user: UserRow | null, password: string, started: number): Promise<UserRow> {
+    const locked = user?.lockedUntil != null && user.lockedUntil > user.now;
+    const matches = await this.hasher.verify(user?.passwordHash ?? null, password);
+    if (!user || locked || !matches) {
+      // Tries while locked do not count: the lock grows with failures after it ends, not with its own traffic.
+      if (user && !locked) await this.countFailure(user.id);
       await untilElapsed(started, LOGIN_FAILURE_MIN_DURATION_MS);
       throw invalidCredentials();
     }
+    return user;
   }
 
   private async countFailure(userId: string): Promise<void> {
