@@ -20,13 +20,30 @@ export const option = (name, fallback) => (args.includes(`--${name}`) ? args[arg
 /** `--smoke`: a few seconds of each measurement, no goals, nothing written (npm test's bench-smoke tier). */
 export const smoke = args.includes('--smoke');
 
-export const freePort = () =>
+// Ports below the kernel's ephemeral range (32768–60999 here) and below the test workers' slices (20000–31999, see
+// libs/testing/src/service-process.ts): a port from `listen(0)` is free again the moment it is closed, and the next
+// outgoing connection (a service's to NATS, Redis or PostgreSQL) may take it before the server it was meant for binds.
+const BENCH_PORTS_FROM = 12_000;
+const BENCH_PORTS = 8_000;
+const handedOut = new Set();
+
+const canListen = (port) =>
   new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
+    const server = createServer();
+    server.once('error', () => done(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => done(true)));
   });
+
+/** A free TCP port, never one this run handed out before. */
+export async function freePort() {
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const port = BENCH_PORTS_FROM + Math.floor(Math.random() * BENCH_PORTS);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${BENCH_PORTS_FROM}–${BENCH_PORTS_FROM + BENCH_PORTS - 1}`);
+}
 
 const children = [];
 
