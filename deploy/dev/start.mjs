@@ -5,8 +5,8 @@
 //   → mint a few tags → start MailDev and every service → wait until all are ready → print where everything is.
 //
 // `--check` runs only the first step (exit 0 or 1); `--no-build` reuses dist/ as it is.
-// Ports: GATEWAY_PORT (8080), IDENTITY_PORT, ITEMS_PORT, MESSAGING_PORT, NOTIFICATIONS_PORT (3001–3004),
-// MAILDEV_SMTP_PORT (1025), MAILDEV_WEB_PORT (1080). Development keys and minted tags: HOMING_DATA_DIR (.data/).
+// Ports: GATEWAY_PORT (8080), IDENTITY_PORT, ITEMS_PORT, MESSAGING_PORT, NOTIFICATIONS_PORT, MAIL_RELAY_PORT
+// (3001–3005), RELAY_SMTP_PORT (2526: the mail relay's SMTP), MAILDEV_SMTP_PORT (1025), MAILDEV_WEB_PORT (1080). Development keys and minted tags: HOMING_DATA_DIR (.data/).
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createConnection } from 'node:net';
@@ -47,6 +47,9 @@ const DEFAULTS = {
   PUBLIC_URL: `http://localhost:${GATEWAY_PORT}`,
 };
 
+// The mail relay takes mail for tag-{code}@RELAY_DOMAIN and the reply addresses of the product's e-mails.
+const RELAY = { smtpPort: portFromEnv('RELAY_SMTP_PORT', 2526), domain: process.env.RELAY_DOMAIN || 'relay.localhost' };
+
 const MAILDEV = { smtpPort: portFromEnv('MAILDEV_SMTP_PORT', 1025), webPort: portFromEnv('MAILDEV_WEB_PORT', 1080) };
 
 // The gateway last: it only forwards to the others, so it is the last piece to be useful.
@@ -56,6 +59,7 @@ const SERVICES = [
   { name: 'messaging', port: portFromEnv('MESSAGING_PORT', 3003), migrates: true },
   // One process runs both roles here; in production consumers and workers scale apart (ARCHITECTURE §1).
   { name: 'notifications', port: portFromEnv('NOTIFICATIONS_PORT', 3004), migrates: true, env: { NOTIFICATIONS_ROLE: 'all' } },
+  { name: 'mail-relay', port: portFromEnv('MAIL_RELAY_PORT', 3005), env: { RELAY_SMTP_PORT: String(RELAY.smtpPort), RELAY_DOMAIN: RELAY.domain } },
   { name: 'gateway', port: GATEWAY_PORT, env: { WEB_DIST } },
 ];
 
@@ -124,7 +128,7 @@ function listOf(names) {
 
 /** Fail now, not after a minute of building, when something already holds a port a service needs. */
 async function checkPortsFree(config) {
-  const wanted = SERVICES.map(({ name, port }) => ({ name, port }));
+  const wanted = [...SERVICES.map(({ name, port }) => ({ name, port })), { name: 'mail relay SMTP', port: RELAY.smtpPort }];
   if (!config.smtpUrl) wanted.push({ name: 'MailDev SMTP', port: MAILDEV.smtpPort }, { name: 'MailDev web', port: MAILDEV.webPort });
   const busy = new Set(await busyPorts(wanted.map(({ port }) => port)));
   if (busy.size === 0) return;
@@ -312,6 +316,7 @@ function summary(config, codes) {
     column('API', `${config.publicUrl}/api/v1`),
     column('OpenAPI', `${config.publicUrl}/api/docs`),
     column('Mail catcher', config.smtpUrl ? `none: using SMTP_URL ${maskUrl(config.smtpUrl)}` : `http://localhost:${MAILDEV.webPort}`),
+    column('Mail relay', `smtp://localhost:${RELAY.smtpPort}: mail to tag-<code>@${RELAY.domain}, replies to the e-mails`),
     '',
     'Health',
     ...SERVICES.map(({ name, port }) => `  ${column(name, `http://localhost:${port}/health/ready`)}`),
@@ -319,6 +324,7 @@ function summary(config, codes) {
     `Unclaimed tags (${SEEDED_TAGS_FILE.replace(ROOT, '')}; delete it to mint new ones)`,
     ...codes.map((code) => `  ${code}`),
     `  try: curl ${config.publicUrl}/api/v1/items/${codes[0]}`,
+    `  or e-mail tag-${codes[0].replace(/-/g, '').toLowerCase()}@${RELAY.domain} through smtp://localhost:${RELAY.smtpPort}`,
     '',
     'Ctrl+C to stop',
   ];

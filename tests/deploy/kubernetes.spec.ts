@@ -196,7 +196,7 @@ describe('k8s/', () => {
     const objects = unrenderedObjects();
 
     it('validates each complete object against its API schema', () => {
-      expect(objects.filter((object) => object.kind === 'Deployment').length).toBe(7);
+      expect(objects.filter((object) => object.kind === 'Deployment').length).toBe(8);
       expect(objects.length).toBeGreaterThan(20);
       expect(validationProblems(objects)).toEqual([]);
     });
@@ -234,7 +234,7 @@ describe('k8s/', () => {
     });
 
     it('runs every app with probes, requests, limits, a locked-down security context, a PDB and one autoscaler', () => {
-      expect(deployments.map((object) => object.metadata.name).sort()).toEqual(['gateway', 'identity', 'items', 'messaging', 'notifications-consumer', 'notifications-worker', 'web']);
+      expect(deployments.map((object) => object.metadata.name).sort()).toEqual(['gateway', 'identity', 'items', 'mail-relay', 'messaging', 'notifications-consumer', 'notifications-worker', 'web']);
       expect(workloadProblems(objects)).toEqual([]);
     });
 
@@ -247,13 +247,20 @@ describe('k8s/', () => {
       expect(imageProblems(objects)).toEqual([]);
     });
 
-    it('lets only the gateway and web be reached from the Ingress', () => {
+    it('lets only the gateway and web be reached from the Ingress, and the mail relay by SMTP', () => {
       const ingress = named(objects, 'Ingress', 'homing') as K8sObject;
       const routes = asArray(ingress.spec.rules).flatMap((rule) =>
         asArray(asRecord(asRecord(rule).http).paths).map((path) => [asRecord(path).path, asRecord(asRecord(asRecord(path).backend).service).name]),
       );
       expect(Object.fromEntries(routes as Array<[string, string]>)).toEqual({ '/api': 'gateway', '/qr': 'gateway', '/lang': 'gateway', '/': 'web' });
-      expect(objects.filter((object) => object.kind === 'Service').map((object) => object.metadata.name).sort()).toEqual(['gateway', 'web']);
+      expect(objects.filter((object) => object.kind === 'Service').map((object) => object.metadata.name).sort()).toEqual(['gateway', 'mail-relay', 'web']);
+      // The relay's Service takes SMTP only, to the pod's smtp port; its pods admit nothing else from outside.
+      expect(asArray((named(objects, 'Service', 'mail-relay') as K8sObject).spec.ports)).toEqual([{ name: 'smtp', port: 25, targetPort: 'smtp' }]);
+      const relayPod = podLabels(named(objects, 'Deployment', 'mail-relay') as K8sObject);
+      const relayIngress = objects
+        .filter((object) => object.kind === 'NetworkPolicy' && asArray(object.spec.ingress).length > 0 && matchesSelector(object.spec.podSelector, relayPod))
+        .flatMap((policy) => asArray(policy.spec.ingress).flatMap((rule) => asArray(asRecord(rule).ports).map((port) => asRecord(port).port)));
+      expect([...new Set(relayIngress)].sort()).toEqual(['http', 'smtp']);
       // NetworkPolicies: all denied by default; ingress-controller traffic admitted to the edge pods only.
       const policies = objects.filter((object) => object.kind === 'NetworkPolicy');
       const denyAll = named(objects, 'NetworkPolicy', 'default-deny');
@@ -305,7 +312,7 @@ describe('k8s/', () => {
     it('gives every PodDisruptionBudget and HPA the shared policy (k8s/components/availability)', () => {
       for (const pdb of objects.filter((object) => object.kind === 'PodDisruptionBudget')) expect({ pdb: pdb.metadata.name, maxUnavailable: pdb.spec.maxUnavailable }).toEqual({ pdb: pdb.metadata.name, maxUnavailable: 1 });
       const hpas = objects.filter((object) => object.kind === 'HorizontalPodAutoscaler');
-      expect(hpas.map((hpa) => hpa.metadata.name).sort()).toEqual(['gateway', 'identity', 'items', 'messaging', 'web']);
+      expect(hpas.map((hpa) => hpa.metadata.name).sort()).toEqual(['gateway', 'identity', 'items', 'mail-relay', 'messaging', 'web']);
       for (const hpa of hpas) {
         expect(asArray(hpa.spec.metrics)).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
       }

@@ -10,7 +10,7 @@ export const root = resolve(__dirname, '../..');
 export const read = (path: string) => readFileSync(join(root, path), 'utf8');
 
 /** ARCHITECTURE §1 and §10: every Nest app and the port it serves health and metrics on. */
-export const NEST_APPS: Record<string, number> = { gateway: 8080, identity: 3001, items: 3002, messaging: 3003, notifications: 3004 };
+export const NEST_APPS: Record<string, number> = { gateway: 8080, identity: 3001, items: 3002, messaging: 3003, notifications: 3004, 'mail-relay': 3005 };
 export const MIGRATING_APPS = ['identity', 'items', 'messaging', 'notifications'];
 
 export type Json = Record<string, unknown>;

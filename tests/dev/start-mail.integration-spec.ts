@@ -24,7 +24,10 @@ interface MailDevEmail {
 function answers(port: number): Promise<boolean> {
   return new Promise((resolveAnswer) => {
     const socket = createConnection({ host: '127.0.0.1', port });
-    socket.once('connect', () => resolveAnswer(!socket.destroy()));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolveAnswer(true);
+    });
     socket.once('error', () => resolveAnswer(false));
   });
 }
@@ -40,7 +43,10 @@ describe('npm start -- --no-build', () => {
     return url.toString();
   })();
   const dataDir = mkdtempSync(join(tmpdir(), 'homing-start-'));
-  let ports: Record<'GATEWAY_PORT' | 'IDENTITY_PORT' | 'ITEMS_PORT' | 'MESSAGING_PORT' | 'NOTIFICATIONS_PORT' | 'MAILDEV_SMTP_PORT' | 'MAILDEV_WEB_PORT', number>;
+  let ports: Record<
+    'GATEWAY_PORT' | 'IDENTITY_PORT' | 'ITEMS_PORT' | 'MESSAGING_PORT' | 'NOTIFICATIONS_PORT' | 'MAIL_RELAY_PORT' | 'RELAY_SMTP_PORT' | 'MAILDEV_SMTP_PORT' | 'MAILDEV_WEB_PORT',
+    number
+  >;
   let start: ChildProcess;
   let output = '';
   let exited: Promise<number | null>;
@@ -52,6 +58,8 @@ describe('npm start -- --no-build', () => {
       ITEMS_PORT: await freePort(),
       MESSAGING_PORT: await freePort(),
       NOTIFICATIONS_PORT: await freePort(),
+      MAIL_RELAY_PORT: await freePort(),
+      RELAY_SMTP_PORT: await freePort(),
       MAILDEV_SMTP_PORT: await freePort(),
       MAILDEV_WEB_PORT: await freePort(),
     };
@@ -105,6 +113,11 @@ describe('npm start -- --no-build', () => {
     // MailDev keeps the e-mails it caught in a directory of its own under the temporary directory.
     const mailDir = /MailDev using directory (\S+)/.exec(output)?.[1];
     if (mailDir?.startsWith(tmpdir())) rmSync(mailDir, { recursive: true, force: true });
+  });
+
+  it('prints where the mail relay takes mail, and it answers there', async () => {
+    expect(output).toContain(`smtp://localhost:${ports.RELAY_SMTP_PORT}: mail to tag-<code>@relay.localhost`);
+    expect(await answers(ports.RELAY_SMTP_PORT)).toBe(true);
   });
 
   it('shows the login code e-mail in the mail catcher, and stops everything on Ctrl+C', async () => {

@@ -17,8 +17,8 @@ const FIRST_CELL_MM = { x: 10, y: 18, width: 47.5, height: 44.8 };
 const DPI = 150;
 const px = (mm: number) => Math.round((mm / 25.4) * DPI);
 
-/** Pages of a PDF (pdfinfo), and the text of the first tag's QR code on page 1 (pdftoppm, then jsQR). */
-async function readPdf(pdf: Buffer): Promise<{ pages: number; firstQr: string | null }> {
+/** Pages of a PDF (pdfinfo), its first page's text (pdftotext), and the first tag's QR code there (pdftoppm, then jsQR). */
+async function readPdf(pdf: Buffer): Promise<{ pages: number; firstPageText: string; firstQr: string | null }> {
   const directory = await mkdtemp(join(tmpdir(), 'homing-sheet-'));
   try {
     const file = join(directory, 'sheet.pdf');
@@ -27,7 +27,8 @@ async function readPdf(pdf: Buffer): Promise<{ pages: number; firstQr: string | 
     const pages = Number(/^Pages:\s+(\d+)/m.exec(stdout)?.[1]);
     const cell = ['-x', px(FIRST_CELL_MM.x), '-y', px(FIRST_CELL_MM.y), '-W', px(FIRST_CELL_MM.width), '-H', px(FIRST_CELL_MM.height)].map(String);
     await run('pdftoppm', ['-png', '-r', String(DPI), '-f', '1', '-l', '1', '-singlefile', ...cell, file, join(directory, 'first')]);
-    return { pages, firstQr: decodeQrPng(await readFile(join(directory, 'first.png'))) };
+    const { stdout: firstPageText } = await run('pdftotext', ['-f', '1', '-l', '1', file, '-']);
+    return { pages, firstPageText, firstQr: decodeQrPng(await readFile(join(directory, 'first.png'))) };
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
@@ -106,6 +107,9 @@ describe('the tag supply', () => {
     const pdf = await readPdf(Buffer.from(await pdfResponse.arrayBuffer()));
     expect(pdf.pages).toBe(batch.pages);
     expect(parsed.map(([, finderUrl]) => finderUrl)).toContain(pdf.firstQr);
+    // Each tag's e-mail relay address is printed under its code, for finders without a smartphone.
+    const [firstOnSheet] = parsed.filter(([, finderUrl]) => finderUrl === pdf.firstQr).map(([code]) => code);
+    expect(pdf.firstPageText).toContain(`tag-${firstOnSheet.replace(/-/g, '').toLowerCase()}@relay.localhost`);
 
     // One of its tags activated: the list and the batch say so.
     const [firstCode] = parsed[0];

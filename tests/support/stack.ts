@@ -18,6 +18,8 @@ export interface Stack {
   mail: SmtpSink;
   /** The push service every subscription of the stack may name (its host is allowed, its certificate trusted). */
   push: PushSink;
+  /** With `relay: true`: the mail relay's SMTP port on 127.0.0.1, for `tag-…@` and `c-…@` the RELAY_DOMAIN below. */
+  relaySmtpPort?: number;
   schemaOf(service: BackendService): string;
   /** Environment every process of the stack shares (NATS namespace, database, Redis). */
   shared: NodeJS.ProcessEnv;
@@ -29,6 +31,8 @@ export interface Stack {
 export interface StackOptions {
   /** Extra environment per service (`gateway` included). */
   env?: Partial<Record<BackendService | 'gateway', NodeJS.ProcessEnv>>;
+  /** Also start the mail relay (apps/mail-relay), for RELAY_DOMAIN `relay.localhost` as the other services default to. */
+  relay?: boolean;
   /** Runs after migrations, before the services start (seeding). */
   beforeStart?(stack: Pick<Stack, 'envOf'>): Promise<void>;
 }
@@ -61,6 +65,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     'gateway',
     new ServiceProcess('gateway', gatewayPort, { ...shared, WEB_DIST: 'dist/apps/web', PUBLIC_URL: `http://localhost:${gatewayPort}`, ...options.env?.gateway }),
   );
+  const relaySmtpPort = options.relay ? await freePort() : undefined;
+  if (relaySmtpPort) {
+    services.set('mail-relay', new ServiceProcess('mail-relay', await freePort(), { ...shared, RELAY_SMTP_PORT: String(relaySmtpPort), RELAY_SMTP_HOST: '127.0.0.1' }));
+  }
   try {
     await Promise.all([...services.values()].map((service) => service.start()));
   } catch (error) {
@@ -82,6 +90,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     services,
     mail,
     push,
+    relaySmtpPort,
     schemaOf,
     shared,
     envOf,

@@ -5,6 +5,7 @@ import { messagingDatabase } from './database/messaging.database';
 import { ConversationsModule } from './conversations/conversations.module';
 import { ExportModule } from './export/export.module';
 import { ItemOwnersModule } from './item-owners/item-owners.module';
+import { RelayModule } from './relay/relay.module';
 import { messagingRetentionRules } from './conversations/conversations-retention';
 
 @Module({})
@@ -22,6 +23,7 @@ export class AppModule {
         ItemOwnersModule,
         ConversationsModule,
         ExportModule,
+        RelayModule,
       ],
       providers: retentionProviders(messagingRetentionRules),
     };

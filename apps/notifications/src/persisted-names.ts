@@ -21,6 +21,8 @@ export const EMAIL_JOBS = {
   ownerReply: 'owner-reply',
   /** To a finder who asked for one: a link to their conversation, for any browser. */
   resumeLink: 'resume-link',
+  /** To a finder whose e-mail to a tag's relay address opened a conversation: it reached the owner, reply to go on. */
+  relayAcknowledgement: 'relay-acknowledgement',
   /** To a user who erased their account: the last e-mail, to the address the event carries (identity has none left). */
   accountDeleted: 'account-deleted',
 } as const;
@@ -39,6 +41,8 @@ export const DURABLE_CONSUMERS = {
   newMessageMail: 'notifications__new-message-mail',
   newMessagePush: 'notifications__new-message-push',
   resumeLinkMail: 'notifications__resume-link-mail',
+  /** Acknowledges a finder's e-mail to a tag's relay address (`messaging.conversation.opened-by-mail.v1`). */
+  relayAcknowledgementMail: 'notifications__relay-acknowledgement-mail',
   /** Deletes a conversation's push subscriptions when its finder left (from the stream's first event). */
   finderLeft: 'notifications__finder-left',
   /** Deletes the finders' push subscriptions of conversations erased whole (reset, item deletion, erased account). */

@@ -164,6 +164,14 @@ export const EventMap = {
     data: z.object({ itemCode: z.string(), conversationId: z.uuid(), messageId: z.number().int() }),
   },
   /**
+   * A finder's e-mail to a tag's relay address opened a conversation: acknowledge it to the address it came from, with
+   * the conversation's reply address. Ids only: the address is looked up when the e-mail is sent.
+   */
+  'messaging.conversation.opened-by-mail.v1': {
+    stream: 'events',
+    data: z.object({ itemCode: z.string(), conversationId: z.uuid() }),
+  },
+  /**
    * A finder asked for a link to their conversation and left the address it has: e-mail them one. Ids only: the
    * address and the link's token are looked up (and minted) when the e-mail is sent.
    */

@@ -8,6 +8,7 @@ export * from './identity';
 export * from './items';
 export * from './photos';
 export * from './push';
+export * from './relay';
 export * from './response-codes';
 export * from './rpc';
 export * from './tag-code';

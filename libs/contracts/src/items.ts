@@ -16,6 +16,8 @@ export const publicItemSchema = z.object({
   user_id: z.uuid().optional(),
   /** The item's photo, when its owner uploaded one: what a finder sees first. */
   photo: photoUrlsSchema.optional(),
+  /** An activated item's e-mail relay address (`tag-{code}@RELAY_DOMAIN`): a finder may write to it instead. */
+  relay_address: z.string().optional(),
 });
 export type PublicItem = z.infer<typeof publicItemSchema>;
 

@@ -19,6 +19,7 @@ import {
   createMessageBodySchema,
   createMessageResponseSchema,
   FOUND_ITEMS_MAX_CODES,
+  MESSAGE_MAX_LENGTH,
   finderDetailsSchema,
   finderTokenResponseSchema,
   finderTokenSchema,
@@ -26,6 +27,8 @@ import {
   threadAccessSchema,
 } from './conversations';
 import { pushReregisterBodySchema, pushSubscriberSchema, pushSubscriptionSchema, vapidPublicKeySchema } from './push';
+import { relayRecipientSchema } from './relay';
+import { multiLineText } from './text';
 import { photoSizeSchema, photoUrlsSchema, storedPhotoSchema } from './photos';
 import { createItemBodySchema, createTagBatchBodySchema, OWNED_ITEMS_MAX_LIMIT, publicItemSchema, TAG_BATCH_CODES_PAGE, tagBatchRecordSchema, tagBatchSchema, updateItemBodySchema } from './items';
 
@@ -212,8 +215,9 @@ export const RpcMap = {
    * (minted only when there is an address to send it to).
    */
   'messaging.rpc.get-finder-contact': {
-    request: z.object({ conversationId: z.uuid(), resumeLink: z.boolean().optional() }),
-    response: z.object({ email: z.string().nullable(), language: userLanguageSchema.default('en'), resumeToken: z.string().optional() }),
+    /** `replyAddress`: also a new reply token for the mail's `Reply-To` (the relay's `c-{token}@…`), minted as `resumeLink`'s. */
+    request: z.object({ conversationId: z.uuid(), resumeLink: z.boolean().optional(), replyAddress: z.boolean().optional() }),
+    response: z.object({ email: z.string().nullable(), language: userLanguageSchema.default('en'), resumeToken: z.string().optional(), replyToken: z.string().optional() }),
   },
   /** A finder opened a resume link (in any browser): its token for a new finder token of the same conversation. */
   'messaging.rpc.resume-finder': {
@@ -236,6 +240,38 @@ export const RpcMap = {
   'messaging.rpc.unread-since': {
     request: z.object({ conversationId: z.uuid(), messageId: z.number().int().min(0) }),
     response: z.object({ latestUnreadMessageId: z.number().int().nullable() }),
+  },
+  /**
+   * Notifications, as it sends the owner an e-mail about a conversation: a new reply token for its `Reply-To`, so the
+   * owner's reply by e-mail becomes their message in that conversation. Null when the conversation is gone or the user
+   * is no longer the item's owner.
+   */
+  'messaging.rpc.owner-reply-address': {
+    request: z.object({ conversationId: z.uuid(), userId: z.uuid() }),
+    response: z.object({ token: z.string().nullable() }),
+  },
+
+  // messaging: the e-mail relay (apps/mail-relay). Unknown, retired and erased recipients are all 404 NOT_FOUND.
+  /** Whether a relay address names something that takes mail now, and the tag it is about (for the spam limits). */
+  'messaging.rpc.relay-recipient': {
+    request: z.object({ recipient: relayRecipientSchema }),
+    response: z.object({ itemCode: z.string() }),
+  },
+  /**
+   * A mail's text becomes a message. To a tag: a new finder conversation with the sender's address (and
+   * `messaging.conversation.opened-by-mail.v1`, for the acknowledgement); to a reply address: a message of its
+   * recipient (the finder, or the owner) in its conversation. `mailId` (the mail's Message-ID, else a digest of it)
+   * makes a redelivered mail add nothing.
+   */
+  'messaging.rpc.relay-message': {
+    request: z.object({
+      recipient: relayRecipientSchema,
+      from: emailSchema,
+      language: userLanguageSchema.optional(),
+      content: multiLineText(MESSAGE_MAX_LENGTH),
+      mailId: z.string().min(1).max(200),
+    }),
+    response: z.object({ itemCode: z.string(), conversationId: z.uuid(), messageId: z.number().int(), author: z.enum(['finder', 'owner']) }),
   },
 
   // notifications: push subscriptions. An endpoint on a host that is not a known push service is 422 (endpoint).

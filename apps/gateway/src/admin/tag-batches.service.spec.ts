@@ -40,7 +40,7 @@ function setUp(records: TagBatchRecord[], { failCodesAfter = Infinity } = {}) {
       throw new Error(`unexpected ${subject}`);
     }),
   };
-  const service = new TagBatchesService(rpc as unknown as RpcClient, { PUBLIC_URL: 'https://homing.example/' });
+  const service = new TagBatchesService(rpc as unknown as RpcClient, { PUBLIC_URL: 'https://homing.example/', RELAY_DOMAIN: 'relay.homing.example' });
   return { service, calls };
 }
 

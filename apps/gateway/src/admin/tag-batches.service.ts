@@ -35,7 +35,7 @@ export interface TagBatchFile {
 export class TagBatchesService {
   constructor(
     private readonly rpc: RpcClient,
-    @InjectConfig() private readonly config: Pick<GatewayConfig, 'PUBLIC_URL'>,
+    @InjectConfig() private readonly config: Pick<GatewayConfig, 'PUBLIC_URL' | 'RELAY_DOMAIN'>,
   ) {}
 
   create(admin: AuthenticatedUser, body: CreateTagBatchBody): Promise<TagBatch> {
@@ -66,7 +66,7 @@ export class TagBatchesService {
   async pdf(admin: AuthenticatedUser, batchId: string): Promise<TagBatchFile> {
     requireAdmin(admin);
     const { batch, codes } = await this.openCodes(batchId);
-    const sheet = { publicUrl: this.config.PUBLIC_URL, label: batch.label, pages: pdfSheetPages(batch.count) };
+    const sheet = { publicUrl: this.config.PUBLIC_URL, relayDomain: this.config.RELAY_DOMAIN, label: batch.label, pages: pdfSheetPages(batch.count) };
     return { filename: `${fileStem(batch)}.pdf`, body: Readable.from(renderTagSheetPdf(sheet, codes)) };
   }
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
-import { formatTagCode, foundPageUrl } from '@homing/contracts';
+import { formatTagCode, foundPageUrl, relayTagAddress } from '@homing/contracts';
 
 // The grid of items' SVG sheet (apps/items/src/tag-batches/tag-sheet.ts), so a batch's `pages` holds for both: A4 in
 // millimetres, 4 × 6 tags a page, a 32 mm QR code (quiet zone included) with its code printed under it.
@@ -55,7 +55,15 @@ function drawCropMarks(doc: PDFKit.PDFDocument, tag: { left: number; top: number
   doc.lineWidth(0.25).strokeColor('black').stroke();
 }
 
-function drawPage(doc: PDFKit.PDFDocument, sheet: { publicUrl: string; label: string; pages: number }, page: number, codes: string[]): void {
+interface SheetOptions {
+  publicUrl: string;
+  /** Each tag shows its e-mail relay address under its code, for a finder without a smartphone. */
+  relayDomain: string;
+  label: string;
+  pages: number;
+}
+
+function drawPage(doc: PDFKit.PDFDocument, sheet: SheetOptions, page: number, codes: string[]): void {
   const mm = (value: number) => value * POINTS_PER_MM;
   doc.addPage({ size: 'A4', margin: 0 });
   doc.font('Helvetica').fontSize(10).fillColor('black');
@@ -63,14 +71,16 @@ function drawPage(doc: PDFKit.PDFDocument, sheet: { publicUrl: string; label: st
   codes.forEach((code, index) => {
     const left = PAGE.margin + (index % GRID.columns) * CELL.width;
     const top = PAGE.margin + PAGE.header + Math.floor(index / GRID.columns) * CELL.height;
-    // The cut-out tag: the QR code and its printed code, centred in the cell with a little room around.
-    drawCropMarks(doc, { left: left + (CELL.width - QR_MM) / 2 - 1, top: top + 1, width: QR_MM + 2, height: QR_MM + 7 }, mm);
+    // The cut-out tag: the QR code, its printed code and its relay address, centred in the cell with a little room around.
+    drawCropMarks(doc, { left: left + (CELL.width - QR_MM) / 2 - 1, top: top + 1, width: QR_MM + 2, height: QR_MM + 9 }, mm);
     drawQr(doc, foundPageUrl(sheet.publicUrl, code), mm(left + (CELL.width - QR_MM) / 2), mm(top + 2), mm(QR_MM));
     doc
       .font('Courier')
       .fontSize(10)
       .fillColor('black')
-      .text(formatTagCode(code), mm(left), mm(top + QR_MM + 3), { width: mm(CELL.width), align: 'center', lineBreak: false });
+      .text(formatTagCode(code), mm(left), mm(top + QR_MM + 3), { width: mm(CELL.width), align: 'center', lineBreak: false })
+      .fontSize(5.5)
+      .text(relayTagAddress(code, sheet.relayDomain), mm(left), mm(top + QR_MM + 7), { width: mm(CELL.width), align: 'center', lineBreak: false });
   });
 }
 
@@ -78,7 +88,7 @@ function drawPage(doc: PDFKit.PDFDocument, sheet: { publicUrl: string; label: st
  * A batch's printable sheet as one PDF, drawn from its codes a page of the sheet at a time and yielded as it is
  * written: whoever reads the generator sets the pace, so only a page or two of the document is ever in memory.
  */
-export async function* renderTagSheetPdf(sheet: { publicUrl: string; label: string; pages: number }, codes: AsyncIterable<string[]>): AsyncGenerator<Buffer> {
+export async function* renderTagSheetPdf(sheet: SheetOptions, codes: AsyncIterable<string[]>): AsyncGenerator<Buffer> {
   const doc = new PDFDocument({ autoFirstPage: false, info: { Title: sheet.label, Creator: 'Homing' } });
   const written: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => written.push(chunk));

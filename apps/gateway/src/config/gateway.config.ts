@@ -35,6 +35,8 @@ const gatewayEnvSchema = baseEnvSchema.extend(redisEnvSchema.shape).extend({
    * 429 (the open ones are untouched). Generous for a household behind one address, tight for a flood.
    */
   STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** The e-mail relay's domain: a tag's public answer names its address there (`tag-{code}@…`). */
+  RELAY_DOMAIN: envSchemas.relayDomain.default('relay.localhost'),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;

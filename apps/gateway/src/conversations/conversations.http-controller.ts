@@ -38,7 +38,7 @@ import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ConversationsService } from './conversations.service';
 import { openEventStream } from './event-stream';
 import { ThreadCallerOf } from './finder-token';
-import { MESSAGE_LIMITS } from './message-limits';
+import { MESSAGE_LIMITS } from '@homing/platform';
 import type { ThreadCaller } from './thread-access-cache';
 
 const RESUME_LINK_SENT_SCHEMA = z.object({ message: z.string() });

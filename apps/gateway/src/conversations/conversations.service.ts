@@ -5,7 +5,7 @@ import type { CreateMessageBody, CreateMessageResponse, FinderDetails, FinderTok
 import { ResponseCode } from '@homing/contracts';
 import { RpcClient } from '@homing/platform';
 import { ApiError } from '../http/http-error';
-import { retryAfterSeconds } from '../http/window-counter';
+import { retryAfterSeconds } from '@homing/platform';
 import { parseLastEventId } from './event-stream';
 import { failedOnOurSide, MessageLimits } from './message-limits';
 import { MessageStreams, type EventSink } from './message-streams';

@@ -1,6 +1,7 @@
 import { ResponseCode } from '@homing/contracts';
 import { RpcError, RpcTimeoutError, RpcUnavailableError } from '@homing/platform';
-import { failedOnOurSide, MESSAGE_LIMITS, messageLimitWait } from './message-limits';
+import { MESSAGE_LIMITS, messageLimitWait } from '@homing/platform';
+import { failedOnOurSide } from './message-limits';
 
 describe('failedOnOurSide', () => {
   it('gives the count back for writes the product failed: messaging away, too slow, or a bug', () => {

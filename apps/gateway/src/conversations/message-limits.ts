@@ -1,26 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { parseTagCode, ResponseCode } from '@homing/contracts';
-import { InjectConfig, RedisClient } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError, toHttpError } from '../http/http-error';
-import { countInWindow, retryAfterSeconds } from '../http/window-counter';
+import { InjectConfig, RedisClient, countInWindow, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, retryAfterSeconds } from '@homing/platform';
 
 /**
- * Spam limits on a tag's thread, per hour (ARCHITECTURE §8, RELIABILITY A4): one client address may write so much to
- * one tag, and one tag may receive so much from everyone. A finder and an owner arranging a hand-over write a few
- * dozen messages at most.
+ * Counts writes in Redis (MESSAGE_LIMITS), shared by every gateway replica and by the mail relay, which counts the
+ * same tag's key; each key expires with its window.
  */
-export const MESSAGE_LIMITS = { perAddressPerTag: 20, perTag: 200, windowMs: 60 * 60_000 } as const;
-
-/** Milliseconds to wait when a write is past a limit, or 0 when it may go ahead. */
-export function messageLimitWait(counts: { address: number; tag: number }, remainingMs: { address: number; tag: number }, limits = MESSAGE_LIMITS): number {
-  if (counts.address > limits.perAddressPerTag) return Math.max(1000, remainingMs.address);
-  if (counts.tag > limits.perTag) return Math.max(1000, remainingMs.tag);
-  return 0;
-}
-
-/** Counts writes in Redis, shared by every gateway replica; each key expires with its window. */
 @Injectable()
 export class MessageLimits {
   private readonly logger = new Logger(MessageLimits.name);
@@ -39,8 +27,7 @@ export class MessageLimits {
     const code = parseTagCode(input);
     // Not a code at all: messaging answers 404, and no key is made of whatever was typed.
     if (!code) return NO_REFUND;
-    const tagKey = `${this.config.NATS_NAMESPACE}:messages:${code}`;
-    const addressKey = `${tagKey}:${address}`;
+    const { tagKey, writerKey: addressKey } = messageLimitKeys(this.config.NATS_NAMESPACE, code, address);
     let waitMs: number;
     try {
       const [perAddress, perTag] = await countInWindow(this.redis.redis, [addressKey, tagKey], MESSAGE_LIMITS.windowMs);

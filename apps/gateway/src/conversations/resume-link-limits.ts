@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectConfig, RedisClient } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
-import { countInWindow } from '../http/window-counter';
+import { countInWindow } from '@homing/platform';
 
 /**
  * How many resume links one address may be sent an hour, whatever asks (the per client address limit is the route's

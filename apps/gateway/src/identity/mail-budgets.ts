@@ -5,7 +5,7 @@ import { ResponseCode } from '@homing/contracts';
 import { InjectConfig, RedisClient } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
-import { retryAfterSeconds } from '../http/window-counter';
+import { retryAfterSeconds } from '@homing/platform';
 
 /** The e-mails anyone may ask for on an address's behalf, each with its own budget. */
 export type MailBudgetKind = 'login-code' | 'password-reset';

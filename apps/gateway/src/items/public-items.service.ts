@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { parseTagCode, ResponseCode, type PublicItem } from '@homing/contracts';
-import { RpcClient } from '@homing/platform';
+import { parseTagCode, relayTagAddress, ResponseCode, type PublicItem } from '@homing/contracts';
+import { InjectConfig, RpcClient } from '@homing/platform';
+import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
-import { PublicItemCache } from './public-item-cache';
+import { PublicItemCache, type PublicItemRecord } from './public-item-cache';
 
 /** A tag looked up by whoever holds it: the finder's scan, and the public QR image (which must not exist for made-up codes). */
 @Injectable()
@@ -10,6 +11,7 @@ export class PublicItemsService {
   constructor(
     private readonly rpc: RpcClient,
     private readonly cache: PublicItemCache,
+    @InjectConfig() private readonly config: GatewayConfig,
   ) {}
 
   /**
@@ -22,6 +24,12 @@ export class PublicItemsService {
     // Malformed codes never reach items: same answer as an unknown code, one hop saved.
     if (!code) return Promise.reject(new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.'));
     // Repeated scans are answered from the gateway's memory, kept current by items' events (ItemEvents).
-    return this.cache.get(code, viewerUserId, () => this.rpc.request('items.rpc.get-public', { code }));
+    return this.cache.get(code, viewerUserId, () => this.rpc.request('items.rpc.get-public', { code }).then((record) => this.withRelayAddress(code, record)));
+  }
+
+  // An activated item takes mail at its relay address; the address is the same for every viewer, so it is cached.
+  private withRelayAddress(canonicalCode: string, record: PublicItemRecord): PublicItemRecord {
+    if (!record.item.activated) return record;
+    return { ...record, item: { ...record.item, relay_address: relayTagAddress(canonicalCode, this.config.RELAY_DOMAIN) } };
   }
 }

@@ -1,7 +1,7 @@
 import { ResponseCode } from '@homing/contracts';
 import { RpcError } from '@homing/platform';
 import { ApiError } from '../http/http-error';
-import { retryAfterSeconds } from '../http/window-counter';
+import { retryAfterSeconds } from '@homing/platform';
 import { limitUnknownCodeLookups, type UnknownCodeLimiter } from './unknown-code-limit';
 
 describe('limitUnknownCodeLookups', () => {

@@ -2,17 +2,18 @@ import { HttpException, Injectable, Logger } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/authenticated-user';
 import { ResponseCode } from '@homing/contracts';
-import { InjectConfig, RedisClient, RpcError } from '@homing/platform';
+import { InjectConfig, RedisClient, RpcError, UNKNOWN_CODE_LIMIT, unknownCodeMissesKey } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError, sendHttpError, type HttpErrorAnswer } from '../http/http-error';
-import { countInWindow, retryAfterSeconds } from '../http/window-counter';
+import { countInWindow, retryAfterSeconds } from '@homing/platform';
 
 /**
- * Lookups of codes that do not exist, per client address (ARCHITECTURE §7). A finder scans a real tag, or types one
- * and mistypes it a few times; only someone guessing codes misses this often. Codes are 80 random bits, so this is
- * defence in depth: it turns a scanner's free oracle into 30 guesses an hour.
+ * Lookups of codes that do not exist, per client address (ARCHITECTURE §7; UNKNOWN_CODE_LIMIT). A finder scans a real
+ * tag, or types one and mistypes it a few times; only someone guessing codes misses this often. Codes are 80 random
+ * bits, so this is defence in depth: it turns a scanner's free oracle into 30 guesses an hour. The mail relay counts
+ * its unknown tag addresses under the same key.
  */
-export const UNKNOWN_CODE_LIMIT = { misses: 30, windowMs: 60 * 60_000 } as const;
+export { UNKNOWN_CODE_LIMIT };
 
 // Addresses remembered as blocked per replica; beyond this, the oldest are forgotten (they are counted in Redis).
 const MAX_BLOCKED_REMEMBERED = 10_000;
@@ -33,8 +34,7 @@ export class UnknownCodeLimiter {
   ) {}
 
   private key(address: string): string {
-    // Environments (and test workers) sharing one Redis count apart, like the rate limits.
-    return `${this.config.NATS_NAMESPACE}:items:unknown-codes:${address}`;
+    return unknownCodeMissesKey(this.config.NATS_NAMESPACE, address);
   }
 
   /** Milliseconds the address stays refused, or 0. */

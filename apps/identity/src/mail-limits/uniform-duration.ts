@@ -20,6 +20,7 @@ export async function withMinimumDuration<T>(minimumMs: number, work: () => Prom
 
 /** Waits until `minimumMs` have passed since `started` (a `performance.now()` reading). */
 export async function untilElapsed(started: number, minimumMs: number): Promise<void> {
-  const left = minimumMs - (performance.now() - started);
-  if (left > 0) await sleep(left);
+  // A timer may fire up to a millisecond early by performance.now() (libuv's clock is coarser): wait again until the
+  // whole minimum has passed, or an answer could come measurably sooner than the others.
+  for (let left = minimumMs - (performance.now() - started); left > 0; left = minimumMs - (performance.now() - started)) await sleep(Math.max(1, Math.ceil(left)));
 }

@@ -7,6 +7,8 @@ const itemsEnvSchema = baseEnvSchema.extend(databaseEnvSchema.shape).extend({
   REWARDS_ENABLED: envSchemas.booleanFlag.default(false),
   /** The web app's address: printed tag sheets encode `PUBLIC_URL/found/{code}`. */
   PUBLIC_URL: envSchemas.urlWithProtocol(['http:', 'https:']).default('http://localhost:8080'),
+  /** The e-mail relay's domain: printed tag sheets show each tag's address there (`tag-{code}@…`). */
+  RELAY_DOMAIN: envSchemas.relayDomain.default('relay.localhost'),
 });
 
 export type ItemsConfig = z.infer<typeof itemsEnvSchema>;

@@ -14,7 +14,7 @@ function setUp({ batch = row as TagBatchRow | null, summaries = [summary] } = {}
     listSummaries: jest.fn(async () => summaries),
     findCodesAfter: jest.fn(async () => ['AAAAAAAAAAAAAAAB', 'AAAAAAAAAAAAAAAC']),
   };
-  const service = new TagBatchesService(repository as unknown as TagBatchesRepository, { PUBLIC_URL: 'https://homing.example' } as ItemsConfig);
+  const service = new TagBatchesService(repository as unknown as TagBatchesRepository, { PUBLIC_URL: 'https://homing.example', RELAY_DOMAIN: 'relay.homing.example' } as ItemsConfig);
   return { service, repository };
 }
 

@@ -58,7 +58,7 @@ export class TagBatchesService {
     const pages = sheetPages(batch.tag_count);
     if (page > pages) throw RpcError.notFound(ResponseCode.NOT_FOUND, `The sheet has ${pages} pages.`);
     const codes = await this.batches.findCodes(batch.id, { limit: TAGS_PER_PAGE, offset: (page - 1) * TAGS_PER_PAGE });
-    const svg = await renderSheetPage({ publicUrl: this.config.PUBLIC_URL, label: batch.label, codes, page, pages });
+    const svg = await renderSheetPage({ publicUrl: this.config.PUBLIC_URL, relayDomain: this.config.RELAY_DOMAIN, label: batch.label, codes, page, pages });
     return { svg, page, pages };
   }
 }

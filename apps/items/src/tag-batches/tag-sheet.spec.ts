@@ -9,6 +9,7 @@ describe('tag sheets', () => {
   it('prints each code readably under its QR code, and escapes the label', async () => {
     const svg = await renderSheetPage({
       publicUrl: 'https://homing.example/',
+      relayDomain: 'relay.homing.example',
       label: 'Stickers <March> & co',
       codes: ['ABCDEFGHJKMNPQRS', '0123456789ABCDEF'],
       page: 1,
@@ -17,6 +18,7 @@ describe('tag sheets', () => {
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="210mm" height="297mm"/);
     expect(svg).toContain('>ABCD-EFGH-JKMN-PQRS</text>');
     expect(svg).toContain('>0123-4567-89AB-CDEF</text>');
+    expect(svg).toContain('>tag-abcdefghjkmnpqrs@relay.homing.example</text>');
     expect(svg).toContain('Stickers &#60;March&#62; &#38; co · page 1 of 3');
     expect(svg.match(/<svg x=/g)).toHaveLength(2);
   });

@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import { formatTagCode, foundPageUrl } from '@homing/contracts';
+import { formatTagCode, foundPageUrl, relayTagAddress } from '@homing/contracts';
 
 // A4 in millimetres, 4 × 6 tags a page: a 32 mm QR code (scans from arm's length) with its code printed under it.
 const PAGE = { width: 210, height: 297, margin: 10, header: 8 };
@@ -28,9 +28,10 @@ async function qrElement(url: string, x: number, y: number, size: number): Promi
 
 /**
  * One A4 page of a batch's printable sheet: each tag's QR code (opening `publicUrl/found/{code}`) with the code printed
- * as `XXXX-XXXX-XXXX-XXXX` under it, so a finder without a camera can type it.
+ * as `XXXX-XXXX-XXXX-XXXX` under it, so a finder without a camera can type it, and under that the tag's e-mail relay
+ * address, for a finder without a smartphone.
  */
-export async function renderSheetPage(sheet: { publicUrl: string; label: string; codes: string[]; page: number; pages: number }): Promise<string> {
+export async function renderSheetPage(sheet: { publicUrl: string; relayDomain: string; label: string; codes: string[]; page: number; pages: number }): Promise<string> {
   const cellWidth = (PAGE.width - 2 * PAGE.margin) / GRID.columns;
   const cellHeight = (PAGE.height - 2 * PAGE.margin - PAGE.header) / GRID.rows;
   const cells = await Promise.all(
@@ -40,7 +41,8 @@ export async function renderSheetPage(sheet: { publicUrl: string; label: string;
       const formatted = formatTagCode(code);
       const qr = await qrElement(foundPageUrl(sheet.publicUrl, code), left + (cellWidth - QR_MM) / 2, top + 2, QR_MM);
       const text = `<text x="${left + cellWidth / 2}" y="${top + QR_MM + 7}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="3.6" text-anchor="middle">${formatted}</text>`;
-      return qr + text;
+      const relay = `<text x="${left + cellWidth / 2}" y="${top + QR_MM + 10.2}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="2" text-anchor="middle">${escapeXml(relayTagAddress(code, sheet.relayDomain))}</text>`;
+      return qr + text + relay;
     }),
   );
   const title = `${escapeXml(sheet.label)} · page ${sheet.page} of ${sheet.pages}`;

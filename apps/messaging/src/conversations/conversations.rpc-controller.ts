@@ -60,7 +60,7 @@ export class ConversationsRpcController {
 
   @RpcHandler('messaging.rpc.get-finder-contact')
   getFinderContact(@Payload() request: Request<'messaging.rpc.get-finder-contact'>): Promise<Response<'messaging.rpc.get-finder-contact'>> {
-    return this.conversations.finderContact(request.conversationId, request.resumeLink);
+    return this.conversations.finderContact(request.conversationId, { resumeLink: request.resumeLink, replyAddress: request.replyAddress });
   }
 
   @RpcHandler('messaging.rpc.resume-finder')

@@ -1,6 +1,7 @@
 import type { IdempotencyKeys, OutboxWriter, Transaction } from '@homing/platform';
 import type { ItemOwner, ItemOwnersRepository } from '../item-owners/item-owners.repository';
 import type { ConversationRow, ConversationsRepository, MessageRow } from './conversations.repository';
+import type { ReplyAddressesRepository } from '../relay/reply-addresses.repository';
 import { ErasedConversations } from './erased-conversations';
 import { ConversationsService } from './conversations.service';
 import { hashFinderToken, RESUME_LINK_IDLE_MS, resumeLinkAlive } from './finder-tokens';
@@ -68,6 +69,7 @@ function setUp({
   };
   const itemOwners = { findByCode: jest.fn(async () => owner) };
   const outbox = { record: jest.fn() };
+  const replyAddresses = { mint: jest.fn(async () => 'abcdefghijklmnopqrstuvwxyz') };
   const idempotencyKeys = { run: jest.fn((_: unknown, work: (m: Transaction) => Promise<unknown>) => work(manager)) };
   const service = new ConversationsService(
     repository as unknown as ConversationsRepository,
@@ -75,8 +77,9 @@ function setUp({
     outbox as unknown as OutboxWriter,
     idempotencyKeys as unknown as IdempotencyKeys,
     new ErasedConversations(repository as unknown as ConversationsRepository, outbox as unknown as OutboxWriter),
+    replyAddresses as unknown as ReplyAddressesRepository,
   );
-  return { service, repository, outbox, idempotencyKeys };
+  return { service, repository, outbox, idempotencyKeys, replyAddresses };
 }
 
 const post = (overrides: Partial<Parameters<ConversationsService['postMessage']>[0]> = {}) => ({ code: CODE, content: 'Found your keys', viewerUserId: null, ...overrides });
@@ -284,13 +287,26 @@ describe('a finder’s language', () => {
     const { service, repository } = setUp({ byId: withAddress });
     await expect(service.finderContact(first.id)).resolves.toEqual({ email: 'finder@example.test', language: 'es' });
     expect(repository.insertToken).not.toHaveBeenCalled();
-    const contact = await service.finderContact(first.id, true);
+    const contact = await service.finderContact(first.id, { resumeLink: true });
     expect(contact.resumeToken).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(contact.replyToken).toBeUndefined();
     expect(repository.insertToken).toHaveBeenCalledWith(first.id, hashFinderToken(contact.resumeToken as string), 'resume');
 
     const silent = setUp({ byId: first });
-    await expect(silent.service.finderContact(first.id, true)).resolves.toEqual({ email: null, language: 'en' });
+    await expect(silent.service.finderContact(first.id, { resumeLink: true, replyAddress: true })).resolves.toEqual({ email: null, language: 'en' });
     expect(silent.repository.insertToken).not.toHaveBeenCalled();
+    expect(silent.replyAddresses.mint).not.toHaveBeenCalled();
+  });
+
+  it('mints a reply address for the finder’s e-mail only when asked and there is an address', async () => {
+    const withAddress = { ...first, finder_email: 'finder@example.test', finder_language: 'nl' as const };
+    const { service, replyAddresses } = setUp({ byId: withAddress });
+    await expect(service.finderContact(first.id, { replyAddress: true })).resolves.toEqual({
+      email: 'finder@example.test',
+      language: 'nl',
+      replyToken: 'abcdefghijklmnopqrstuvwxyz',
+    });
+    expect(replyAddresses.mint).toHaveBeenCalledWith(first.id, { recipient: 'finder' });
   });
 });
 

@@ -6,6 +6,7 @@ import { ErasedConversations } from './erased-conversations';
 import { ConversationsRepository, type ConversationRow, type ReceiptChange } from './conversations.repository';
 import { hashFinderToken, newFinderToken, resumeLinkAlive } from './finder-tokens';
 import { finderLabels, threadCaller, toMessage } from './thread';
+import { ReplyAddressesRepository } from '../relay/reply-addresses.repository';
 
 const ITEM_NOT_FOUND = () => RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
 const OWN_ITEM = () => RpcError.forbidden(ResponseCode.CANNOT_FIND_YOUR_OWN_ITEM, 'You cannot find your own item.');
@@ -23,6 +24,7 @@ export class ConversationsService {
     private readonly outbox: OutboxWriter,
     private readonly idempotencyKeys: IdempotencyKeys,
     private readonly erasedConversations: ErasedConversations,
+    private readonly replyAddresses: ReplyAddressesRepository,
   ) {}
 
   /**
@@ -249,17 +251,24 @@ export class ConversationsService {
 
   /**
    * The address a finder left and their language, for notifications to relay a reply; null when they left none or
-   * the conversation is gone. With `resumeLink` and an address, a new resume token for the e-mail's link: random,
-   * only its hash kept, minted as the e-mail is made so it never travels in an event or a job.
+   * the conversation is gone. With an address, `resumeLink` mints a new resume token for the e-mail's link and
+   * `replyAddress` a reply token for its `Reply-To` (the relay's `c-{token}@…`): random, only their hashes kept,
+   * minted as the e-mail is made so they never travel in an event or a job.
    */
-  async finderContact(conversationId: string, resumeLink = false): Promise<{ email: string | null; language: UserLanguage; resumeToken?: string }> {
+  async finderContact(
+    conversationId: string,
+    options: { resumeLink?: boolean; replyAddress?: boolean } = {},
+  ): Promise<{ email: string | null; language: UserLanguage; resumeToken?: string; replyToken?: string }> {
     const conversation = await this.conversations.findById(conversationId);
     if (!conversation?.finder_email) return { email: null, language: conversation?.finder_language ?? 'en' };
     const contact = { email: conversation.finder_email, language: conversation.finder_language };
-    if (!resumeLink) return contact;
-    const resumeToken = newFinderToken();
-    await this.conversations.insertToken(conversation.id, hashFinderToken(resumeToken), 'resume');
-    return { ...contact, resumeToken };
+    let resumeToken: string | undefined;
+    if (options.resumeLink) {
+      resumeToken = newFinderToken();
+      await this.conversations.insertToken(conversation.id, hashFinderToken(resumeToken), 'resume');
+    }
+    const replyToken = options.replyAddress ? await this.replyAddresses.mint(conversation.id, { recipient: 'finder' }) : undefined;
+    return { ...contact, ...(resumeToken ? { resumeToken } : {}), ...(replyToken ? { replyToken } : {}) };
   }
 
   /**

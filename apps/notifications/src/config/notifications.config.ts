@@ -17,6 +17,8 @@ const notificationsEnvSchema = baseEnvSchema
     SMTP_URL: envSchemas.urlWithProtocol(['smtp:', 'smtps:']).default('smtp://127.0.0.1:1025'),
     /** The From header of every e-mail. */
     MAIL_FROM: z.string().min(3).max(200).regex(/^[^\r\n]*$/, 'one line').default('Homing <no-reply@homing.localhost>'),
+    /** The e-mail relay's domain: every e-mail about a conversation has a `Reply-To` there (`c-{token}@…`). */
+    RELAY_DOMAIN: envSchemas.relayDomain.default('relay.localhost'),
     /** The web app's address; every link in an e-mail starts with it. */
     PUBLIC_URL: envSchemas.urlWithProtocol(['http:', 'https:']).default('http://localhost:8080'),
     /**

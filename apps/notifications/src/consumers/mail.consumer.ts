@@ -6,7 +6,7 @@ import type { EmailJob } from '../jobs/email-jobs';
 import { EmailQueueRepository } from '../jobs/email-queue.repository';
 import { DURABLE_CONSUMERS, EMAIL_JOBS } from '../persisted-names';
 import { NotificationConsumer } from './notification.consumer';
-import { ACTIVATION_MAIL_STALE_AFTER_MS, SECRET_MAIL_STALE_AFTER_MS } from './stale-after';
+import { ACTIVATION_MAIL_STALE_AFTER_MS, MESSAGE_NOTICE_STALE_AFTER_MS, SECRET_MAIL_STALE_AFTER_MS } from './stale-after';
 
 interface MailRule<S extends EventSubject> {
   durableName: string;
@@ -85,6 +85,18 @@ export const ResumeLinkMailConsumer = mailConsumer({
   subject: 'messaging.resume-link.requested.v1',
   staleAfterMs: SECRET_MAIL_STALE_AFTER_MS,
   mailOf: ({ data }) => ({ kind: EMAIL_JOBS.resumeLink, data: { conversationId: data.conversationId, tagCode: data.itemCode } }),
+});
+
+/**
+ * A finder's e-mail to a tag's relay address opened a conversation: tell them it reached the owner, from the
+ * conversation's reply address, so they can go on by e-mail (or on the page, by the mail's link). Their address is
+ * asked of messaging when the mail is sent. Stale like a message's mail: a day late is still worth it.
+ */
+export const RelayAcknowledgementMailConsumer = mailConsumer({
+  durableName: DURABLE_CONSUMERS.relayAcknowledgementMail,
+  subject: 'messaging.conversation.opened-by-mail.v1',
+  staleAfterMs: MESSAGE_NOTICE_STALE_AFTER_MS,
+  mailOf: ({ data }) => ({ kind: EMAIL_JOBS.relayAcknowledgement, data: { conversationId: data.conversationId, tagCode: data.itemCode } }),
 });
 
 /**

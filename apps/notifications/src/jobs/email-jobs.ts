@@ -24,6 +24,7 @@ const emailJobSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal(EMAIL_JOBS.ownerReply), data: z.object({ conversationId: z.string().min(1), tagCode: z.string(), messageId: z.number().int().optional() }) }),
   z.object({ kind: z.literal(EMAIL_JOBS.resumeLink), data: z.object({ conversationId: z.string().min(1), tagCode: z.string() }) }),
+  z.object({ kind: z.literal(EMAIL_JOBS.relayAcknowledgement), data: z.object({ conversationId: z.string().min(1), tagCode: z.string() }) }),
   z.object({ kind: z.literal(EMAIL_JOBS.accountDeleted), data: z.object({ email: z.string().min(1), language: userLanguageSchema }) }),
 ]);
 

@@ -62,7 +62,17 @@ export const redisEnvSchema = z.object({
   REDIS_URL: urlWithProtocol(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
 });
 
-export const envSchemas = { port, booleanFlag, urlWithProtocol };
+/**
+ * The e-mail relay's domain (`tag-{code}@…`, `c-{token}@…`): a host name, letters compared without case. The relay
+ * receives its mail (MX); notifications writes reply addresses with it; the gateway shows a tag's address.
+ */
+const relayDomain = z
+  .string()
+  .max(253)
+  .regex(/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/, 'a domain name, e.g. relay.example.org')
+  .transform((domain) => domain.toLowerCase());
+
+export const envSchemas = { port, booleanFlag, urlWithProtocol, relayDomain };
 
 export type BaseConfig = z.infer<typeof baseEnvSchema>;
 export type DatabaseConfig = z.infer<typeof databaseEnvSchema>;

@@ -1,1 +1,3 @@
 export * from './redis.client';
+export * from './shared-limits';
+export * from './window-counter';

@@ -94,7 +94,8 @@ export class EmailRenderer {
       }
       // A finder's mails link with a resume token: the thread opens in whichever browser they read mail in.
       case 'owner-reply':
-      case 'resume-link': {
+      case 'resume-link':
+      case 'relay-acknowledgement': {
         const tagCode = formatTagCode(mail.data.tagCode);
         const resume = resumeToken ? `?resume=${encodeURIComponent(resumeToken)}` : '';
         return { actionUrl: `${base}/found/${encodeURIComponent(tagCode)}${resume}`, params: { tagCode } };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { UserLanguage } from '@homing/contracts';
+import { relayReplyAddress, type UserLanguage } from '@homing/contracts';
 import { InjectConfig, RpcClient, RpcError } from '@homing/platform';
 import type { NotificationsConfig } from '../../config/notifications.config';
 import { emailJobOf, recipientOf, type EmailJob, type StoredEmailJobData } from '../../jobs/email-jobs';
@@ -20,7 +20,7 @@ import { SmtpRefusedError, SmtpRepository } from './smtp.repository';
 @Injectable()
 export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
   constructor(
-    @InjectConfig() config: NotificationsConfig,
+    @InjectConfig() private readonly config: NotificationsConfig,
     private readonly rpc: RpcClient,
     private readonly renderer: EmailRenderer,
     private readonly smtp: SmtpRepository,
@@ -53,8 +53,8 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         await this.deliveries.markSkipped(jobId, 'read before the e-mail was due');
         this.logger.log(`${jobId} (${job.name}) skipped: the messages were read`);
       } else {
-        const resumeToken = await this.resumeTokenFor(mail.data);
-        await this.send(jobId, recipient.email, this.renderer.render(mail, recipient.language, { ...recipient, resumeToken }));
+        const { resumeToken, replyTo } = await this.conversationLinksOf(mail);
+        await this.send(jobId, recipient.email, this.renderer.render(mail, recipient.language, { ...recipient, resumeToken }), replyTo);
         await this.receipts.sent(jobId, receipt);
         this.logger.log(`${jobId} (${job.name}) sent in ${recipient.language} on attempt ${delivery.attempts}`);
       }
@@ -102,18 +102,31 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
   }
 
   /**
-   * A finder's mail links to their conversation with a new resume token, minted by messaging when the mail is about to
-   * be sent: so it is in no job or event, and a job found sent or read already mints none it would never mail.
+   * What ties a mail to its conversation, minted by messaging as the mail is about to be sent, so it is in no job or
+   * event and a job found sent or read already mints none it would never mail: a finder's mail links to their
+   * conversation with a new resume token; every mail about a conversation, to the finder or the owner, gets a
+   * `Reply-To` of a new reply address at the relay (`c-{token}@RELAY_DOMAIN`), so a reply becomes their message.
    */
-  private async resumeTokenFor(data: StoredEmailJobData): Promise<string | undefined> {
-    const recipient = recipientOf(data);
-    if (!('conversationId' in recipient)) return undefined;
-    return (await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId, resumeLink: true })).resumeToken;
+  private async conversationLinksOf(mail: EmailJob): Promise<{ resumeToken?: string; replyTo?: string }> {
+    const recipient = recipientOf(mail.data);
+    if ('conversationId' in recipient) {
+      const contact = await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId, resumeLink: true, replyAddress: true });
+      return { resumeToken: contact.resumeToken, replyTo: this.replyAddress(contact.replyToken) };
+    }
+    if (mail.kind === 'new-message' && mail.data.conversationId) {
+      const { token } = await this.rpc.request('messaging.rpc.owner-reply-address', { conversationId: mail.data.conversationId, userId: mail.data.userId });
+      return { replyTo: this.replyAddress(token) };
+    }
+    return {};
   }
 
-  private async send(jobId: string, address: string, email: RenderedEmail): Promise<void> {
+  private replyAddress(token: string | null | undefined): string | undefined {
+    return token ? relayReplyAddress(token, this.config.RELAY_DOMAIN) : undefined;
+  }
+
+  private async send(jobId: string, address: string, email: RenderedEmail, replyTo?: string): Promise<void> {
     try {
-      await this.smtp.send(address, email, jobId);
+      await this.smtp.send(address, email, jobId, replyTo);
     } catch (error) {
       if (!(error instanceof SmtpRefusedError)) throw error;
       await this.deliveries.markFailed(jobId, error.message, error.permanent);

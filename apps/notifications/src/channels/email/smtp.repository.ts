@@ -33,12 +33,17 @@ export class SmtpRepository implements OnModuleDestroy {
     });
   }
 
-  /** Hands one e-mail over; the Message-ID is derived from the job id, so a resend after a crash is recognisable. */
-  async send(to: string, email: RenderedEmail, jobId: string): Promise<void> {
+  /**
+   * Hands one e-mail over, with the relay's reply address when it is about a conversation. The Message-ID is derived
+   * from the job id, so a resend after a crash is recognisable.
+   */
+  async send(to: string, email: RenderedEmail, jobId: string, replyTo?: string): Promise<void> {
     try {
       await this.transporter.sendMail({
         from: this.config.MAIL_FROM,
         to,
+        // A mail about a conversation: the recipient's reply goes to the relay, as their message in it.
+        ...(replyTo ? { replyTo } : {}),
         subject: email.subject,
         html: email.html,
         text: email.text,

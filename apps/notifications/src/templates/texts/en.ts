@@ -36,13 +36,13 @@ export const en: EmailTexts = {
       subject: 'Someone wrote about your lost item',
       intro: ['A finder wrote to you about your item with tag {{tagCode}}. Read the message and answer them on Homing.', 'More messages in the next 15 minutes arrive without another e-mail.'],
       action: 'Read the message',
-      outro: ['Your e-mail address is never shown to the finder.'],
+      outro: ['You can also answer by replying to this e-mail. Your e-mail address is never shown to the finder.'],
     },
     'owner-reply': {
       subject: 'The owner answered your message',
       intro: ['The owner of the item with tag {{tagCode}} that you found answered your message.'],
       action: 'Read the answer',
-      outro: ['Your e-mail address is never shown to the owner.', 'The button opens your conversation in any browser, until it has had no message for 30 days.'],
+      outro: ['You can also answer by replying to this e-mail. Your e-mail address is never shown to the owner.', 'The button opens your conversation in any browser, until it has had no message for 30 days.'],
       footer: 'You receive this e-mail because you left this address when you wrote about a found item on Homing.',
     },
     'resume-link': {
@@ -51,6 +51,16 @@ export const en: EmailTexts = {
       action: 'Open my conversation',
       outro: ['The link works until the conversation has had no message for 30 days. Did you not ask for it? You can ignore this e-mail.'],
       footer: 'You receive this e-mail because someone asked for a link to a conversation on Homing that this address wrote.',
+    },
+    'relay-acknowledgement': {
+      subject: 'Your message reached the owner',
+      intro: ['Thank you for writing about the item with tag {{tagCode}}. Your message reached its owner; their answer will come to this address.'],
+      action: 'Open the conversation',
+      outro: [
+        'Reply to this e-mail to write to the owner again. Your e-mail address is never shown to the owner. Attachments are not passed on: describe where and when you can hand the item over instead.',
+        'The button opens the conversation in any browser, until it has had no message for 30 days.',
+      ],
+      footer: 'You receive this e-mail because this address wrote to a Homing tag’s address about a found item.',
     },
     'account-deleted': {
       subject: 'Your Homing account is deleted',

@@ -36,13 +36,13 @@ export const es: EmailTexts = {
       subject: 'Alguien escribió sobre tu objeto perdido',
       intro: ['Alguien que encontró tu objeto con la etiqueta {{tagCode}} te escribió. Lee el mensaje y respóndele en Homing.', 'Los mensajes de los próximos 15 minutos llegan sin otro correo.'],
       action: 'Leer el mensaje',
-      outro: ['Tu dirección de correo nunca se muestra a quien lo encontró.'],
+      outro: ['También puedes contestar respondiendo a este correo. Tu dirección de correo nunca se muestra a quien lo encontró.'],
     },
     'owner-reply': {
       subject: 'El dueño respondió a tu mensaje',
       intro: ['El dueño del objeto con la etiqueta {{tagCode}} que encontraste respondió a tu mensaje.'],
       action: 'Leer la respuesta',
-      outro: ['Tu dirección de correo nunca se muestra al dueño.', 'El botón abre tu conversación en cualquier navegador, hasta que pasen 30 días sin mensajes.'],
+      outro: ['También puedes contestar respondiendo a este correo. Tu dirección de correo nunca se muestra al dueño.', 'El botón abre tu conversación en cualquier navegador, hasta que pasen 30 días sin mensajes.'],
       footer: 'Recibes este correo porque dejaste esta dirección al escribir sobre un objeto encontrado en Homing.',
     },
     'resume-link': {
@@ -51,6 +51,16 @@ export const es: EmailTexts = {
       action: 'Abrir mi conversación',
       outro: ['El enlace funciona hasta que pasen 30 días sin mensajes en la conversación. ¿No lo has pedido tú? Puedes ignorar este correo.'],
       footer: 'Recibes este correo porque alguien pidió en Homing un enlace a una conversación escrita desde esta dirección.',
+    },
+    'relay-acknowledgement': {
+      subject: 'Tu mensaje ha llegado al dueño',
+      intro: ['Gracias por escribir sobre el objeto con la etiqueta {{tagCode}}. Tu mensaje ha llegado a su dueño; su respuesta llegará a esta dirección.'],
+      action: 'Abrir la conversación',
+      outro: [
+        'Responde a este correo para volver a escribir al dueño. Tu dirección de correo nunca se muestra al dueño. Los archivos adjuntos no se reenvían: describe mejor dónde y cuándo puedes entregar el objeto.',
+        'El botón abre la conversación en cualquier navegador, hasta que pasen 30 días sin mensajes.',
+      ],
+      footer: 'Recibes este correo porque esta dirección escribió a la dirección de una etiqueta de Homing sobre un objeto encontrado.',
     },
     'account-deleted': {
       subject: 'Tu cuenta de Homing se ha eliminado',

@@ -36,13 +36,13 @@ export const nl: EmailTexts = {
       subject: 'Iemand schreef over je verloren spullen',
       intro: ['Een vinder schreef je over je item met label {{tagCode}}. Lees het bericht en antwoord op Homing.', 'Meer berichten in de komende 15 minuten komen zonder nieuwe e-mail binnen.'],
       action: 'Lees het bericht',
-      outro: ['Je e-mailadres wordt nooit aan de vinder getoond.'],
+      outro: ['Je kunt ook antwoorden door deze e-mail te beantwoorden. Je e-mailadres wordt nooit aan de vinder getoond.'],
     },
     'owner-reply': {
       subject: 'De eigenaar heeft je bericht beantwoord',
       intro: ['De eigenaar van het gevonden item met label {{tagCode}} heeft je bericht beantwoord.'],
       action: 'Lees het antwoord',
-      outro: ['Je e-mailadres wordt nooit aan de eigenaar getoond.', 'De knop opent je gesprek in elke browser, tot er 30 dagen geen bericht in is geschreven.'],
+      outro: ['Je kunt ook antwoorden door deze e-mail te beantwoorden. Je e-mailadres wordt nooit aan de eigenaar getoond.', 'De knop opent je gesprek in elke browser, tot er 30 dagen geen bericht in is geschreven.'],
       footer: 'Je ontvangt deze e-mail omdat je dit adres achterliet toen je op Homing schreef over een gevonden item.',
     },
     'resume-link': {
@@ -51,6 +51,16 @@ export const nl: EmailTexts = {
       action: 'Open mijn gesprek',
       outro: ['De link werkt tot er 30 dagen geen bericht in het gesprek is geschreven. Heb je er niet om gevraagd? Dan kun je deze e-mail negeren.'],
       footer: 'Je ontvangt deze e-mail omdat iemand op Homing om een link vroeg naar een gesprek dat vanaf dit adres is gevoerd.',
+    },
+    'relay-acknowledgement': {
+      subject: 'Je bericht is bij de eigenaar aangekomen',
+      intro: ['Bedankt dat je schreef over het item met tag {{tagCode}}. Je bericht is bij de eigenaar aangekomen; hun antwoord komt naar dit adres.'],
+      action: 'Open het gesprek',
+      outro: [
+        'Beantwoord deze e-mail om de eigenaar opnieuw te schrijven. Je e-mailadres wordt nooit aan de eigenaar getoond. Bijlagen worden niet doorgestuurd: beschrijf liever waar en wanneer je het item kunt overhandigen.',
+        'De knop opent het gesprek in elke browser, tot er 30 dagen geen bericht in is geschreven.',
+      ],
+      footer: 'Je ontvangt deze e-mail omdat dit adres naar het adres van een Homing-tag schreef over een gevonden item.',
     },
     'account-deleted': {
       subject: 'Je Homing-account is verwijderd',

@@ -1,0 +1,6 @@
+import { startTracing } from '@homing/platform/tracing';
+
+startTracing('mail-relay');
+// Required after tracing starts, so its instrumentations can patch pg, http and fastify as they load.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+void (require('./service') as typeof import('./service')).main();

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { Counter } from 'prom-client';
+import { MESSAGE_MAX_LENGTH, parseRelayAddress, type RelayRecipient } from '@homing/contracts';
+import { InjectConfig, RpcClient, RpcError } from '@homing/platform';
+import type { MailRelayConfig } from '../config/mail-relay.config';
+import { automatedReason, mailLanguage, messageOf, type MailHeaders } from './inbound-mail';
+import { RelayLimits } from './relay-limits';
+
+/** An SMTP answer other than 250: the code and text the sending server gets (and, for 5xx, bounces to its user). */
+export class SmtpReply extends Error {
+  constructor(
+    readonly responseCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const NO_SUCH_USER = () => new SmtpReply(550, '5.1.1 No such user here');
+const TRY_LATER = () => new SmtpReply(451, '4.3.0 Temporary failure, please try again later');
+const TOO_MANY_GUESSES = (waitMs: number) => new SmtpReply(450, `4.7.1 Too many unknown addresses from your host, try again in ${Math.ceil(waitMs / 60_000)} minutes`);
+const TOO_MANY_MESSAGES = (waitMs: number) => new SmtpReply(450, `4.7.1 Too many messages for this tag, try again in ${Math.ceil(waitMs / 60_000)} minutes`);
+
+/** A recipient accepted at `RCPT TO`: what it names, and the tag it is about. */
+export interface RelayTarget {
+  recipient: RelayRecipient;
+  itemCode: string;
+}
+
+/** A received mail, as mailparser read it (its body is never kept: it becomes messages, or nothing). */
+export interface ReceivedMail {
+  headers: MailHeaders;
+  messageId?: string;
+  from?: string;
+  subject?: string;
+  text?: string;
+  attachmentNames: string[];
+}
+
+const mails = new Counter({
+  name: 'homing_relay_mails_total',
+  help: 'Mails received by the relay, by outcome (relayed, automated, empty, refused)',
+  labelNames: ['outcome'],
+});
+const recipients = new Counter({
+  name: 'homing_relay_recipients_total',
+  help: 'Recipients asked of the relay at RCPT TO, by outcome (accepted, unknown, limited, failed)',
+  labelNames: ['outcome'],
+});
+
+/**
+ * Mail into conversations (ARCHITECTURE §12, mail relay): a recipient is checked with messaging at `RCPT TO`
+ * (unknown, retired and erased addresses answer alike, and count as unknown codes), and a mail's new text becomes a
+ * message of each recipient through messaging. Machines' mail (bounces, auto-replies) becomes nothing. Logs say what
+ * happened by outcome and tag, never an address or a body.
+ */
+@Injectable()
+export class MailRelayService {
+  private readonly logger = new Logger(MailRelayService.name);
+
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly limits: RelayLimits,
+    @InjectConfig() private readonly config: MailRelayConfig,
+  ) {}
+
+  /** `RCPT TO`: whether the address takes mail now; throws the SMTP answer when not. */
+  async acceptRecipient(address: string, clientAddress: string): Promise<RelayTarget> {
+    const blockedMs = await this.limits.unknownCodesBlockedFor(clientAddress);
+    if (blockedMs > 0) {
+      recipients.inc({ outcome: 'limited' });
+      throw TOO_MANY_GUESSES(blockedMs);
+    }
+    const recipient = parseRelayAddress(address, this.config.RELAY_DOMAIN);
+    if (!recipient) {
+      recipients.inc({ outcome: 'unknown' });
+      // A tag address that cannot be a code is a miss like an unknown code; anything else is simply not ours.
+      if (address.toLowerCase().startsWith('tag-')) await this.limits.recordUnknownCode(clientAddress);
+      throw NO_SUCH_USER();
+    }
+    try {
+      const { itemCode } = await this.rpc.request('messaging.rpc.relay-recipient', { recipient });
+      recipients.inc({ outcome: 'accepted' });
+      return { recipient, itemCode };
+    } catch (error) {
+      if (error instanceof RpcError && error.body.status === 404) {
+        recipients.inc({ outcome: 'unknown' });
+        if (recipient.kind === 'tag') await this.limits.recordUnknownCode(clientAddress);
+        throw NO_SUCH_USER();
+      }
+      recipients.inc({ outcome: 'failed' });
+      this.logger.warn(`recipient check failed: ${(error as Error).message}`);
+      throw TRY_LATER();
+    }
+  }
+
+  /**
+   * `DATA` ended: the mail's text as a message of every accepted recipient. Resolves when the mail is taken (relayed,
+   * or dropped as a machine's or empty); throws the SMTP answer when it is refused, 4xx for the sender to retry. A
+   * retried mail is recognised by its Message-ID and adds nothing twice.
+   */
+  async deliver(mail: ReceivedMail, envelopeSender: string | null, targets: RelayTarget[]): Promise<void> {
+    const automated = automatedReason(mail.headers, envelopeSender);
+    if (automated) {
+      mails.inc({ outcome: 'automated' });
+      this.logger.log(`mail dropped: ${automated}`);
+      return;
+    }
+    const from = mail.from ?? envelopeSender ?? '';
+    const content = messageOf({ text: mail.text ?? '', subject: mail.subject ?? '', attachmentNames: mail.attachmentNames }, MESSAGE_MAX_LENGTH);
+    if (!content) {
+      mails.inc({ outcome: 'empty' });
+      this.logger.log('mail dropped: no text');
+      return;
+    }
+    const language = mailLanguage(mail.headers.get('content-language'), content);
+    for (const target of targets) {
+      const waitMs = await this.limits.admitMessage(target.itemCode, from);
+      if (waitMs > 0) {
+        mails.inc({ outcome: 'limited' });
+        throw TOO_MANY_MESSAGES(waitMs);
+      }
+      const mailId = createHash('sha256')
+        .update(mail.messageId ?? `${from}\n${mail.subject ?? ''}\n${content}`)
+        .digest('base64url');
+      try {
+        const relayed = await this.rpc.request('messaging.rpc.relay-message', { recipient: target.recipient, from, language, content, mailId });
+        this.logger.log(`mail relayed: message ${relayed.messageId} by the ${relayed.author} of tag ${target.itemCode.slice(0, 4)}…`);
+      } catch (error) {
+        if (error instanceof RpcError && error.body.status < 500) {
+          // Gone since RCPT TO (erased, the finder left), or a sender address the thread cannot take: nothing to retry.
+          mails.inc({ outcome: 'refused' });
+          throw error.body.status === 422 ? new SmtpReply(550, '5.1.7 Invalid sender address') : NO_SUCH_USER();
+        }
+        mails.inc({ outcome: 'failed' });
+        this.logger.warn(`relay failed: ${(error as Error).message}`);
+        throw TRY_LATER();
+      }
+    }
+    mails.inc({ outcome: 'relayed' });
+  }
+}

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { simpleParser } from 'mailparser';
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import { InjectConfig } from '@homing/platform';
+import type { MailRelayConfig } from '../config/mail-relay.config';
+import { MailRelayService, SmtpReply, type RelayTarget } from '../relay/mail-relay.service';
+
+/** Mails over this size are refused (`SIZE` is announced, so a polite sender does not even try). */
+export const MAX_MAIL_BYTES = 256 * 1024;
+// A mail goes to one conversation; a handful of recipients covers a finder copying a friend. More is a broadcast.
+const MAX_RECIPIENTS = 5;
+
+const targetsOf = (session: SMTPServerSession): RelayTarget[] => ((session as SessionWithTargets).relayTargets ??= []);
+type SessionWithTargets = SMTPServerSession & { relayTargets?: RelayTarget[] };
+
+/**
+ * The relay's inbound SMTP server (smtp-server): no AUTH (it relays to nobody but the product's own addresses, so it
+ * is no open relay), STARTTLS when a certificate is configured, `SIZE` 256 KB. Each recipient is checked at
+ * `RCPT TO`, so unknown ones are refused before any data; the mail is parsed (mailparser) and handed to
+ * MailRelayService, and nothing of it is kept.
+ */
+@Injectable()
+export class RelaySmtpServer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(RelaySmtpServer.name);
+  private server?: SMTPServer;
+
+  constructor(
+    private readonly relay: MailRelayService,
+    @InjectConfig() private readonly config: MailRelayConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const tls =
+      this.config.RELAY_TLS_CERT_FILE && this.config.RELAY_TLS_KEY_FILE
+        ? { cert: readFileSync(this.config.RELAY_TLS_CERT_FILE), key: readFileSync(this.config.RELAY_TLS_KEY_FILE) }
+        : undefined;
+    const server = new SMTPServer({
+      name: this.config.RELAY_DOMAIN,
+      banner: 'Homing mail relay',
+      size: MAX_MAIL_BYTES,
+      authOptional: true,
+      disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+      ...(tls ?? {}),
+      disableReverseLookup: true,
+      logger: false,
+      maxClients: 200,
+      socketTimeout: 60_000,
+      closeTimeout: 10_000,
+      onRcptTo: (address, session, callback) => {
+        if (targetsOf(session).length >= MAX_RECIPIENTS) return callback(new SmtpReply(452, '4.5.3 Too many recipients'));
+        this.relay.acceptRecipient(address.address, session.remoteAddress).then(
+          (target) => {
+            targetsOf(session).push(target);
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
+      },
+      onData: (stream, session, callback) => {
+        this.receive(stream, session).then(
+          () => callback(),
+          (error: Error) => callback(error instanceof SmtpReply ? error : new SmtpReply(451, '4.3.0 Temporary failure, please try again later')),
+        );
+      },
+    });
+    // A client that resets mid-message is reported here; it must not take the process down.
+    server.on('error', (error) => this.logger.warn(`SMTP: ${error.message}`));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.config.RELAY_SMTP_PORT, this.config.RELAY_SMTP_HOST, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    this.logger.log(`SMTP on ${this.config.RELAY_SMTP_HOST}:${this.config.RELAY_SMTP_PORT} for @${this.config.RELAY_DOMAIN}${tls ? ' (STARTTLS)' : ''}`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // Stops taking connections; mails in flight finish (or their senders retry: nothing was acknowledged).
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private async receive(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> {
+    const parsed = await simpleParser(stream, { skipHtmlToText: false, skipTextToHtml: true, skipImageLinks: true });
+    // smtp-server stops counting at the limit and says so once the stream has ended.
+    if (stream.sizeExceeded) throw new SmtpReply(552, '5.3.4 Message too big: 256 KB at most');
+    const mailFrom = session.envelope.mailFrom;
+    const envelopeSender = mailFrom && mailFrom.address ? mailFrom.address : null;
+    await this.relay.deliver(
+      {
+        headers: parsed.headers,
+        messageId: parsed.messageId,
+        from: parsed.from?.value[0]?.address,
+        subject: parsed.subject,
+        text: parsed.text,
+        attachmentNames: parsed.attachments.map((attachment, index) => attachment.filename ?? `attachment ${index + 1}`),
+      },
+      envelopeSender,
+      targetsOf(session),
+    );
+  }
+}

@@ -1,0 +1,1 @@
+module.exports = require('../../tools/webpack/nest-app.config')('mail-relay');

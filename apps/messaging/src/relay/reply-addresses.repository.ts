@@ -1,0 +1,58 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Database } from '@homing/platform';
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** A new reply token: 128 random bits as 26 characters of lower-case base32 (mail systems may fold the case). */
+export function newReplyToken(): string {
+  const bytes = randomBytes(16);
+  let bits = 0;
+  let value = 0;
+  let token = '';
+  for (const byte of bytes) {
+    value = ((value << 8) | byte) & 0xffff;
+    bits += 8;
+    while (bits >= 5) {
+      token += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return bits > 0 ? token + BASE32[(value << (5 - bits)) & 31] : token;
+}
+
+/** What is kept of a reply token: its SHA-256 (random tokens need no salt). */
+export function hashReplyToken(token: string): string {
+  return createHash('sha256').update(token.toLowerCase()).digest('base64url');
+}
+
+export type ReplyRecipient = { recipient: 'finder' } | { recipient: 'owner'; userId: string };
+
+export interface ReplyAddressRow {
+  conversation_id: string;
+  recipient: 'finder' | 'owner';
+  user_id: string | null;
+}
+
+/** The relay's reply addresses: minted for an e-mail, looked up when a reply arrives. */
+@Injectable()
+export class ReplyAddressesRepository {
+  constructor(private readonly database: Database) {}
+
+  /** A new address of the conversation for this recipient; answers its token, which is kept only as a hash. */
+  async mint(conversationId: string, to: ReplyRecipient): Promise<string> {
+    const token = newReplyToken();
+    await this.database.affected('INSERT INTO reply_addresses (token_hash, conversation_id, recipient, user_id) VALUES ($1, $2, $3, $4)', [
+      hashReplyToken(token),
+      conversationId,
+      to.recipient,
+      to.recipient === 'owner' ? to.userId : null,
+    ]);
+    return token;
+  }
+
+  async find(token: string): Promise<ReplyAddressRow | null> {
+    const row = await this.database.one<ReplyAddressRow>('SELECT conversation_id, recipient, user_id FROM reply_addresses WHERE token_hash = $1', [hashReplyToken(token)]);
+    return row ?? null;
+  }
+}
