@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Message, PublicItem } from '@homing/contracts';
+import type { Message } from '@homing/contracts';
 import { expectEventually, type ReceivedMail } from '@homing/testing';
 import { apiExchange, type ApiCaller } from '../support/api';
+import { mailWithSubject, ownerWithItem, replyToOf, tagAddress } from '../support/relay';
 import { plainMail, smtpSend } from '../support/smtp-client';
 import { stackForSuite } from '../support/stack';
 
@@ -11,32 +12,13 @@ describe('the e-mail relay', () => {
   const stack = stackForSuite({ relay: true });
   const call = <T = unknown>(method: string, path: string, options: ApiCaller = {}) => apiExchange<T>(stack, method, path, options);
   const relay = (envelope: { mailFrom: string; rcptTo: string[] }, message: string) => smtpSend(stack.relaySmtpPort as number, envelope, message);
-  const replyToOf = (mail: ReceivedMail) => mail.headers.find((header) => header.key === 'reply-to')?.value.replace(/^.*<|>.*$/g, '').trim() ?? '';
+  const newOwner = (password = false) => ownerWithItem(stack, { password });
 
-  async function newOwner(password = false) {
-    const email = `owner-${randomUUID()}@example.test`;
-    const reply = await stack.nc.request(`${stack.namespace}.identity.rpc.ensure-user`, JSON.stringify({ email, language: 'en' }), { timeout: 5000 });
-    const ensured = reply.json<{ userId: string; passwordToken: string; loginToken: string }>();
-    if (!password) return { email, password: null, token: ensured.loginToken };
-    const chosen = `pw-${randomUUID()}`;
-    const set = await call<{ token: string }>('POST', '/user/password', { body: { token: ensured.passwordToken, password: chosen } });
-    return { email, password: chosen, token: set.body.token };
-  }
-
-  async function newItem(token: string): Promise<string> {
-    const created = await call<PublicItem>('POST', '/items', { token, body: { name: 'Keys' }, idempotencyKey: randomUUID() });
-    expect(created.status).toBe(201);
-    // Messaging has heard of the item (and so has the relay's recipient check).
-    await expectEventually(async () => expect((await call('GET', `/user/items/${created.body.code}/unread-count`, { token })).status).toBe(200));
-    return created.body.code;
-  }
-
-  const tagAddress = (code: string) => `tag-${code.replace(/-/g, '').toLowerCase()}@relay.localhost`;
   const thread = async (code: string, token: string) => (await call<Message[]>('GET', `/items/${code}/messages`, { token })).body;
 
   it('opens a conversation from a mail to a tag, acknowledges it, and carries replies both ways without the quotes', async () => {
     const owner = await newOwner();
-    const code = await newItem(owner.token);
+    const { code } = owner;
     const finder = `finder-${randomUUID()}@example.test`;
 
     const sent = await relay(
@@ -57,11 +39,7 @@ describe('the e-mail relay', () => {
     expect(acknowledgement.subject).toBe('Your message reached the owner');
     const finderReplyAddress = replyToOf(acknowledgement);
     expect(finderReplyAddress).toMatch(/^c-[a-z2-7]{26}@relay\.localhost$/);
-    const ownerMail = await expectEventually(() => {
-      const found = stack.mail.mailsTo(owner.email).find((mail) => mail.subject === 'Someone wrote about your lost item');
-      if (!found) throw new Error('no e-mail about the message yet');
-      return found;
-    });
+    const ownerMail = await mailWithSubject(stack, owner.email, 'Someone wrote about your lost item');
     const ownerReplyAddress = replyToOf(ownerMail);
     expect(ownerReplyAddress).toMatch(/^c-[a-z2-7]{26}@relay\.localhost$/);
     expect(ownerReplyAddress).not.toBe(finderReplyAddress);
@@ -113,7 +91,7 @@ describe('the e-mail relay', () => {
 
   it('acknowledges in the language of the finder’s mail', async () => {
     const owner = await newOwner();
-    const code = await newItem(owner.token);
+    const { code } = owner;
     const finder = `vinder-${randomUUID()}@example.test`;
     const sent = await relay(
       { mailFrom: finder, rcptTo: [tagAddress(code)] },
@@ -126,7 +104,7 @@ describe('the e-mail relay', () => {
 
   it('turns auto-replies, bounces and mail to unknown or retired tags into nothing', async () => {
     const owner = await newOwner();
-    const code = await newItem(owner.token);
+    const { code } = owner;
     const finder = `finder-${randomUUID()}@example.test`;
     const headers = (extra: Record<string, string> = {}) => ({ From: finder, To: tagAddress(code), Subject: 'Out of office', ...extra });
 
@@ -144,7 +122,7 @@ describe('the e-mail relay', () => {
 
     // A retired tag (its owner erased their account) answers exactly as an unknown one.
     const leaving = await newOwner(true);
-    const retired = await newItem(leaving.token);
+    const retired = leaving.code;
     expect((await call('DELETE', '/user', { token: leaving.token, body: { password: leaving.password } })).status).toBe(200);
     await expectEventually(async () => {
       const refused = await relay({ mailFrom: finder, rcptTo: [tagAddress(retired)] }, plainMail(headers(), 'Hello?'));

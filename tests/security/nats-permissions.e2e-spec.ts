@@ -7,6 +7,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { ClaimResponse } from '@homing/contracts';
 import { expectEventually, freePort, isolatedName, runServiceCommand } from '@homing/testing';
 import { parse } from 'yaml';
+import { mailWithSubject, relayMail, replyToOf, tagAddress } from '../support/relay';
 import { startStack, type Stack } from '../support/stack';
 
 // S11 with the production NATS configuration: the per-service users and subject permissions of
@@ -14,7 +15,7 @@ import { startStack, type Stack } from '../support/stack';
 // has it), the product's paths work end to end, and a client without a service's credentials, or with another
 // service's, can neither call RPCs nor publish events it does not own.
 const NATS_SERVER = '/usr/sbin/nats-server';
-type User = 'gateway' | 'identity' | 'items' | 'messaging' | 'notifications' | 'operator';
+type User = 'gateway' | 'identity' | 'items' | 'messaging' | 'notifications' | 'mailrelay' | 'operator';
 
 interface HelmValues {
   config: { merge: { authorization: { users: Array<{ user: User; password: string }> } } };
@@ -66,7 +67,9 @@ function readValues(): string {
     // No namespace: the subjects exactly as production names them, on a server of this test's own.
     const natsFor = (user: User) => ({ NATS_URL: urlOf(user), NATS_NAMESPACE: '' });
     stack = await startStack({
+      relay: true,
       env: {
+        'mail-relay': natsFor('mailrelay'),
         gateway: { ...natsFor('gateway'), TRUSTED_PROXIES: '127.0.0.1,::1' },
         identity: natsFor('identity'),
         items: natsFor('items'),
@@ -95,7 +98,7 @@ function readValues(): string {
     return { status: response.status, body: (await response.json()) as T };
   };
 
-  it('runs every path of the product: activation (items → identity, events to messaging and notifications), a finder message, a login code', async () => {
+  it('runs every path of the product: activation (items → identity, events to messaging and notifications), a finder message, a login code, a mail to the relay', async () => {
     const [code] = tags;
     const email = `owner-${randomUUID()}@example.test`;
     const claimed = await post<ClaimResponse>('/claim', { code, email });
@@ -114,6 +117,16 @@ function readValues(): string {
     const codeRequest = await fetch(`${stack.api}/magic-link?email=${encodeURIComponent(email)}`, { headers: { 'x-forwarded-for': '10.9.0.2' } });
     expect(codeRequest.status).toBe(200);
     await stack.mail.waitForMails(email, 3);
+
+    // The relay → messaging; notifications → messaging for the reply addresses of the owner's and the finder's mail.
+    const finder = `finder-${randomUUID()}@example.test`;
+    const mailed = await relayMail(stack, { mailFrom: finder, rcptTo: [tagAddress(code)] }, { From: finder, Subject: 'Keys' }, 'Found your keys by the station.');
+    expect(mailed.data).toBe(250);
+    expect(replyToOf(await mailWithSubject(stack, finder, 'Your message reached the owner'))).toMatch(/^c-[a-z2-7]{26}@relay\.localhost$/);
+    await expectEventually(() => {
+      const aboutMessages = stack.mail.mailsTo(email).filter((mail) => mail.subject === 'Someone wrote about your lost item');
+      expect(aboutMessages.map(replyToOf)).toEqual([expect.stringMatching(/^c-[a-z2-7]{26}@relay\.localhost$/), expect.stringMatching(/^c-[a-z2-7]{26}@relay\.localhost$/)]);
+    });
   });
 
   it('refuses a client without credentials', async () => {
@@ -138,6 +151,8 @@ function readValues(): string {
     expect(await denied('gateway', 'items.item.claimed.v1')).toBe(true);
     expect(await denied('notifications', 'messaging.message.created.v1')).toBe(true);
     expect(await denied('messaging', 'identity.user.registered.v1')).toBe(true);
+    expect(await denied('mailrelay', 'messaging.rpc.list-messages')).toBe(true);
+    expect(await denied('mailrelay', 'messaging.message.created.v1')).toBe(true);
   });
 
   it("keeps a service from listening to another service's RPCs", async () => {

@@ -29,8 +29,7 @@ export async function apiCall<T>(stack: Pick<Stack, 'api'>, method: string, path
 }
 
 /** An item of a new owner (a test access token), once messaging has learnt who owns it, so finders can write. */
-export async function ownedItem(stack: Pick<Stack, 'api'>): Promise<{ code: string; token: string }> {
-  const { token } = testAccessToken();
+export async function ownedItem(stack: Pick<Stack, 'api'>, token = testAccessToken().token): Promise<{ code: string; token: string }> {
   const created = await apiCall<PublicItem>(stack, 'POST', '/items', { token, body: { name: 'Keys' } });
   expect(created.status).toBe(201);
   await expectEventually(async () => expect((await apiCall(stack, 'GET', `/user/items/${created.body.code}/unread-count`, { token })).status).toBe(200));

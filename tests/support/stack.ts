@@ -29,8 +29,8 @@ export interface Stack {
 }
 
 export interface StackOptions {
-  /** Extra environment per service (`gateway` included). */
-  env?: Partial<Record<BackendService | 'gateway', NodeJS.ProcessEnv>>;
+  /** Extra environment per service (`gateway` and `mail-relay` included). */
+  env?: Partial<Record<BackendService | 'gateway' | 'mail-relay', NodeJS.ProcessEnv>>;
   /** Also start the mail relay (apps/mail-relay), for RELAY_DOMAIN `relay.localhost` as the other services default to. */
   relay?: boolean;
   /** Runs after migrations, before the services start (seeding). */
@@ -67,7 +67,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   );
   const relaySmtpPort = options.relay ? await freePort() : undefined;
   if (relaySmtpPort) {
-    services.set('mail-relay', new ServiceProcess('mail-relay', await freePort(), { ...shared, RELAY_SMTP_PORT: String(relaySmtpPort), RELAY_SMTP_HOST: '127.0.0.1' }));
+    services.set('mail-relay', new ServiceProcess('mail-relay', await freePort(), { ...shared, RELAY_SMTP_PORT: String(relaySmtpPort), RELAY_SMTP_HOST: '127.0.0.1', ...options.env?.['mail-relay'] }));
   }
   try {
     await Promise.all([...services.values()].map((service) => service.start()));

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { ResponseCode } from '@homing/contracts';
+import { expectEventually } from '@homing/testing';
+import { reportFigure, sized } from '../fault/harness/figures';
+import { apiCall } from '../support/api';
+import { mailWithSubject, ownerWithItem, relayMail, replyToOf, tagAddress } from '../support/relay';
+import { startStack, type Stack } from '../support/stack';
+
+// A7 and P5: the e-mail relay under a flood and robots' mail, and the reply addresses and resume links of erased
+// conversations. Real SMTP on the loopback into the relay of a whole stack.
+describe('the mail relay under abuse (A7, P5)', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack({ relay: true });
+  });
+
+  afterAll(() => stack?.stop());
+
+  const messagesOf = async (code: string): Promise<number> => {
+    const { rows } = await stack.db.query<{ count: string }>(
+      `SELECT count(*) FROM "${stack.schemaOf('messaging')}".messages m JOIN "${stack.schemaOf('messaging')}".conversations c ON c.id = m.conversation_id WHERE c.item_code = $1`,
+      [code.replace(/-/g, '')],
+    );
+    return Number(rows[0].count);
+  };
+
+  it('A7: a flood of mail to one tag stops at the tag’s limits, and robots’ mail starts no loop', async () => {
+    const owner = await ownerWithItem(stack);
+    const to = tagAddress(owner.code);
+    const mail = (from: string, headers: Record<string, string> = {}, mailFrom = from) =>
+      relayMail(stack, { mailFrom, rcptTo: [to] }, { From: from, To: to, Subject: 'Found it', ...headers }, `Found your keys (${randomUUID()}).`);
+
+    // One sender 30 times: 20 an hour per sender and tag.
+    const oneSender = `flooder-${randomUUID()}@example.test`;
+    const fromOne: number[] = [];
+    for (let index = 0; index < 30; index++) fromOne.push((await mail(oneSender)).data ?? 0);
+    // Then many senders, until far past the tag's 200 an hour.
+    const many = sized(230, 970);
+    const fromMany: number[] = [];
+    for (let index = 0; index < many; index++) fromMany.push((await mail(`sender-${index}-${randomUUID()}@example.test`)).data ?? 0);
+    const accepted = [...fromOne, ...fromMany].filter((code) => code === 250).length;
+    const limited = [...fromOne, ...fromMany].filter((code) => code === 450).length;
+    expect(fromOne.filter((code) => code === 250)).toHaveLength(20);
+    // The tag counts every write it was asked for, the sender's refused ten included, as on the web (A4): 190 messages.
+    expect(accepted).toBe(190);
+    expect(accepted + limited).toBe(30 + many);
+    await expectEventually(async () => expect(await messagesOf(owner.code)).toBe(accepted));
+
+    // Robots: auto-replies and bounces to the tag, and to the reply address of an acknowledgement (where a vacation
+    // responder answers), each taken and dropped; nothing is sent back to them.
+    const finder = `finder-${randomUUID()}@example.test`;
+    const second = await ownerWithItem(stack);
+    expect((await relayMail(stack, { mailFrom: finder, rcptTo: [tagAddress(second.code)] }, { From: finder, Subject: 'Keys' }, 'Found your keys.')).data).toBe(250);
+    const acknowledgement = await mailWithSubject(stack, finder, 'Your message reached the owner');
+    const replyAddress = replyToOf(acknowledgement);
+    const robot = `robot-${randomUUID()}@example.test`;
+    const robots = sized(20, 100);
+    const answers: number[] = [];
+    for (let index = 0; index < robots; index++) {
+      const target = index % 2 === 0 ? replyAddress : tagAddress(second.code);
+      const kind: Record<string, string> = index % 4 < 2 ? { 'Auto-Submitted': 'auto-replied', Subject: 'Out of office' } : { Subject: 'Undelivered Mail Returned to Sender' };
+      const mailFrom = index % 4 < 2 ? robot : '';
+      answers.push((await relayMail(stack, { mailFrom, rcptTo: [target] }, { From: robot, ...kind }, 'I am away until Monday.')).data ?? 0);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const added = (await messagesOf(second.code)) - 1;
+    const sentBack = stack.mail.mailsTo(robot).length;
+    const finderMails = stack.mail.mailsTo(finder).length;
+    expect(answers.every((code) => code === 250)).toBe(true);
+    expect({ added, sentBack, finderMails }).toEqual({ added: 0, sentBack: 0, finderMails: 1 });
+
+    reportFigure({
+      id: 'A7',
+      test: `the mail relay flooded: ${30 + many} mails to one tag address (30 from one sender, ${many} from as many senders), then ${robots} auto-replies and bounces to a tag and a reply address`,
+      figure: `one sender: ${fromOne.filter((code) => code === 250).length} accepted, ${fromOne.filter((code) => code === 450).length} refused 450; all: ${accepted} messages (tag limit 200 an hour, refused writes counted), ${limited} refused 450; messages past the tag's limits 0; robots' mails turned into messages ${added}, mails sent back to them ${sentBack} (loops 0)`,
+      size: `${30 + many} + ${robots} mails`,
+      passed: accepted <= 200 && added === 0 && sentBack === 0,
+    });
+  });
+
+  it('P5: reply addresses and resume links of erased conversations open nothing', async () => {
+    const attempts: Array<{ what: string; accepted: boolean }> = [];
+    const writeTo = async (what: string, address: string) => {
+      const answer = await relayMail(stack, { mailFrom: `someone-${randomUUID()}@example.test`, rcptTo: [address] }, { Subject: 'Re: your item' }, 'Still there?');
+      attempts.push({ what, accepted: answer.rcptTo[0] === 250 });
+    };
+    const resume = async (what: string, code: string, link: string) => {
+      const token = new URL(link).searchParams.get('resume') as string;
+      const answer = await apiCall<{ response_code: string }>(stack, 'POST', `/items/${code}/finder-resume`, { body: { token } });
+      attempts.push({ what, accepted: answer.status !== 422 || answer.body.response_code !== ResponseCode.RESUME_LINK_EXPIRED });
+    };
+    const linkOf = (text: string) => /https?:\/\/\S+\?resume=[A-Za-z0-9_-]+/.exec(text)?.[0] as string;
+
+    // A conversation by mail, answered once by each side, then erased by the owner's reset.
+    const owner = await ownerWithItem(stack);
+    const finder = `finder-${randomUUID()}@example.test`;
+    expect((await relayMail(stack, { mailFrom: finder, rcptTo: [tagAddress(owner.code)] }, { From: finder, Subject: 'Bike' }, 'I found your bike.')).data).toBe(250);
+    const acknowledgement = await mailWithSubject(stack, finder, 'Your message reached the owner');
+    const ownerMail = await mailWithSubject(stack, owner.email, 'Someone wrote about your lost item');
+    const [finderAddress, ownerAddress] = [replyToOf(acknowledgement), replyToOf(ownerMail)];
+    expect((await apiCall(stack, 'POST', `/user/items/${owner.code}/reset`, { token: owner.token })).status).toBe(204);
+    await writeTo('finder reply address after reset', finderAddress);
+    await writeTo('owner reply address after reset', ownerAddress);
+    await resume('resume link after reset', owner.code, linkOf(acknowledgement.text));
+
+    // A finder who deleted their conversation: their addresses and links stop too.
+    const second = await ownerWithItem(stack);
+    const leaving = `leaving-${randomUUID()}@example.test`;
+    expect((await relayMail(stack, { mailFrom: leaving, rcptTo: [tagAddress(second.code)] }, { From: leaving, Subject: 'Bag' }, 'I found your bag.')).data).toBe(250);
+    const theirs = await mailWithSubject(stack, leaving, 'Your message reached the owner');
+    const session = await apiCall<{ finder_token: string }>(stack, 'POST', `/items/${second.code}/finder-resume`, { body: { token: new URL(linkOf(theirs.text)).searchParams.get('resume') } });
+    expect(session.status).toBe(200);
+    expect((await apiCall(stack, 'DELETE', `/items/${second.code}/conversation`, { finderToken: session.body.finder_token })).status).toBe(204);
+    await writeTo('finder reply address after the finder left', replyToOf(theirs));
+    await resume('resume link after the finder left', second.code, linkOf(theirs.text));
+
+    const accepted = attempts.filter((attempt) => attempt.accepted);
+    expect(accepted).toEqual([]);
+    reportFigure({
+      id: 'P5',
+      test: 'reply-by-mail addresses (finder and owner) and resume links of conversations erased by a reset or by the finder',
+      figure: `still accepted: ${accepted.length} of ${attempts.length} (${attempts.map((attempt) => attempt.what).join('; ')})`,
+      size: `${attempts.length} attempts`,
+      passed: accepted.length === 0,
+    });
+  });
+});
