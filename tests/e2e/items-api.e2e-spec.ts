@@ -48,7 +48,7 @@ describe('items API through the gateway', () => {
   it('shows a seeded tag to whoever scans it, without owner details', async () => {
     const response = await fetch(`${api}/items/${seeded[0]}`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ code: seeded[0], name: null, claimed_at: null, activated: false, is_owner: false });
+    expect(await response.json()).toEqual({ code: seeded[0], name: null, claimed_at: null, activated: false, is_owner: false, lost: false });
   });
 
   it('accepts the code as a person types it', async () => {

@@ -119,7 +119,7 @@ describe('the owner’s items', () => {
         const response = await fetch(`${api}/items/${item.code}`, { headers });
         const text = await response.text();
         expect(response.status).toBe(200);
-        expect(JSON.parse(text)).toEqual({ code: item.code, name: 'Laptop', claimed_at: item.claimed_at, activated: true, is_owner: false, relay_address: `tag-${item.code.replace(/-/g, '').toLowerCase()}@relay.localhost` });
+        expect(JSON.parse(text)).toEqual({ code: item.code, name: 'Laptop', claimed_at: item.claimed_at, activated: true, is_owner: false, lost: false, relay_address: `tag-${item.code.replace(/-/g, '').toLowerCase()}@relay.localhost` });
         expect(text).not.toContain(owner.userId);
         expect(text).not.toContain('owner-');
       }

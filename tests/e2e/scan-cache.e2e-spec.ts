@@ -73,7 +73,7 @@ describe('tag scans from the gateway’s cache', () => {
     await expectEventually(async () => expect(await itemsCallsDuring(async () => void (await scan(code)))).toEqual([]));
 
     const calls = await itemsCallsDuring(async () => {
-      expect(await scan(code)).toEqual({ status: 200, body: { code, name: 'Blue umbrella', claimed_at: expect.any(String), activated: true, is_owner: false, relay_address: expect.stringMatching(/^tag-[0-9a-z]{16}@relay\.localhost$/) } });
+      expect(await scan(code)).toEqual({ status: 200, body: { code, name: 'Blue umbrella', claimed_at: expect.any(String), activated: true, is_owner: false, lost: false, relay_address: expect.stringMatching(/^tag-[0-9a-z]{16}@relay\.localhost$/) } });
       expect(await scan(code, owner.token)).toMatchObject({ status: 200, body: { code, is_owner: true, user_id: owner.userId } });
       const stranger = await scan(code, testAccessToken().token);
       expect(stranger.body.is_owner).toBe(false);

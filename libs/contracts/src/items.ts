@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { photoUrlsSchema } from './photos';
-import { singleLineText } from './text';
+import { multiLineText, singleLineText } from './text';
 
 export const ITEM_NAME_MAX_LENGTH = 100;
+export const LOST_NOTE_MAX_LENGTH = 280;
 
 /** What anyone who scans a tag may learn (ARCHITECTURE §5): no e-mail, and the owner's id only to the owner. */
 export const publicItemSchema = z.object({
@@ -16,6 +17,10 @@ export const publicItemSchema = z.object({
   user_id: z.uuid().optional(),
   /** The item's photo, when its owner uploaded one: what a finder sees first. */
   photo: photoUrlsSchema.optional(),
+  /** The owner marked it lost (lost mode): the finder page says so, with the owner's note. */
+  lost: z.boolean(),
+  /** The owner's note to finders while the item is lost (plain text, at most 280 characters). */
+  lost_note: z.string().optional(),
   /** An activated item's e-mail relay address (`tag-{code}@RELAY_DOMAIN`): a finder may write to it instead. */
   relay_address: z.string().optional(),
 });
@@ -38,6 +43,10 @@ export const updateItemBodySchema = z.strictObject({
   name: singleLineText(ITEM_NAME_MAX_LENGTH).optional(),
   /** Integer cents (EUR), 0 for none. */
   reward: z.number().int().min(0).max(REWARD_MAX_CENTS).optional(),
+  /** Lost mode on or off. Off ("I have it again") also removes the note. */
+  lost: z.boolean().optional(),
+  /** The note finders see while the item is lost; empty removes it. Only with `lost: true` or on a lost item. */
+  lost_note: multiLineText(LOST_NOTE_MAX_LENGTH, 0).optional(),
 });
 export type UpdateItemBody = z.infer<typeof updateItemBodySchema>;
 

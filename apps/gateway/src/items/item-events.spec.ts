@@ -3,7 +3,7 @@ import { ItemEvents } from './item-events';
 import { PublicItemCache, type PublicItemRecord } from './public-item-cache';
 
 const CODE = 'ABCDEFGHJKMNPQRS';
-const record: PublicItemRecord = { item: { code: 'ABCD-EFGH-JKMN-PQRS', name: 'Keys', claimed_at: null, activated: true, is_owner: false }, ownerUserId: null };
+const record: PublicItemRecord = { item: { code: 'ABCD-EFGH-JKMN-PQRS', name: 'Keys', claimed_at: null, activated: true, is_owner: false, lost: false }, ownerUserId: null };
 
 describe('ItemEvents', () => {
   let nats: ReturnType<typeof fakeNats>;

@@ -2,7 +2,7 @@ import { PublicItemCache, type PublicItemRecord } from './public-item-cache';
 
 const OWNER = '0190a6f0-0000-7000-8000-000000000001';
 const record = (name: string): PublicItemRecord => ({
-  item: { code: 'ABCD-EFGH-JKMN-PQRS', name, claimed_at: '2026-11-23T10:00:00.000Z', activated: true, is_owner: false },
+  item: { code: 'ABCD-EFGH-JKMN-PQRS', name, claimed_at: '2026-11-23T10:00:00.000Z', activated: true, is_owner: false, lost: false },
   ownerUserId: OWNER,
 });
 

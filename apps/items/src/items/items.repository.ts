@@ -9,6 +9,10 @@ export interface ItemRow {
   claimed_at: Date | null;
   /** Which photo upload the item shows; null without a photo. */
   photo_version: number | null;
+  /** Since when its owner has marked it lost; null when it is not. */
+  lost_at: Date | null;
+  /** The owner's note to finders while it is lost. */
+  lost_note: string | null;
 }
 
 /** A row just written: with the version its event carries. */
@@ -17,12 +21,12 @@ export interface VersionedItemRow extends ItemRow {
   version: number;
 }
 
-const ITEM_COLUMNS = 'code, name, reward_cents, owner_user_id, claimed_at, photo_version';
+const ITEM_COLUMNS = 'code, name, reward_cents, owner_user_id, claimed_at, photo_version, lost_at, lost_note';
 
 // The tag scan is the hottest path (ARCHITECTURE §7): a named prepared statement of the needed columns.
 const FIND_BY_CODE = {
   name: 'items_find_by_code',
-  text: 'SELECT code, name, reward_cents, owner_user_id, claimed_at, photo_version FROM items WHERE code = $1',
+  text: 'SELECT code, name, reward_cents, owner_user_id, claimed_at, photo_version, lost_at, lost_note FROM items WHERE code = $1',
 };
 
 /** The only place that reads or writes the items table. */
@@ -68,21 +72,24 @@ export class ItemsRepository {
 
   /**
    * Changes the given fields of the owner's item and bumps its version; null when the owner has no item with this
-   * code. `rewardCents` undefined leaves the reward as it is.
+   * code. An undefined field stays as it is. Lost mode on keeps the time it began; off removes the note with it; a
+   * note of '' removes the note.
    */
   async updateOwned(
     transaction: Transaction,
-    item: { code: string; ownerUserId: string; name?: string; rewardCents?: number },
+    item: { code: string; ownerUserId: string; name?: string; rewardCents?: number; lost?: boolean; lostNote?: string },
   ): Promise<VersionedItemRow | null> {
     const row = await this.database.one<VersionedItemRow>(
       `UPDATE items
          SET name = COALESCE($3, name),
              reward_cents = CASE WHEN $4::boolean THEN $5::integer ELSE reward_cents END,
+             lost_at = CASE WHEN $6::boolean IS NULL THEN lost_at WHEN $6::boolean THEN COALESCE(lost_at, now()) ELSE NULL END,
+             lost_note = CASE WHEN $6::boolean = false THEN NULL WHEN $7::text IS NOT NULL THEN NULLIF($7::text, '') ELSE lost_note END,
              version = version + 1,
              updated_at = now()
        WHERE code = $1 AND owner_user_id = $2
        RETURNING ${ITEM_COLUMNS}, version`,
-      [item.code, item.ownerUserId, item.name ?? null, item.rewardCents !== undefined, item.rewardCents ?? null],
+      [item.code, item.ownerUserId, item.name ?? null, item.rewardCents !== undefined, item.rewardCents ?? null, item.lost ?? null, item.lostNote ?? null],
       transaction,
     );
     return row ?? null;

@@ -29,8 +29,8 @@ export class ItemsRpcController {
   }
 
   @RpcHandler('items.rpc.update')
-  update(@Payload() { code, ownerUserId, name, reward }: Request<'items.rpc.update'>): Promise<Response<'items.rpc.update'>> {
-    return this.items.update(code, ownerUserId, { name, reward });
+  update(@Payload() { code, ownerUserId, ...changes }: Request<'items.rpc.update'>): Promise<Response<'items.rpc.update'>> {
+    return this.items.update(code, ownerUserId, changes);
   }
 
   @RpcHandler('items.rpc.delete')

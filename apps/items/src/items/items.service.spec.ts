@@ -13,6 +13,7 @@ function setUp({ rewardsEnabled = false, row = null as VersionedItemRow | null, 
     updateOwned: jest.fn(async () => row),
     deleteOwned: jest.fn(async () => deletedVersion),
     findOwnedByCode: jest.fn(async () => row),
+    findByCode: jest.fn(async () => row),
   };
   const outbox = { record: jest.fn() };
   const service = new ItemsService(
@@ -24,7 +25,7 @@ function setUp({ rewardsEnabled = false, row = null as VersionedItemRow | null, 
   return { service, repository, outbox };
 }
 
-const stored: VersionedItemRow = { code: CODE, name: 'Keys', reward_cents: 500, owner_user_id: OWNER, claimed_at: new Date('2026-01-01T00:00:00Z'), version: 4, photo_version: null };
+const stored: VersionedItemRow = { code: CODE, name: 'Keys', reward_cents: 500, owner_user_id: OWNER, claimed_at: new Date('2026-01-01T00:00:00Z'), version: 4, photo_version: null, lost_at: null, lost_note: null };
 
 describe('ItemsService', () => {
   it('refuses a positive reward while rewards are disabled, before touching anything', async () => {
@@ -44,7 +45,7 @@ describe('ItemsService', () => {
   it('accepts a reward of 0 while rewards are disabled and changes only the name', async () => {
     const { service, repository } = setUp({ row: stored });
     await service.update(CODE, OWNER, { name: 'Keys', reward: 0 });
-    expect(repository.updateOwned).toHaveBeenCalledWith(manager, { code: CODE, ownerUserId: OWNER, name: 'Keys', rewardCents: undefined });
+    expect(repository.updateOwned).toHaveBeenCalledWith(manager, { code: CODE, ownerUserId: OWNER, name: 'Keys', rewardCents: undefined, lost: undefined, lostNote: undefined });
   });
 
   it('hides a stored reward while rewards are disabled', async () => {
@@ -65,6 +66,27 @@ describe('ItemsService', () => {
     const { service, outbox } = setUp({ deletedVersion: 5 });
     await service.delete(CODE, OWNER);
     expect(outbox.record).toHaveBeenCalledWith(manager, 'items.item.deleted.v1', { code: CODE }, { aggregateId: CODE, version: 5 });
+  });
+
+  it('shows lost mode and its note, and the note only while the item is lost', async () => {
+    const { service } = setUp({ row: { ...stored, lost_at: new Date('2026-02-01T00:00:00Z'), lost_note: 'Reward for the finder' } });
+    expect(await service.getPublic(CODE)).toMatchObject({ item: { lost: true, lost_note: 'Reward for the finder' } });
+    const found = setUp({ row: stored });
+    const item = (await found.service.getPublic(CODE)).item;
+    expect(item.lost).toBe(false);
+    expect(item).not.toHaveProperty('lost_note');
+  });
+
+  it('takes a note only for a lost item, before touching anything', async () => {
+    const { service, repository } = setUp({ row: stored });
+    await expect(service.update(CODE, OWNER, { lost_note: 'Call me' })).rejects.toMatchObject({ body: { status: 422, validation: { lost_note: 'invalid' } } });
+    await expect(service.update(CODE, OWNER, { lost: false, lost_note: 'Call me' })).rejects.toMatchObject({ body: { status: 422, validation: { lost_note: 'invalid' } } });
+    expect(repository.transaction).not.toHaveBeenCalled();
+    await service.update(CODE, OWNER, { lost: true, lost_note: 'Call me' });
+    expect(repository.updateOwned).toHaveBeenCalledWith(manager, expect.objectContaining({ lost: true, lostNote: 'Call me' }));
+    const lost = setUp({ row: { ...stored, lost_at: new Date() } });
+    await lost.service.update(CODE, OWNER, { lost_note: '' });
+    expect(lost.repository.updateOwned).toHaveBeenCalledWith(manager, expect.objectContaining({ lost: undefined, lostNote: '' }));
   });
 
   it('changes nothing, and records nothing, for an empty change', async () => {

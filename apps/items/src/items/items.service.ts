@@ -66,22 +66,27 @@ export class ItemsService {
   }
 
   /**
-   * Renames an item and/or sets its reward, and records `items.item.updated.v1` with the state after the change in
-   * the same transaction. While rewards are disabled a positive reward is a validation error, and a reward of 0 (the
-   * spec's `{name, reward}` body from a client that offers none) is accepted and changes nothing.
+   * Renames an item, sets its reward and/or its lost mode and note, and records `items.item.updated.v1` with the state
+   * after the change in the same transaction. While rewards are disabled a positive reward is a validation error, and
+   * a reward of 0 (the spec's `{name, reward}` body from a client that offers none) is accepted and changes nothing.
+   * A note is for a lost item: with `lost: false`, or alone on an item that is not lost, it is a validation error.
    */
-  async update(input: string, ownerUserId: string, requested: { name?: string; reward?: number }): Promise<PublicItem> {
-    let changes = requested;
+  async update(input: string, ownerUserId: string, requested: { name?: string; reward?: number; lost?: boolean; lost_note?: string }): Promise<PublicItem> {
+    const changes = { ...requested };
     if (requested.reward !== undefined && !this.config.REWARDS_ENABLED) {
       if (requested.reward !== 0) throw RpcError.validation({ reward: 'invalid' }, 'Rewards are not enabled.');
-      changes = { name: requested.name };
+      delete changes.reward;
     }
     const code = parseTagCode(input);
     if (!code) throw itemNotFound();
+    if (changes.lost_note !== undefined && changes.lost !== true) {
+      const lost = changes.lost === undefined && (await this.items.findOwnedByCode(code, ownerUserId))?.lost_at;
+      if (!lost) throw RpcError.validation({ lost_note: 'invalid' }, 'A note is for an item marked lost.');
+    }
     // Nothing to change is not a change: no version, no event.
-    if (changes.name === undefined && changes.reward === undefined) return this.getOwned(code, ownerUserId);
+    if (changes.name === undefined && changes.reward === undefined && changes.lost === undefined && changes.lost_note === undefined) return this.getOwned(code, ownerUserId);
     return this.items.transaction(async (manager) => {
-      const row = await this.items.updateOwned(manager, { code, ownerUserId, name: changes.name, rewardCents: changes.reward });
+      const row = await this.items.updateOwned(manager, { code, ownerUserId, name: changes.name, rewardCents: changes.reward, lost: changes.lost, lostNote: changes.lost_note });
       if (!row) throw itemNotFound();
       await this.outbox.record(
         manager,
@@ -115,6 +120,8 @@ export class ItemsService {
       is_owner: isOwner,
       ...(isOwner ? { user_id: row.owner_user_id as string } : {}),
       ...(row.photo_version !== null ? { photo: photoUrls(row.code, row.photo_version) } : {}),
+      lost: row.lost_at !== null,
+      ...(row.lost_at !== null && row.lost_note ? { lost_note: row.lost_note } : {}),
     };
   }
 }

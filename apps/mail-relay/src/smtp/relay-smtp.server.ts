@@ -83,7 +83,12 @@ export class RelaySmtpServer implements OnApplicationBootstrap, OnApplicationShu
   }
 
   private async receive(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> {
-    const parsed = await simpleParser(stream, { skipHtmlToText: false, skipTextToHtml: true, skipImageLinks: true });
+    // A mail that cannot be read will not be readable on the next try either: refused for good, not retried.
+    const parsed = await simpleParser(stream, { skipHtmlToText: false, skipTextToHtml: true, skipImageLinks: true }).catch(() => {
+      // Read what is left of it, or the sender waits for an answer that never comes.
+      stream.resume();
+      throw new SmtpReply(550, '5.6.0 Message could not be read');
+    });
     // smtp-server stops counting at the limit and says so once the stream has ended.
     if (stream.sizeExceeded) throw new SmtpReply(552, '5.3.4 Message too big: 256 KB at most');
     const mailFrom = session.envelope.mailFrom;
