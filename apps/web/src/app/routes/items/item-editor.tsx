@@ -11,6 +11,7 @@ import { PageTitle } from '../../../components/page-title';
 import { RequireLogin } from '../../../components/require-login';
 import { useCreateItem, useDeleteItem, useOwnedItem, useUpdateItem } from '../../../features/items/api';
 import { ItemNotFound } from '../../../features/items/components/item-not-found';
+import { LostModePanel } from '../../../features/items/components/lost-mode';
 import { QrImage } from '../../../features/items/components/qr-image';
 import { API_BASE, isNotFound } from '../../../lib/api-transport';
 import { rewardsEnabled } from '../../../lib/config';
@@ -111,6 +112,8 @@ function ItemForm({ item }: { item?: PublicItem }) {
           <aside className="item-editor__aside">
             <QrImage code={item.code} size={200} />
             <QrActions code={item.code} />
+            {/* Keyed by the state: marking it back and lost again starts with an empty note, as the server has it. */}
+            <LostModePanel key={String(item.lost)} item={item} />
             <DeleteItem code={item.code} />
           </aside>
         )}

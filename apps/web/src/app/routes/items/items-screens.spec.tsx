@@ -6,7 +6,7 @@ import { gateway } from '../../../testing/gateway';
 import { fakeToken, jsonResponse, renderApp } from '../../../testing/render-app';
 
 const CODE = 'ABCD-EFGH-JKMN-PQRS';
-const item = (overrides: Record<string, unknown> = {}) => ({ code: CODE, name: 'Keys', claimed_at: '2026-11-01T10:00:00Z', activated: true, is_owner: true, ...overrides });
+const item = (overrides: Record<string, unknown> = {}) => ({ code: CODE, name: 'Keys', claimed_at: '2026-11-01T10:00:00Z', activated: true, is_owner: true, lost: false, ...overrides });
 
 describe('my items', () => {
   it('needs a login', async () => {
@@ -29,6 +29,30 @@ describe('my items', () => {
     expect(named).toHaveAccessibleName('Found Keys');
     // Rewards are off: no reward is shown even when the server sends one.
     expect(screen.queryByText(/Reward:/)).not.toBeInTheDocument();
+  });
+
+  it('marks an item lost in one tap, shows it lost, and marks it back', async () => {
+    let current = item();
+    const patches: unknown[] = [];
+    const fetch = gateway({
+      'GET /api/v1/user/items': () => jsonResponse(200, [current]),
+      'GET /api/v1/user/found-items': () => jsonResponse(200, { [CODE]: false }),
+      [`PATCH /api/v1/user/items/${CODE}`]: (_url, init) => {
+        const body = JSON.parse(String(init.body)) as { lost: boolean };
+        patches.push(body);
+        current = item({ lost: body.lost });
+        return jsonResponse(200, current);
+      },
+    });
+    renderApp('/items', { fetch, token: fakeToken() });
+    expect(screen.queryByText('Lost')).not.toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: 'I lost it: Keys' }));
+    expect(await screen.findByText('“Keys” is marked as lost.')).toBeInTheDocument();
+    expect(await screen.findByText('Lost')).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: 'I have it again: Keys' }));
+    expect(await screen.findByText('Good to have “Keys” back. It is no longer marked as lost.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Lost')).not.toBeInTheDocument());
+    expect(patches).toEqual([{ lost: true }, { lost: false }]);
   });
 
   it('introduces the page when there are no items', async () => {
@@ -97,6 +121,30 @@ describe('add and edit an item', () => {
   it('shows the tag’s QR code beside the form', async () => {
     renderApp(`/item/${CODE}`, { fetch: gateway({ [`GET /api/v1/user/items/${CODE}`]: () => jsonResponse(200, item()) }), token: fakeToken() });
     expect(await screen.findByRole('img', { name: `QR code of tag ${CODE}` })).toHaveAttribute('src', expect.stringMatching(/^data:image\/svg\+xml;base64,/));
+  });
+
+  it('keeps a note for finders while the item is lost', async () => {
+    let current = item({ lost: true });
+    const fetch = gateway({
+      [`GET /api/v1/user/items/${CODE}`]: () => jsonResponse(200, current),
+      [`PATCH /api/v1/user/items/${CODE}`]: (_url, init) => {
+        const body = JSON.parse(String(init.body)) as { lost_note?: string };
+        if (body.lost_note === 'Call 0612345678') return jsonResponse(422, { response_code: 'VALIDATION_ERROR', message: 'x', validation: { lost_note: 'invalid' } });
+        current = item({ lost: true, lost_note: body.lost_note });
+        return jsonResponse(200, current);
+      },
+    });
+    renderApp(`/item/${CODE}`, { fetch, token: fakeToken() });
+    expect(await screen.findByText(/Marked as lost\./)).toBeInTheDocument();
+    const note = screen.getByLabelText('Note for the finder');
+    await userEvent.type(note, 'Call 0612345678');
+    await userEvent.click(screen.getByRole('button', { name: 'Save note' }));
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    await userEvent.clear(note);
+    await userEvent.type(note, 'A reward for the finder');
+    await userEvent.click(screen.getByRole('button', { name: 'Save note' }));
+    expect(await screen.findByText('Note saved.')).toBeInTheDocument();
+    expect(note).toHaveValue('A reward for the finder');
   });
 
   it('renames an item and says so when it vanished meanwhile', async () => {

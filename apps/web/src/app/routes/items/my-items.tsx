@@ -6,6 +6,7 @@ import type { PublicItem } from '@homing/contracts';
 import { PageTitle } from '../../../components/page-title';
 import { RequireLogin } from '../../../components/require-login';
 import { useFoundFlags, useOwnedItems } from '../../../features/items/api';
+import { LostToggle } from '../../../features/items/components/lost-mode';
 import { QrImage } from '../../../features/items/components/qr-image';
 import { rewardsEnabled } from '../../../lib/config';
 import { useFlash } from '../../../lib/flash';
@@ -70,13 +71,17 @@ function ItemCard({ item, found }: { item: PublicItem; found: boolean }) {
         </span>{' '}
         <span className="item-card__name">{item.name || t('items.noName')}</span>
       </Link>
+      {item.lost && <span className="item-card__lost">{t('items.lost')}</span>}
       <span className="item-card__code">{item.code}</span>
       {rewardsEnabled && item.reward !== undefined && item.reward > 0 && (
         <span className="item-card__reward">{t('items.reward', { amount: formatReward(item.reward, i18n.resolvedLanguage ?? 'en') })}</span>
       )}
-      <Link to={`/item/${item.code}`} className="item-card__edit" aria-label={`${t('items.edit')}: ${item.name || t('items.noName')}`}>
-        {t('items.edit')}
-      </Link>
+      <div className="item-card__actions">
+        <Link to={`/item/${item.code}`} className="item-card__edit" aria-label={`${t('items.edit')}: ${item.name || t('items.noName')}`}>
+          {t('items.edit')}
+        </Link>
+        <LostToggle item={item} />
+      </div>
     </li>
   );
 }
