@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
 import type { Message } from '@homing/contracts';
 import { expectEventually, type ReceivedMail } from '@homing/testing';
 import { apiExchange, type ApiCaller } from '../support/api';
@@ -8,8 +13,14 @@ import { stackForSuite } from '../support/stack';
 
 // The e-mail relay end to end over real SMTP on the loopback: a finder who e-mails a tag's address, the replies that
 // go back and forth through the reply addresses, and the mail that must become nothing.
+// The relay offers STARTTLS with a certificate of this test's own; senders that cannot encrypt still deliver.
+const tlsDirectory = mkdtempSync(join(tmpdir(), 'homing-relay-tls-'));
+execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=relay.localhost',
+  '-addext', 'subjectAltName=DNS:relay.localhost,IP:127.0.0.1', '-keyout', join(tlsDirectory, 'key.pem'), '-out', join(tlsDirectory, 'cert.pem')], { stdio: 'ignore' });
+
 describe('the e-mail relay', () => {
-  const stack = stackForSuite({ relay: true });
+  const stack = stackForSuite({ relay: true, env: { 'mail-relay': { RELAY_TLS_CERT_FILE: join(tlsDirectory, 'cert.pem'), RELAY_TLS_KEY_FILE: join(tlsDirectory, 'key.pem') } } });
+  afterAll(() => rmSync(tlsDirectory, { recursive: true, force: true }));
   const call = <T = unknown>(method: string, path: string, options: ApiCaller = {}) => apiExchange<T>(stack, method, path, options);
   const relay = (envelope: { mailFrom: string; rcptTo: string[] }, message: string) => smtpSend(stack.relaySmtpPort as number, envelope, message);
   const newOwner = (password = false) => ownerWithItem(stack, { password });
@@ -87,6 +98,19 @@ describe('the e-mail relay', () => {
     expect((await relay({ mailFrom: finder, rcptTo: [replyAddress] }, resent)).data).toBe(250);
     expect((await relay({ mailFrom: finder, rcptTo: [replyAddress] }, resent)).data).toBe(250);
     await expectEventually(async () => expect(await thread(code, owner.token)).toHaveLength(before + 1));
+  });
+
+  it('takes mail over STARTTLS from a sender that insists on encryption', async () => {
+    const owner = await newOwner();
+    const finder = `finder-${randomUUID()}@example.test`;
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: stack.relaySmtpPort, secure: false, requireTLS: true, tls: { ca: readFileSync(join(tlsDirectory, 'cert.pem')), servername: 'relay.localhost' } });
+    try {
+      const sent = await transport.sendMail({ from: finder, to: tagAddress(owner.code), subject: 'Found your keys', text: 'They were on the bench by the river.' });
+      expect(sent.accepted).toEqual([tagAddress(owner.code)]);
+    } finally {
+      transport.close();
+    }
+    await expectEventually(async () => expect(await call<number>('GET', `/user/items/${owner.code}/unread-count`, { token: owner.token })).toMatchObject({ body: 1 }));
   });
 
   it('acknowledges in the language of the finder’s mail', async () => {

@@ -12,6 +12,9 @@ const MINUTE = 60_000;
 // finder who left an address and pushes to the finder's. The consumer and the worker run as separate processes
 // (NOTIFICATIONS_ROLE); identity and messaging are answered by responders here; pushes go to a local push service
 // whose certificate the processes trust.
+const OWNER_REPLY_TOKEN = 'ownerreplytokenabcdefghijk';
+const FINDER_REPLY_TOKEN = 'finderreplytokenabcdefghij';
+
 describe('notifications of new messages', () => {
   const publicUrl = 'https://homing.test';
   const setup = new NotificationsTestSetup({ NODE_ENV: 'test', PUBLIC_URL: publicUrl });
@@ -61,10 +64,20 @@ describe('notifications of new messages', () => {
     setup.answerUsers((userId) => users.get(userId));
     nc.subscribe(`${namespace}.messaging.rpc.get-finder-contact`, {
       callback: (_error, msg) => {
-        const { conversationId, resumeLink } = msg.json<{ conversationId: string; resumeLink?: boolean }>();
+        const { conversationId, resumeLink, replyAddress } = msg.json<{ conversationId: string; resumeLink?: boolean; replyAddress?: boolean }>();
         if (resumeLink) resumeTokensMinted.push(conversationId);
-        void msg.respond(JSON.stringify({ email: finders.get(conversationId) ?? null, ...(resumeLink ? { resumeToken: `resume-${conversationId}` } : {}) }));
+        void msg.respond(
+          JSON.stringify({
+            email: finders.get(conversationId) ?? null,
+            ...(resumeLink ? { resumeToken: `resume-${conversationId}` } : {}),
+            ...(replyAddress ? { replyToken: FINDER_REPLY_TOKEN } : {}),
+          }),
+        );
       },
+    });
+    // Each e-mail about a conversation carries a reply address at the relay, minted by messaging as it is sent.
+    nc.subscribe(`${namespace}.messaging.rpc.owner-reply-address`, {
+      callback: (_error, msg) => void msg.respond(JSON.stringify({ token: OWNER_REPLY_TOKEN })),
     });
     nc.subscribe(`${namespace}.messaging.rpc.unread-since`, {
       callback: (_error, msg) => void msg.respond(JSON.stringify({ latestUnreadMessageId: msg.json<{ messageId: number }>().messageId })),
@@ -109,6 +122,8 @@ describe('notifications of new messages', () => {
     expect(received.subject).toBe(subject);
     // Through the login page, which sends the owner on to the thread (c) once logged in.
     expect(linkIn(received, `${publicUrl}/login?c=`)).toBe(`${publicUrl}/login?c=${code.match(/.{4}/g)?.join('-')}`);
+    // A reply to it goes through the relay into the conversation, as the owner's message.
+    expect(received.headers.find((header) => header.key === 'reply-to')?.value).toBe(`c-${OWNER_REPLY_TOKEN}@relay.localhost`);
   });
 
   it('sends the owner one e-mail per conversation per 15 minutes, and nothing again for a replayed event (A4, F14)', async () => {
@@ -158,6 +173,7 @@ describe('notifications of new messages', () => {
     expect(received.subject).toBe('The owner answered your message');
     expect(received.messageId).toBe(`<email_${reply.id}_${conversationId}@homing>`);
     expect(linkIn(received, `${publicUrl}/found/`)).toBe(`${publicUrl}/found/${code.match(/.{4}/g)?.join('-')}?resume=resume-${conversationId}`);
+    expect(received.headers.find((header) => header.key === 'reply-to')?.value).toBe(`c-${FINDER_REPLY_TOKEN}@relay.localhost`);
     // The mail's resume token was minted once; a replayed job finds the mail sent and mints none.
     expect(resumeTokensMinted.filter((id) => id === conversationId)).toHaveLength(1);
     // The same job again (as after a worker died between the send and the job's completion): found sent, not minted.

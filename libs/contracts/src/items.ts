@@ -18,7 +18,7 @@ export const publicItemSchema = z.object({
   /** The item's photo, when its owner uploaded one: what a finder sees first. */
   photo: photoUrlsSchema.optional(),
   /** The owner marked it lost (lost mode): the finder page says so, with the owner's note. */
-  lost: z.boolean(),
+  lost: z.boolean().default(false),
   /** The owner's note to finders while the item is lost (plain text, at most 280 characters). */
   lost_note: z.string().optional(),
   /** An activated item's e-mail relay address (`tag-{code}@RELAY_DOMAIN`): a finder may write to it instead. */
