@@ -169,6 +169,8 @@ export class FinderPageHttpController implements OnModuleInit {
       // A page that shows a conversation is the finder's alone: never kept by a browser's cache or a proxy.
       .header('cache-control', finderToken ? 'private, no-store' : 'no-cache')
       .header('vary', 'Accept-Language, Cookie')
+      // Browsers send the page's form posts with its Origin (no-referrer would make it `null`); other sites learn nothing.
+      .header('referrer-policy', 'same-origin')
       .type('text/html; charset=utf-8')
       .send(html);
   }
