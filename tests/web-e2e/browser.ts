@@ -113,6 +113,5 @@ export async function logIn(page: Page, base: string, user: { email: string; pas
  * to the page (`action`), the app's sends with script and has none.
  */
 export async function appTookOver(page: Page): Promise<void> {
-  // A string: the tests compile without the DOM's types.
-  await page.waitForFunction(`(() => { const form = document.querySelector('#root form'); return form !== null && !form.hasAttribute('action'); })()`);
+  await page.locator('#root form.message-form:not([action])').waitFor();
 }
