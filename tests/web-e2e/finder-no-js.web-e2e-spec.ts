@@ -190,17 +190,24 @@ describe('the finder page without JavaScript', () => {
     await heading(page, 'Item not found');
   });
 
-  it('is taken over by the app, with script, without anything moving', async () => {
+  it.each([
+    ['en', 'en-GB', TEXTS.en.sendFirst],
+    ['nl', 'nl-NL', TEXTS.nl.sendFirst],
+  ])('is taken over by the app in %s, with script, without anything moving', async (language, locale, sendFirst) => {
     const { code } = await ownerWithItem(stack, 'Red scarf');
-    const visitor = await (await openContext((browser) => newContext(browser, { viewport: 'phone' }))).newPage();
+    const visitor = await (await openContext((browser) => newContext(browser, { viewport: 'phone', locale }))).newPage();
     await visitor.addInitScript(`window.layoutShifts = [];
       new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.layoutShifts.push({ value: entry.value, at: Math.round(entry.startTime), moved: entry.sources.map((source) => ({ node: source.node ? (source.node.outerHTML || source.node.textContent || '').slice(0, 120) : null, from: source.previousRect.toJSON(), to: source.currentRect.toJSON() })) }); }).observe({ type: 'layout-shift', buffered: true });`);
     await visitor.goto(`${site}/found/${code}`);
+    expect(await visitor.getAttribute('html', 'lang')).toBe(language);
     await appTookOver(visitor);
-    await visitor.getByRole('button', { name: TEXTS.en.sendFirst, disabled: false }).waitFor();
+    await visitor.getByRole('button', { name: sendFirst, disabled: false }).waitFor();
     await visitor.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
     expect(await visitor.evaluate('window.layoutShifts')).toEqual([]);
+    // The app carries on in the language the page arrived in.
+    expect(await visitor.getAttribute('html', 'lang')).toBe(language);
 
+    if (language !== 'en') return;
     // And the app sends as it always has.
     await visitor.getByLabel(TEXTS.en.message, { exact: true }).fill('Found it in the park');
     await visitor.getByRole('button', { name: TEXTS.en.sendFirst }).click();

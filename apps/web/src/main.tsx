@@ -17,7 +17,7 @@ if (!container) throw new Error('index.html must contain an element with id "roo
 
 // The language header follows the page's language, which i18n keeps current.
 const api = new ApiClient({ language: () => document.documentElement.lang || 'en' });
-const i18n = createI18n({ browserLanguages: () => api.request<string[]>('GET', '/lang', { base: '' }) });
+const i18n = createI18n({ browserLanguages: () => api.request<string[]>('GET', '/lang', { base: '' }), pageLanguage: document.documentElement.lang });
 const router = createAppRouter();
 const pageLanguage = () => i18n.resolvedLanguage ?? 'en';
 registerServiceWorker(pageLanguage);
