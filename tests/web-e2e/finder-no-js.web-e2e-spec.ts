@@ -87,8 +87,9 @@ describe('the finder page without JavaScript', () => {
     expect(await page.content()).not.toContain('needs JavaScript');
     expect(await violationsWithoutScripts(page)).toEqual([]);
 
+    const finderEmail = `finder-${randomUUID()}@example.test`;
     await page.getByLabel(en.message, { exact: true }).fill('I found your umbrella\non the 8:15 train');
-    await page.getByLabel(en.finderEmail).fill(`finder-${randomUUID()}@example.test`);
+    await page.getByLabel(en.finderEmail).fill(finderEmail);
     const first = await submit(page, en.sendFirst);
     expect(first).toEqual({ status: 303, location: `/found/${code}` });
     const thread = page.getByRole('list', { name: en.messages });
@@ -115,6 +116,9 @@ describe('the finder page without JavaScript', () => {
       body: JSON.stringify({ content: 'Thank you! I will pick it up tonight.' }),
     });
     expect(answered.status).toBe(201);
+    // The address the finder left hears of it.
+    const [mail] = await stack.mail.waitForMails(finderEmail, 1, 30_000);
+    expect(mail.subject).toBe('The owner answered your message');
 
     await page.reload();
     await thread.getByText('Thank you! I will pick it up tonight.').waitFor();
@@ -131,6 +135,14 @@ describe('the finder page without JavaScript', () => {
     const read = await fetch(`${stack.api}/items/${code}/messages`, { headers: { authorization: `Bearer ${owner.token}`, 'x-forwarded-for': '10.205.0.1' } });
     const contents = ((await read.json()) as Array<{ content: string; conversation_id: string }>).map((message) => message.content);
     expect(contents).toEqual(['I found your umbrella\non the 8:15 train', 'Thank you! I will pick it up tonight.', 'Great, I will leave it at the desk.']);
+
+    // The owner resets the thread: the finder's cookie is forgotten, and the page starts afresh.
+    const reset = await fetch(`${stack.api}/user/items/${code}/reset`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'x-forwarded-for': '10.205.0.1' } });
+    expect(reset.status).toBe(204);
+    await page.reload();
+    await page.getByRole('button', { name: en.sendFirst }).waitFor();
+    expect(await thread.count()).toBe(0);
+    expect(await context.cookies()).toEqual([]);
   });
 
   it('shows a refused form again with its error, in the finder’s language, what they typed kept', async () => {

@@ -109,22 +109,25 @@ export class FinderPageHttpController implements OnModuleInit {
       return this.sendPage(reply, { code, language, item, finderToken, values, error: errorAnswer(422, ResponseCode.VALIDATION_ERROR, form.validation) });
     }
 
-    // As the app does (spec §4): the address first, which opens the finder's conversation (or changes its address),
-    // then the message in it; without an address the message opens the conversation.
+    // The message first, through the API's own rules (the spam limits come before anything is written): without a
+    // cookie it opens the finder's conversation. Then the address, if they left one, in that conversation.
     const messageLanguage = posted.language ?? namedLanguage(request);
     let token = finderToken;
     try {
-      if (form.email) token = (await this.conversations.setFinder(code, form.email, caller(token), messageLanguage)).finder_token;
-      const answer = await this.conversations.postMessage(code, { content: form.content }, caller(token), undefined, request.ip, reply, messageLanguage);
-      token = answer.finder_token ?? token;
+      token = (await this.conversations.postMessage(code, { content: form.content }, caller(token), undefined, request.ip, reply, messageLanguage)).finder_token ?? token;
     } catch (error) {
-      const refused = this.answerOf(error, request);
-      // A conversation opened by the address whose message then failed: the next try writes in it, not a new one.
-      if (token && token !== finderToken) this.keepToken(reply, code, token);
-      return this.sendPage(reply, { code, language, item, finderToken: token, values, error: refused });
+      return this.sendPage(reply, { code, language, item, finderToken, values, error: this.answerOf(error, request) });
     }
     // Set again with every message: the cookie lasts 30 days from the finder's last word.
     if (token) this.keepToken(reply, code, token);
+    if (form.email && token) {
+      try {
+        await this.conversations.setFinder(code, form.email, caller(token), messageLanguage);
+      } catch (error) {
+        // The message is in (the page shows it); only the address is left to give again.
+        return this.sendPage(reply, { code, language, item, finderToken: token, values: { email: posted.email }, error: this.answerOf(error, request) });
+      }
+    }
     return reply.redirect(finderPagePath(code), 303);
   }
 
