@@ -60,6 +60,8 @@ describe('deploy/nginx/web.conf', () => {
     }
     expect(value(locate(server, '/found/ABCD-EFGH-JKLM-NPQR/preview'), 'try_files')).toBe('$uri /found.html');
     expect(value(locate(server, '/assets/index-3f2a.js'), 'try_files')).toBe('$uri =404');
+    // The gateway's server entry of the finder page is in the build, but never served.
+    expect(value(locate(server, '/server/finder-page.mjs'), 'return')).toBe('404');
   });
 
   it('proxies /api/, /qr/, /lang and the finder page (/found/{code}) to the gateway, and nothing else', () => {
