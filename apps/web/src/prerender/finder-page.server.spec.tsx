@@ -3,7 +3,8 @@ import type { Message, PublicItem } from '@homing/contracts';
 
 import { renderFinderPage } from './finder-page.server';
 
-const item: PublicItem = { code: 'ABCD-EFGH-JKLM-NPQR', name: 'Keys', claimed_at: '2026-11-01T10:00:00Z', activated: true, is_owner: false };
+// Only what the page reads (the scan's answer has grown fields the page leaves alone).
+const item = { code: 'ABCD-EFGH-JKLM-NPQR', name: 'Keys', claimed_at: '2026-11-01T10:00:00Z', activated: true, is_owner: false } as PublicItem;
 const now = Date.parse('2026-11-20T12:00:00Z');
 const message = (id: number, author: Message['author'], content: string): Message => ({
   id,
