@@ -200,6 +200,15 @@ describe('the finder page without JavaScript', () => {
     const response = await page.goto(`${site}/found/0000-0000-0000-0000`);
     expect(response?.status()).toBe(404);
     await heading(page, 'Item not found');
+
+    // Each one is a miss of the unknown-code limit, as on every route with a code: past 30, a real tag answers 429 too.
+    const { code } = await ownerWithItem(stack, 'Gloves');
+    const address = { 'x-forwarded-for': `10.207.${[...randomBytes(2)].join('.')}` };
+    for (let miss = 0; miss < 30; miss += 1) {
+      const guess = (await fetch(`${site}/found/${randomBytes(10).toString('hex').slice(0, 16).toUpperCase()}`, { headers: address })).status;
+      expect(guess).toBe(404);
+    }
+    expect((await fetch(`${site}/found/${code}`, { headers: address })).status).toBe(429);
   });
 
   it.each([
