@@ -208,7 +208,12 @@ describe('the finder page without JavaScript', () => {
       const guess = (await fetch(`${site}/found/${randomBytes(10).toString('hex').slice(0, 16).toUpperCase()}`, { headers: address })).status;
       expect(guess).toBe(404);
     }
-    expect((await fetch(`${site}/found/${code}`, { headers: address })).status).toBe(429);
+    const blocked = await fetch(`${site}/found/${code}`, { headers: address });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Said on the page, in the app's words.
+    expect(blocked.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await blocked.text()).toContain('You are making too many requests.');
   });
 
   it.each([

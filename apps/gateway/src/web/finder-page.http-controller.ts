@@ -79,8 +79,10 @@ export class FinderPageHttpController implements OnModuleInit {
       }
       done(null, body);
     });
-    fastify.get('/found/:code', (request: FinderPageRequest, reply) => this.showPage(request, reply));
-    fastify.post('/found/:code', (request: FinderPageRequest, reply) => this.postForm(request, reply));
+    // Both look the code up first, behind the unknown-code limit, and answer a blocked address with the page.
+    const config = { limitsUnknownCodesItself: true };
+    fastify.get('/found/:code', { config }, (request: FinderPageRequest, reply) => this.showPage(request, reply));
+    fastify.post('/found/:code', { config }, (request: FinderPageRequest, reply) => this.postForm(request, reply));
   }
 
   private async showPage(request: FinderPageRequest, reply: FastifyReply): Promise<FastifyReply> {
