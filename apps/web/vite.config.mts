@@ -1,7 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { createServer, type Plugin } from 'vite';
+import { build, createServer, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
@@ -9,9 +9,15 @@ import { defineConfig } from 'vitest/config';
 // Regexes rather than prefixes, so a page such as /languages stays with the app.
 const backend = { target: 'http://localhost:8080' };
 
+// The server-rendered finder page, for the gateway (WEB_DIST): its code and the page it renders into. Never served as
+// files (the gateway refuses /server/, nginx's web.conf too).
+export const FINDER_PAGE_SERVER_DIR = 'server';
+
 /**
  * Writes found.html beside index.html: the same page with the finder page's text and form rendered into its root
- * (src/prerender/finder-shell.tsx), which the gateway and nginx answer for /found/*.
+ * (src/prerender/finder-shell.tsx), which nginx (and the gateway without the server entry) answers for /found/*.
+ * Then builds the finder page's server entry (src/prerender/finder-page.server.tsx) with Vite's SSR build into
+ * server/finder-page.mjs, and its page, server/finder-page.html (index.html with the same preloads, an empty root).
  */
 function prerenderFinderPage(): Plugin {
   return {
@@ -40,9 +46,28 @@ function prerenderFinderPage(): Plugin {
           .replace('<div id="root"></div>', `<div id="root">${await renderFinderShell()}</div>`)
           .replace('<title>Homing</title>', '<title>You found someone&#x27;s item · Homing</title>');
         await writeFile(join(dir, 'found.html'), found);
+        // The page the gateway renders into: without the "needs JavaScript" note, as it works without.
+        const template = index.replace('</head>', `${preloads}</head>`).replace(/<noscript>[\s\S]*?<\/noscript>/, '');
+        await mkdir(join(dir, FINDER_PAGE_SERVER_DIR), { recursive: true });
+        await writeFile(join(dir, FINDER_PAGE_SERVER_DIR, 'finder-page.html'), template);
       } finally {
         await renderer.close();
       }
+      await build({
+        configFile: false,
+        root: import.meta.dirname,
+        logLevel: 'warn',
+        plugins: [react()],
+        // Everything in the one file: the gateway's image has no React of its own.
+        ssr: { noExternal: true, target: 'node' },
+        build: {
+          ssr: 'src/prerender/finder-page.server.tsx',
+          outDir: join(dir, FINDER_PAGE_SERVER_DIR),
+          emptyOutDir: false,
+          copyPublicDir: false,
+          rollupOptions: { output: { format: 'es', entryFileNames: 'finder-page.mjs' } },
+        },
+      });
     },
   };
 }

@@ -54,17 +54,23 @@ describe('deploy/nginx/web.conf', () => {
     expect(value(server, 'listen')).toBe('8080');
   });
 
-  it('serves index.html for any page of the app (SPA fallback), found.html for the finder page, but 404s a missing asset', () => {
+  it('serves index.html for any page of the app (SPA fallback), found.html for the finder page’s other paths, but 404s a missing asset', () => {
     for (const uri of ['/', '/found', '/items', '/languages']) {
       expect({ uri, tryFiles: value(locate(server, uri), 'try_files') }).toEqual({ uri, tryFiles: '$uri /index.html' });
     }
-    expect(value(locate(server, '/found/ABCD-EFGH-JKLM-NPQR'), 'try_files')).toBe('$uri /found.html');
+    expect(value(locate(server, '/found/ABCD-EFGH-JKLM-NPQR/preview'), 'try_files')).toBe('$uri /found.html');
     expect(value(locate(server, '/assets/index-3f2a.js'), 'try_files')).toBe('$uri =404');
+    // The gateway's server entry of the finder page is in the build, but never served.
+    expect(value(locate(server, '/server/finder-page.mjs'), 'return')).toBe('404');
   });
 
-  it('proxies /api/, /qr/ and /lang to the gateway, and nothing else', () => {
-    for (const uri of ['/api/v1/items/X', '/qr/ABCD-EFGH-JKLM-NPQR', '/lang', '/lang/nl']) expect({ uri, proxied: proxiesToGateway(uri) }).toEqual({ uri, proxied: true });
-    for (const uri of ['/', '/languages', '/apidocs', '/assets/a.js', '/sw.js']) expect({ uri, proxied: proxiesToGateway(uri) }).toEqual({ uri, proxied: false });
+  it('proxies /api/, /qr/, /lang and the finder page (/found/{code}) to the gateway, and nothing else', () => {
+    for (const uri of ['/api/v1/items/X', '/qr/ABCD-EFGH-JKLM-NPQR', '/lang', '/lang/nl', '/found/ABCD-EFGH-JKLM-NPQR']) {
+      expect({ uri, proxied: proxiesToGateway(uri) }).toEqual({ uri, proxied: true });
+    }
+    for (const uri of ['/', '/languages', '/apidocs', '/assets/a.js', '/sw.js', '/found/ABCD-EFGH-JKLM-NPQR/preview']) {
+      expect({ uri, proxied: proxiesToGateway(uri) }).toEqual({ uri, proxied: false });
+    }
   });
 
   it('never caches index.html, found.html or sw.js, and caches hashed assets for good', () => {
@@ -90,7 +96,17 @@ describe('deploy/nginx/web.conf', () => {
       }),
     );
     expect(headers['X-Content-Type-Options']).toEqual(['nosniff', 'always']);
-    expect(headers['Referrer-Policy']).toEqual(['no-referrer', 'always']);
+    // No referrer, but on the gateway's finder page (same-origin, so its form posts carry their Origin).
+    const [policy, always] = headers['Referrer-Policy'] ?? [];
+    expect(always).toBe('always');
+    const policies = children(config, 'map').find((candidate) => candidate._value.split(/\s+/)[1] === policy);
+    expect(policies?._value.split(/\s+/)[0]).toBe('$uri');
+    const policyOf = (uri: string) => {
+      const entry = Object.keys(policies ?? {}).find((key) => key.startsWith('~') && new RegExp(key.slice(1)).test(uri)) ?? 'default';
+      return value(policies, entry)?.replace(/^"|"$/g, '');
+    };
+    expect(policyOf('/found/ABCD-EFGH-JKLM-NPQR')).toBe('same-origin');
+    for (const uri of ['/', '/found/ABCD-EFGH-JKLM-NPQR/preview', '/api/v1/items/X', '/login']) expect({ uri, policy: policyOf(uri) }).toEqual({ uri, policy: 'no-referrer' });
     expect(headers['Content-Security-Policy']).toEqual(["frame-ancestors 'none'", 'always']);
     // One add_header inside a location replaces every server-level one for that location.
     expect(children(server, 'location').filter((location) => children(location, 'add_header').length > 0).map((location) => location._value)).toEqual([]);

@@ -107,3 +107,11 @@ export async function logIn(page: Page, base: string, user: { email: string; pas
   await page.waitForURL(`${base}/items`);
   await heading(page, 'My items');
 }
+
+/**
+ * Waits until the app has taken over a page the server rendered (the gateway's finder page): the server's form posts
+ * to the page (`action`), the app's sends with script and has none.
+ */
+export async function appTookOver(page: Page): Promise<void> {
+  await page.locator('#root form.message-form:not([action])').waitFor();
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { stackForSuite } from '../support/stack';
-import { chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations } from './browser';
+import { appTookOver, chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations } from './browser';
 import { ownerWithItem } from './owners';
 
 // A finder deletes their conversation from the finder page, after a confirmation, in each language; the owner's page
@@ -75,10 +75,13 @@ describe('a finder deleting their conversation', () => {
         await route.continue();
       });
       await finder.goto(url(`/found/${code}`));
-      await heading(finder, TEXTS.en.finderTitle);
+      // The gateway renders the page in the browser's language already.
+      await heading(finder, text.finderTitle);
       const content = `Found it at the bakery (${randomUUID().slice(0, 8)})`;
-      await finder.getByLabel(TEXTS.en.message, { exact: true }).fill(content);
+      await finder.getByLabel(text.message, { exact: true }).fill(content);
       release();
+      // The page's own form would post without the app; this journey is the app's.
+      await appTookOver(finder);
       await heading(finder, text.finderTitle);
       await finder.getByRole('button', { name: text.sendFirst, disabled: false }).click();
       await finder.getByRole('button', { name: text.sendReply }).waitFor();

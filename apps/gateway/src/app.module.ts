@@ -40,6 +40,7 @@ import { UnknownCodeLimiter } from './items/unknown-code-limit';
 import { QrImages } from './qr/qr-images';
 import { QrHttpController } from './qr/qr.http-controller';
 import { LangHttpController } from './web/lang.http-controller';
+import { FinderPageHttpController } from './web/finder-page.http-controller';
 
 @Module({})
 export class AppModule {
@@ -90,6 +91,8 @@ export class AppModule {
         ThreadEvents,
         QrImages,
         LangHttpController,
+        // The finder page rendered for browsers without script (only when WEB_DIST holds its server entry).
+        FinderPageHttpController,
         // In this order: a flood is refused before any token is verified.
         { provide: APP_GUARD, useClass: ClientAddressThrottlerGuard },
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -17,7 +17,7 @@ if (!container) throw new Error('index.html must contain an element with id "roo
 
 // The language header follows the page's language, which i18n keeps current.
 const api = new ApiClient({ language: () => document.documentElement.lang || 'en' });
-const i18n = createI18n({ browserLanguages: () => api.request<string[]>('GET', '/lang', { base: '' }) });
+const i18n = createI18n({ browserLanguages: () => api.request<string[]>('GET', '/lang', { base: '' }), pageLanguage: document.documentElement.lang });
 const router = createAppRouter();
 const pageLanguage = () => i18n.resolvedLanguage ?? 'en';
 registerServiceWorker(pageLanguage);
@@ -39,6 +39,10 @@ const start = () =>
 // The finder page arrives prerendered (found.html): it stays, and keeps what the finder types, until the page's code
 // has loaded and the app can take its place without a blank moment in between.
 if (container.hasChildNodes() && !router.state.initialized) {
+  // The gateway's finder page posts its form itself, for browsers that run no script. This one does: the app sends it,
+  // so the page's button waits for the app as found.html's does (a message posted meanwhile would open a conversation
+  // whose finder token only an HttpOnly cookie holds, which the app cannot read).
+  for (const button of container.querySelectorAll<HTMLButtonElement>('form[action] button[type="submit"]')) button.disabled = true;
   const unsubscribe = router.subscribe((state) => {
     if (!state.initialized) return;
     unsubscribe();

@@ -41,7 +41,11 @@ const DOCUMENT_TYPE = /^\s*(text\/html|image\/svg\+xml)/i;
  */
 export function registerSecurityHeaders(fastify: FastifyInstance, apiPathPrefix: string): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
+    // A page may loosen no-referrer to same-origin (the finder page: with no-referrer, a browser sends its form posts
+    // with `Origin: null`, and the same-origin check could tell nothing).
+    const ownReferrerPolicy = reply.getHeader('referrer-policy');
     void reply.headers(SECURITY_HEADERS);
+    if (ownReferrerPolicy === 'same-origin') void reply.header('referrer-policy', ownReferrerPolicy);
     const contentType = reply.getHeader('content-type');
     if (typeof contentType === 'string' && DOCUMENT_TYPE.test(contentType)) void reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
     // API answers are personal or change at any moment: never stored by a browser or proxy.

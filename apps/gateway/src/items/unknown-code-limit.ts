@@ -97,13 +97,27 @@ export function isMiss(request: AuthenticatedRequest, answer: HttpErrorAnswer): 
  */
 export function limitCodeRoutes(fastify: FastifyInstance, limiter: UnknownCodeLimiter): void {
   fastify.addHook('onRequest', (request, reply, done) => {
-    const blockedMs = takesTagCode(request) ? limiter.blockedFor(request.ip) : 0;
+    const blockedMs = takesTagCode(request) && !limitsUnknownCodesItself(request) ? limiter.blockedFor(request.ip) : 0;
     if (blockedMs === 0) return done();
     sendHttpError(reply.header('retry-after', String(retryAfterSeconds(blockedMs))), {
       status: 429,
       body: { response_code: ResponseCode.RATE_LIMITED, message: TOO_MANY_UNKNOWN_CODES },
     });
   });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route applies the unknown-code limit itself, first thing (`limitUnknownCodeLookups`), so that it answers a
+     * blocked address in its own form (the finder page: a page, not the API's JSON).
+     */
+    limitsUnknownCodesItself?: boolean;
+  }
+}
+
+function limitsUnknownCodesItself(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.limitsUnknownCodesItself === true;
 }
 
 /**

@@ -7,12 +7,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 // Never cached, so a deploy reaches every browser at once; hashed assets under /assets are cached for a year.
 const NO_CACHE = new Set(['index.html', 'found.html', 'sw.js']);
 const NOT_PAGES = /^\/(api|qr|health|metrics)(\/|$)/;
+const SERVER_FILES = /^\/server(\/|$)/;
 // The finder page comes with its text and form already in the HTML (the web build's found.html).
 const FINDER_PAGES = /^\/found\//;
 
 /**
  * Serves the built web app and answers unknown page paths with index.html (the app routes them), or /found/* with
- * found.html, the finder page prerendered.
+ * found.html, the finder page prerendered (`/found/{code}` itself is rendered per request by FinderPageHttpController
+ * when the build has its server entry).
  */
 export class WebAppFallback {
   constructor(
@@ -28,6 +30,8 @@ export class WebAppFallback {
       prefix: '/',
       wildcard: false,
       index: false,
+      // The server-rendered finder page's code and template are the gateway's to run, not files for browsers.
+      allowedPath: (pathName) => !SERVER_FILES.test(pathName),
       setHeaders(res, path) {
         const file = path.slice(path.lastIndexOf('/') + 1);
         if (NO_CACHE.has(file)) res.header('Cache-Control', 'no-cache');

@@ -116,6 +116,13 @@ describe('choosing the display language', () => {
     expect(document.documentElement.lang).toBe('nl');
   });
 
+  it('starts in the language the page arrived in (the server-rendered finder page), unless the visitor chose one', () => {
+    expect(createI18n({ pageLanguage: 'nl', browserLanguages: async () => ['nl'] }).resolvedLanguage).toBe('nl');
+    expect(createI18n({ pageLanguage: 'it' }).resolvedLanguage).toBe('en');
+    localStorage.setItem('lang', 'es');
+    expect(createI18n({ pageLanguage: 'nl' }).resolvedLanguage).toBe('es');
+  });
+
   it('stays in English when /lang fails or names nothing we offer', async () => {
     const failing = createI18n({ browserLanguages: () => Promise.reject(new Error('offline')) });
     const foreign = createI18n({ browserLanguages: async () => ['de', 'fr'] });

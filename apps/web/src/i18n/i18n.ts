@@ -13,6 +13,11 @@ export const formerLanguageStorageKey = 'homing.lang';
 export interface I18nOptions {
   /** The browser's languages as the website's `/lang` answers them (Accept-Language), best first. */
   browserLanguages?: () => Promise<readonly string[]>;
+  /**
+   * The language the page arrived in (`<html lang>`): the gateway renders the finder page in the visitor's language,
+   * and the app starts in it rather than in English, so taking the page over changes no word.
+   */
+  pageLanguage?: string;
 }
 
 /** The first of the browser's languages that we offer (`nl-BE` counts as `nl`). */
@@ -74,6 +79,8 @@ export function createI18n(options: I18nOptions = {}): i18n {
         caches: [],
       },
     });
+  // The texts are bundled: the switch is done before the first render.
+  if (!storedLanguage() && options.pageLanguage && isSupportedLanguage(options.pageLanguage)) void instance.changeLanguage(options.pageLanguage);
   if (!storedLanguage() && options.browserLanguages) {
     options
       .browserLanguages()

@@ -94,7 +94,7 @@ export function FinderView({ item }: { item: PublicItem }) {
   const hasThread = shown.length > 0;
   return (
     <FinderIntro
-      photo={item.photo && <img className="found__photo" src={item.photo.normal} alt={t('found.photoAlt')} width={400} height={400} />}
+      photo={<FinderPhoto item={item} />}
       withIntro={!hasThread}
     >
       <PageTitle title={t('found.finderTitle')} />
@@ -104,13 +104,7 @@ export function FinderView({ item }: { item: PublicItem }) {
         </p>
       )}
       {thread.status === 'error' && finderToken && <FormError>{errorText(t, thread.error)}</FormError>}
-      {hasThread && (
-        <ol className="thread" aria-label={t('found.threadLabel')}>
-          {shown.map((message) => (
-            <MessageBubble key={message.id} message={message} viewer="finder" />
-          ))}
-        </ol>
-      )}
+      {hasThread && <FinderThread messages={shown} />}
       {resume.status === 'expired' && !finderToken && <FormError>{t('resumeLink.expired')}</FormError>}
       {resume.status === 'failed' && <FormError>{errorText(t, resume.error)}</FormError>}
       {((finderToken && thread.status === 'loading') || resuming) && <p role="status">{t('common.loading')}</p>}
@@ -144,9 +138,28 @@ export function FinderView({ item }: { item: PublicItem }) {
   );
 }
 
+/** The finder's own conversation, oldest first; also rendered by the server for a finder without script. */
+export function FinderThread({ messages, now }: { messages: readonly Message[]; now?: number }) {
+  const { t } = useTranslation();
+  return (
+    <ol className="thread" aria-label={t('found.threadLabel')}>
+      {messages.map((message) => (
+        <MessageBubble key={message.id} message={message} viewer="finder" now={now} />
+      ))}
+    </ol>
+  );
+}
+
+/** The item's photo as the finder page shows it, if it has one. */
+export function FinderPhoto({ item }: { item: PublicItem }) {
+  const { t } = useTranslation();
+  return item.photo ? <img className="found__photo" src={item.photo.normal} alt={t('found.photoAlt')} width={400} height={400} /> : null;
+}
+
 /**
  * What every finder sees first: the title, the item's photo, the intro, then the rest of the page. Also rendered at
- * build time into found.html (src/prerender/finder-shell.tsx), with the first-message form.
+ * build time into found.html (src/prerender/finder-shell.tsx), with the first-message form, and by the gateway for a
+ * finder without script (src/prerender/finder-page.server.tsx).
  */
 export function FinderIntro({ photo, withIntro = true, children }: { photo?: ReactNode; withIntro?: boolean; children: ReactNode }) {
   const { t } = useTranslation();

@@ -22,18 +22,43 @@ interface MessageFormProps {
   onDraftChange?(draft: MessageDraft): void;
   /** The input to focus when the form appears, with the caret at its end (the finder was typing there). */
   focusField?: 'content' | 'email' | null;
+  /**
+   * Where the form posts when the page has no script (the server-rendered finder page): the browser then sends the
+   * named inputs and `hiddenFields` itself, and the gateway answers with the page again.
+   */
+  action?: string;
+  hiddenFields?: Readonly<Record<string, string>>;
+  /** A field's problem the form starts with (the server found it in what was posted). */
+  initialProblem?: FieldProblem | null;
+}
+
+export interface FieldProblem {
+  field: 'content' | 'email';
+  text: string;
 }
 
 // Plain inputs rather than react-hook-form and zod: this form is on the page a finder's phone loads first.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A message and, for a first message, an optional e-mail. Cmd/Ctrl+Enter sends (spec §2). */
-export function MessageForm({ withEmail = false, submitLabel, onSend, error, initial, disabled = false, onDraftChange, focusField }: MessageFormProps) {
+export function MessageForm({
+  withEmail = false,
+  submitLabel,
+  onSend,
+  error,
+  initial,
+  disabled = false,
+  onDraftChange,
+  focusField,
+  action,
+  hiddenFields,
+  initialProblem = null,
+}: MessageFormProps) {
   const { t } = useTranslation();
   const id = useId();
   const [content, setContent] = useState(initial?.content ?? '');
   const [email, setEmail] = useState(initial?.email ?? '');
-  const [problem, setProblem] = useState<{ field: 'content' | 'email'; text: string } | null>(null);
+  const [problem, setProblem] = useState<FieldProblem | null>(initialProblem);
   const [sending, setSending] = useState(false);
   const form = useRef<HTMLFormElement>(null);
 
@@ -75,11 +100,15 @@ export function MessageForm({ withEmail = false, submitLabel, onSend, error, ini
   };
 
   return (
-    <form ref={form} noValidate onSubmit={submit} onKeyDown={keyDown} className="message-form">
+    <form ref={form} noValidate onSubmit={submit} onKeyDown={keyDown} className="message-form" {...(action ? { method: 'post', action } : {})}>
+      {Object.entries(hiddenFields ?? {}).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <div className="field">
         <label htmlFor={`${id}-content`}>{t('found.message')}</label>
         <textarea
           id={`${id}-content`}
+          name="content"
           rows={4}
           maxLength={MESSAGE_MAX_LENGTH}
           value={content}
@@ -104,6 +133,7 @@ export function MessageForm({ withEmail = false, submitLabel, onSend, error, ini
           </p>
           <input
             id={`${id}-email`}
+            name="email"
             type="email"
             autoComplete="email"
             value={email}

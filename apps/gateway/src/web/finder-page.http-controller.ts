@@ -1,0 +1,201 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ResponseCode, type Message, type PublicItem } from '@homing/contracts';
+import { InjectConfig } from '@homing/platform';
+import type { GatewayConfig } from '../config/gateway.config';
+import { ConversationsService } from '../conversations/conversations.service';
+import type { ThreadCaller } from '../conversations/thread-access-cache';
+import { INTERNAL_ERROR_ANSWER, toHttpError, type HttpErrorAnswer } from '../http/http-error';
+import { namedLanguage } from '../http/request-language';
+import { PublicItemsService } from '../items/public-items.service';
+import { limitUnknownCodeLookups, UnknownCodeLimiter } from '../items/unknown-code-limit';
+import {
+  clearedFinderCookie,
+  FINDER_FORM_BODY_LIMIT_BYTES,
+  finderCookie,
+  finderPagePath,
+  finderTokenFromCookies,
+  isSameOrigin,
+  parseFinderForm,
+  validateFinderForm,
+} from './finder-form';
+import { FinderPageRenderer, type FinderPageInput } from './finder-page-renderer';
+
+type FinderPageRequest = FastifyRequest<{ Params: { code: string } }>;
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+interface PageState {
+  code: string;
+  language: string;
+  item: PublicItem | null;
+  finderToken?: string;
+  error?: HttpErrorAnswer;
+  values?: FinderPageInput['values'];
+}
+
+/**
+ * `GET /found/{code}` and `POST /found/{code}`: the finder page rendered here from the web build's server entry, so a
+ * finder whose browser runs no script reads the item, writes to the owner (a form post answered with a redirect to
+ * the page, PRG) and reads the owner's answers; their finder token travels in an HttpOnly cookie of that page alone.
+ * A browser that runs the app sees it take the page over. Plain Fastify routes, like /lang: pages are no part of the
+ * API (no OpenAPI operation, no JSON errors); every rule of writing (the spam limits, the finder token, the message
+ * schema) is the API's own, through the same services.
+ */
+@Injectable()
+export class FinderPageHttpController implements OnModuleInit {
+  private readonly logger = new Logger(FinderPageHttpController.name);
+  private renderer: FinderPageRenderer | null = null;
+  private readonly publicOrigin: string;
+  private readonly secureCookie: boolean;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @InjectConfig() private readonly config: GatewayConfig,
+    private readonly items: PublicItemsService,
+    private readonly conversations: ConversationsService,
+    private readonly unknownCodes: UnknownCodeLimiter,
+  ) {
+    const publicUrl = new URL(config.PUBLIC_URL);
+    this.publicOrigin = publicUrl.origin;
+    this.secureCookie = publicUrl.protocol === 'https:';
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (!this.config.WEB_DIST) return;
+    // Loaded once; a build without the server entry leaves /found/* to found.html (WebAppFallback).
+    this.renderer = await FinderPageRenderer.load(this.config.WEB_DIST);
+    if (!this.renderer) {
+      this.logger.warn(`WEB_DIST=${this.config.WEB_DIST} has no server-rendered finder page: /found/* answers found.html`);
+      return;
+    }
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    // Form bodies for this route only: every other route stays JSON only (a cross-site form cannot reach the API).
+    fastify.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: FINDER_FORM_BODY_LIMIT_BYTES }, (request, body, done) => {
+      if (request.routeOptions.url !== '/found/:code') {
+        done(Object.assign(new Error(`Unsupported Media Type: ${FORM_TYPE}`), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+        return;
+      }
+      done(null, body);
+    });
+    // Both look the code up first, behind the unknown-code limit, and answer a blocked address with the page.
+    const config = { limitsUnknownCodesItself: true };
+    fastify.get('/found/:code', { config }, (request: FinderPageRequest, reply) => this.showPage(request, reply));
+    fastify.post('/found/:code', { config }, (request: FinderPageRequest, reply) => this.postForm(request, reply));
+  }
+
+  private async showPage(request: FinderPageRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const { code } = request.params;
+    const language = namedLanguage(request) ?? 'en';
+    const item = await this.lookUp(request, reply, code, language);
+    if (!item) return reply;
+    if (!item.activated) return reply.redirect(`/activate/${encodeURIComponent(code)}`, 302);
+    return this.sendPage(reply, { code, language, item, finderToken: finderTokenFromCookies(request.headers.cookie) });
+  }
+
+  private async postForm(request: FinderPageRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const { code } = request.params;
+    const posted = typeof request.body === 'string' && request.headers['content-type']?.startsWith(FORM_TYPE) ? parseFinderForm(request.body) : null;
+    const language = posted?.language ?? namedLanguage(request) ?? 'en';
+    const item = await this.lookUp(request, reply, code, language);
+    if (!item) return reply;
+    const finderToken = finderTokenFromCookies(request.headers.cookie);
+    if (!isSameOrigin(request.headers, this.publicOrigin)) {
+      return this.sendPage(reply, { code, language, item, finderToken, error: errorAnswer(403, ResponseCode.FORBIDDEN) });
+    }
+    if (!posted) return this.sendPage(reply, { code, language, item, finderToken, error: errorAnswer(400, ResponseCode.MALFORMED_REQUEST) });
+    const values = { content: posted.content, email: posted.email };
+    const form = validateFinderForm(posted);
+    if (!form.valid) {
+      return this.sendPage(reply, { code, language, item, finderToken, values, error: errorAnswer(422, ResponseCode.VALIDATION_ERROR, form.validation) });
+    }
+
+    // The message first, through the API's own rules (the spam limits come before anything is written): without a
+    // cookie it opens the finder's conversation. Then the address, if they left one, in that conversation.
+    const messageLanguage = posted.language ?? namedLanguage(request);
+    let token = finderToken;
+    try {
+      token = (await this.conversations.postMessage(code, { content: form.content }, caller(token), undefined, request.ip, reply, messageLanguage)).finder_token ?? token;
+    } catch (error) {
+      return this.sendPage(reply, { code, language, item, finderToken, values, error: this.answerOf(error, request) });
+    }
+    // Set again with every message: the cookie lasts 30 days from the finder's last word.
+    if (token) this.keepToken(reply, code, token);
+    if (form.email && token) {
+      try {
+        await this.conversations.setFinder(code, form.email, caller(token), messageLanguage);
+      } catch (error) {
+        // The message is in (the page shows it); only the address is left to give again.
+        return this.sendPage(reply, { code, language, item, finderToken: token, values: { email: posted.email }, error: this.answerOf(error, request) });
+      }
+    }
+    return reply.redirect(finderPagePath(code), 303);
+  }
+
+  /** The item, or null once the answer is sent: the not-found page (404, a miss of the unknown-code limit) or an error. */
+  private async lookUp(request: FinderPageRequest, reply: FastifyReply, code: string, language: string): Promise<PublicItem | null> {
+    try {
+      return await limitUnknownCodeLookups(this.unknownCodes, request.ip, reply, () => this.items.scan(code, null));
+    } catch (error) {
+      await this.sendPage(reply, { code, language, item: null, error: this.answerOf(error, request) });
+      return null;
+    }
+  }
+
+  /** The page, with the finder's conversation when their cookie names one that is still theirs. */
+  private async sendPage(reply: FastifyReply, state: PageState): Promise<FastifyReply> {
+    const { code, language, item, finderToken, error, values } = state;
+    let thread: Message[] | null = null;
+    let problem = error;
+    if (item && finderToken) {
+      try {
+        thread = await this.conversations.listMessages(code, undefined, caller(finderToken));
+      } catch (cause) {
+        const answer = toHttpError(cause);
+        // A token messaging no longer takes (the owner reset the item, the finder deleted the conversation): the
+        // browser forgets it and the page starts afresh, as the app does with its stored token.
+        if (answer?.status === 403 || answer?.status === 404) void reply.header('set-cookie', clearedFinderCookie(finderPagePath(code), this.secureCookie));
+        else problem ??= answer ?? INTERNAL_ERROR_ANSWER;
+      }
+    }
+    const status = problem?.status ?? 200;
+    const html = this.renderer!.render({
+      code,
+      language,
+      item,
+      thread,
+      values: problem ? values : null,
+      error: problem ? { status: problem.status, response_code: problem.body.response_code, validation: problem.body.validation } : null,
+    });
+    return reply
+      .status(status)
+      .headers(problem?.headers ?? {})
+      // A page that shows a conversation is the finder's alone: never kept by a browser's cache or a proxy.
+      .header('cache-control', finderToken ? 'private, no-store' : 'no-cache')
+      .header('vary', 'Accept-Language, Cookie')
+      // Browsers send the page's form posts with its Origin (no-referrer would make it `null`); other sites learn nothing.
+      .header('referrer-policy', 'same-origin')
+      .type('text/html; charset=utf-8')
+      .send(html);
+  }
+
+  private keepToken(reply: FastifyReply, code: string, token: string): void {
+    void reply.header('set-cookie', finderCookie(token, finderPagePath(code), this.secureCookie));
+  }
+
+  private answerOf(error: unknown, request: FastifyRequest): HttpErrorAnswer {
+    const answer = toHttpError(error);
+    if (answer) return answer;
+    this.logger.error({ err: error, route: `${request.method} /found/:code` }, 'unhandled error');
+    return INTERNAL_ERROR_ANSWER;
+  }
+}
+
+function caller(finderToken: string | undefined): ThreadCaller {
+  return { viewerUserId: null, finderToken };
+}
+
+function errorAnswer(status: number, code: ResponseCode, validation?: HttpErrorAnswer['body']['validation']): HttpErrorAnswer {
+  return { status, body: { response_code: code, message: code, ...(validation ? { validation } : {}) } };
+}
