@@ -7,6 +7,7 @@ import { RouterProvider } from 'react-router';
 import { AppProvider } from './app/provider';
 import { createAppRouter } from './app/router';
 import { keepPrerenderedDraft } from './features/messages/prerendered-draft';
+import { keepServerRenderedItem } from './features/messages/server-rendered-item';
 import { registerServiceWorker } from './features/push/service-worker';
 import { tellServiceWorkerLanguage } from './features/push/push-subscription';
 import { createI18n } from './i18n/i18n';
@@ -47,6 +48,7 @@ if (container.hasChildNodes() && !router.state.initialized) {
     if (!state.initialized) return;
     unsubscribe();
     keepPrerenderedDraft(container);
+    keepServerRenderedItem(container);
     start();
   });
 } else {

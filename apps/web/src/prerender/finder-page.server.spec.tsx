@@ -24,6 +24,22 @@ function page(html: string): Document {
 }
 
 describe('the finder page rendered on the server', () => {
+  it('says a lost item is lost, with the owner’s note, shows the relay address, and carries the item for the app', () => {
+    const lost = { ...item, lost: true, lost_note: 'Lost at the station.\n</script><b>Reward</b>', relay_address: 'tag-abcdefghjkmnpqrs@relay.localhost' };
+    const rendered = renderFinderPage({ code: item.code, language: 'es', item: lost, now });
+    const document = page(rendered.root);
+    expect(document.querySelector('.found__lost-title')?.textContent).toBe('Su dueño está buscando este objeto.');
+    expect(document.querySelector('.found__lost-note')?.textContent).toBe('Lost at the station.\n</script><b>Reward</b>');
+    expect(document.querySelector('b')).toBeNull();
+    expect(document.querySelector('.found__relay a')?.getAttribute('href')).toBe('mailto:tag-abcdefghjkmnpqrs@relay.localhost');
+    // The item as JSON the note cannot break out of, for the app to start from.
+    const carried = document.querySelectorAll('script#homing-found-item');
+    expect(carried).toHaveLength(1);
+    expect(JSON.parse(carried[0].textContent ?? '')).toEqual(lost);
+    const notLost = page(renderFinderPage({ code: item.code, language: 'en', item: { ...item, lost: false }, now }).root);
+    expect(notLost.querySelector('.found__lost')).toBeNull();
+  });
+
   it('renders the first-message form that posts to the page, in the visitor’s language', () => {
     const rendered = renderFinderPage({ code: item.code, language: 'nl', item, now });
     expect(rendered.language).toBe('nl');

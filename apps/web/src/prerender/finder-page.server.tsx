@@ -12,6 +12,7 @@ import { defaultLanguage, isSupportedLanguage, type SupportedLanguage } from '..
 import { resources } from '../i18n/resources';
 import { ApiError } from '../lib/api-transport';
 import { errorText, validationText } from '../lib/error-catalogue';
+import { serverRenderedItemScript } from '../features/messages/server-rendered-item';
 import { VisitorLayout } from './visitor-layout';
 
 // The finder page as the gateway renders it on each request (built by Vite's SSR build into
@@ -96,7 +97,7 @@ function FinderPage({ code, language, item, thread, error, values, now }: Finder
   const initial = values ? { content: values.content ?? '', email: values.email ?? '' } : null;
   return (
     <>
-      <FinderIntro photo={<FinderPhoto item={item} />} withIntro={!replying}>
+      <FinderIntro item={item} photo={<FinderPhoto item={item} />} withIntro={!replying}>
         {replying && <FinderThread messages={messages} now={now} />}
         <MessageForm
           withEmail={!replying}
@@ -138,5 +139,7 @@ export function renderFinderPage(input: FinderPageInput): RenderedFinderPage {
     </I18nextProvider>,
   );
   const heading = input.item || (input.error && input.error.status !== 404) ? t('found.finderTitle') : t('itemForm.notFoundTitle');
-  return { root, title: `${heading} · ${t('common.productName')}`, language };
+  // The item the page shows, for the app that takes the page over to start from (features/messages/server-rendered-item.ts).
+  const item = input.item?.activated ? serverRenderedItemScript(input.item) : '';
+  return { root: `${root}${item}`, title: `${heading} · ${t('common.productName')}`, language };
 }

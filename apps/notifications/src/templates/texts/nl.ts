@@ -54,13 +54,13 @@ export const nl: EmailTexts = {
     },
     'relay-acknowledgement': {
       subject: 'Je bericht is bij de eigenaar aangekomen',
-      intro: ['Bedankt dat je schreef over het item met tag {{tagCode}}. Je bericht is bij de eigenaar aangekomen; hun antwoord komt naar dit adres.'],
+      intro: ['Bedankt dat je schreef over het item met label {{tagCode}}. Je bericht is bij de eigenaar aangekomen; hun antwoord komt naar dit adres.'],
       action: 'Open het gesprek',
       outro: [
         'Beantwoord deze e-mail om de eigenaar opnieuw te schrijven. Je e-mailadres wordt nooit aan de eigenaar getoond. Bijlagen worden niet doorgestuurd: beschrijf liever waar en wanneer je het item kunt overhandigen.',
         'De knop opent het gesprek in elke browser, tot er 30 dagen geen bericht in is geschreven.',
       ],
-      footer: 'Je ontvangt deze e-mail omdat dit adres naar het adres van een Homing-tag schreef over een gevonden item.',
+      footer: 'Je ontvangt deze e-mail omdat dit adres naar het adres van een Homing-label schreef over een gevonden item.',
     },
     'account-deleted': {
       subject: 'Je Homing-account is verwijderd',

@@ -17,10 +17,16 @@ export const itemKeys = {
 export const publicItemKey = (code: string) => ['items', 'public', code] as const;
 
 /** What anyone who scans the tag may see (`GET /items/{code}`); the answer says whether the caller owns it. */
-export function usePublicItem(code: string) {
+export function usePublicItem(code: string, initialItem?: PublicItem) {
   const api = useApi();
-  // Not kept between visits: a tag activated or renamed meanwhile must not be shown as it was (gcTime 0).
-  return useQuery({ queryKey: publicItemKey(code), queryFn: () => api.request<PublicItem>('GET', `/items/${encodeURIComponent(code)}`), gcTime: 0 });
+  // Not kept between visits: a tag activated or renamed meanwhile must not be shown as it was (gcTime 0). An item the
+  // page arrived with is shown at once and asked for again in the background (stale from the start).
+  return useQuery({
+    queryKey: publicItemKey(code),
+    queryFn: () => api.request<PublicItem>('GET', `/items/${encodeURIComponent(code)}`),
+    gcTime: 0,
+    ...(initialItem ? { initialData: initialItem, initialDataUpdatedAt: 0 } : {}),
+  });
 }
 
 /**

@@ -43,7 +43,7 @@ function FinderPreview() {
           {t('finderPreview.back')}
         </Link>
       </div>
-      <FinderIntro photo={item.data.photo && <img className="found__photo" src={item.data.photo.normal} alt={t('found.photoAlt')} width={400} height={400} />}>
+      <FinderIntro item={item.data} photo={item.data.photo && <img className="found__photo" src={item.data.photo.normal} alt={t('found.photoAlt')} width={400} height={400} />}>
         <fieldset className="preview-form" disabled aria-describedby="finder-preview-form-note">
           <legend className="visually-hidden">{t('finderPreview.formLegend')}</legend>
           <p id="finder-preview-form-note" className="muted">

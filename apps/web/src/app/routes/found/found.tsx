@@ -8,6 +8,7 @@ import { FinderView } from '../../../features/messages/components/finder-view';
 import { OwnerView } from '../../../features/messages/components/owner-view';
 import { PrerenderedLoading } from '../../../features/messages/components/prerendered-loading';
 import { openedPrerendered } from '../../../features/messages/prerendered-draft';
+import { serverRenderedItem } from '../../../features/messages/server-rendered-item';
 import { isNotFound } from '../../../lib/api-transport';
 import { errorText } from '../../../lib/error-catalogue';
 import { useSession } from '../../../lib/session';
@@ -16,8 +17,9 @@ import { useSession } from '../../../lib/session';
 export function FoundPage() {
   const { t } = useTranslation();
   const { code = '' } = useParams();
-  const item = usePublicItem(code);
   const { user } = useSession();
+  // The item the gateway's page was rendered with is the one a visitor who is not logged in sees: shown at once.
+  const item = usePublicItem(code, user ? undefined : serverRenderedItem(code));
 
   // An owner who is logged out would otherwise only see the finder's form.
   const ownerLogin = !user && (

@@ -80,7 +80,7 @@ function ItemCard({ item, found }: { item: PublicItem; found: boolean }) {
         <Link to={`/item/${item.code}`} className="item-card__edit" aria-label={`${t('items.edit')}: ${item.name || t('items.noName')}`}>
           {t('items.edit')}
         </Link>
-        <LostToggle item={item} />
+        <LostToggle item={item} named />
       </div>
     </li>
   );

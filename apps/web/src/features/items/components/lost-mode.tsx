@@ -11,7 +11,7 @@ import { useUpdateItem } from '../api';
  * One tap between "I lost it" and "I have it again" (lost mode): while lost, the finder page says so with the note,
  * and the owner is told of scans. Marking it back removes the note.
  */
-export function LostToggle({ item, className = 'button--secondary' }: { item: PublicItem; className?: string }) {
+export function LostToggle({ item, className = 'button--secondary', named = false }: { item: PublicItem; className?: string; named?: boolean }) {
   const { t } = useTranslation();
   const flash = useFlash();
   const update = useUpdateItem(item.code);
@@ -25,7 +25,8 @@ export function LostToggle({ item, className = 'button--secondary' }: { item: Pu
       },
     );
   return (
-    <button type="button" className={className} onClick={toggle} disabled={update.isPending} aria-label={`${item.lost ? t('lostMode.haveItAgain') : t('lostMode.lostIt')}: ${name}`}>
+    // Named in a list of items (My items), where every card has one; alone on the item's page, its words suffice.
+    <button type="button" className={className} onClick={toggle} disabled={update.isPending} aria-label={named ? `${item.lost ? t('lostMode.haveItAgain') : t('lostMode.lostIt')}: ${name}` : undefined}>
       {item.lost ? t('lostMode.haveItAgain') : t('lostMode.lostIt')}
     </button>
   );

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import type { Message, PublicItem } from '@homing/contracts';
 
 import { FormError } from '../../../components/form/form-field';
@@ -94,6 +94,7 @@ export function FinderView({ item }: { item: PublicItem }) {
   const hasThread = shown.length > 0;
   return (
     <FinderIntro
+      item={item}
       photo={<FinderPhoto item={item} />}
       withIntro={!hasThread}
     >
@@ -161,14 +162,36 @@ export function FinderPhoto({ item }: { item: PublicItem }) {
  * build time into found.html (src/prerender/finder-shell.tsx), with the first-message form, and by the gateway for a
  * finder without script (src/prerender/finder-page.server.tsx).
  */
-export function FinderIntro({ photo, withIntro = true, children }: { photo?: ReactNode; withIntro?: boolean; children: ReactNode }) {
+export function FinderIntro({ item, photo, withIntro = true, children }: { item?: PublicItem; photo?: ReactNode; withIntro?: boolean; children: ReactNode }) {
   const { t } = useTranslation();
   return (
     <section className="page found">
       <h1>{t('found.finderTitle')}</h1>
+      {item?.lost && <LostBanner note={item.lost_note} />}
       {photo}
       {withIntro && <p className="intro">{t('found.finderIntro')}</p>}
       {children}
+      {item?.relay_address && <RelayAddress address={item.relay_address} />}
     </section>
+  );
+}
+
+/** Lost mode: the owner is looking for it, in their own words when they left a note (plain text, line breaks kept). */
+function LostBanner({ note }: { note?: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className="found__lost" role="note">
+      <p className="found__lost-title">{t('found.lostBanner')}</p>
+      {note && <p className="found__lost-note">{note}</p>}
+    </div>
+  );
+}
+
+/** For a finder who would rather write from their mailbox: the tag's address at the e-mail relay. */
+function RelayAddress({ address }: { address: string }) {
+  return (
+    <p className="found__relay">
+      <Trans i18nKey="found.relayAddress" values={{ address }} components={{ mail: <a href={`mailto:${address}`} /> }} />
+    </p>
   );
 }
