@@ -2,8 +2,8 @@
 // B7: the finder page, /found/{code}, on a phone profile: Debian's Chromium via playwright-core, 150 ms RTT,
 // 1.6 Mbps down / 750 kbps up, 4× CPU slowdown, a 360×640 mobile viewport at device scale 2, a fresh context (no
 // cache, service workers blocked) for every load.
-// - Product: the built web app served by the real gateway (WEB_DIST=dist/apps/web, which answers /found/* with the
-//   prerendered found.html), with items, a private nats-server and a seeded, named tag behind it.
+// - Product: the built web app served by the real gateway (WEB_DIST=dist/apps/web, which renders /found/{code} with
+//   the item and a form that posts without script), with items, a private nats-server and a seeded, named tag behind it.
 // - Baseline: a minimal React + react-router build of the same page (finder-baseline/, built here with Vite into a
 //   temp dir), served as static files, its /api/ and /lang proxied to the same gateway.
 // Both are reached through the same small front server that gzips text answers on the fly, as nginx does in
@@ -42,7 +42,7 @@ const databaseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ??
 const work = mkdtempSync(join(tmpdir(), 'homing-b7-'));
 
 const definitions = [
-  `**Usable**: the page's message form (\`form.message-form\`) has its textarea and its submit button both present and enabled. The product's prerendered found.html ships the form with the button disabled (sending needs the app), and the app keeps it disabled while the item loads (PrerenderedLoading); only the app's FinderView, after \`GET /api/v1/items/{code}\` answered, enables it. The baseline renders the form, enabled, once the same call answered. Recorded in the page by a MutationObserver (performance.now() of the first mutation after which the condition holds).`,
+  `**Usable**: the page's message form (\`form.message-form\`) has its textarea and its submit button both present and enabled. The product's page is rendered by the gateway with the item and a form that posts without script (issue 24), so it is usable as soon as it has arrived: no script is needed before it (the app's code, once it runs, keeps the button disabled until it has taken the page over, and the page carries the item the app starts from). Before that page, found.html shipped the form with the button disabled and only the app's FinderView, after \`GET /api/v1/items/{code}\` answered, enabled it. The baseline renders the form, enabled, once the same call answered. Recorded in the page by a MutationObserver (performance.now() of the first mutation after which the condition holds).`,
   `**JS before usable**: the gzip bodies (Content-Length as sent) of every CDP request of type Script whose resource-timing entry had finished (responseEnd) by the usable time; beside it, CDP \`Network.loadingFinished\` encodedDataLength, the bytes on the wire with response headers (the gateway's security headers cost about 0.8 KB per file).`,
   `**LCP**: the last \`largest-contentful-paint\` entry (buffered PerformanceObserver) by usable + ${QUIET_MS} ms, from navigation start.`,
   `**CLS**: the sum of \`layout-shift\` entries without recent input up to usable + ${QUIET_MS} ms (the page takes no input here); passes only when every load's sum is below ${GOALS.cls}.`,
@@ -71,12 +71,21 @@ function instrumentPage() {
     if (entry.name === 'first-contentful-paint') b7.fcp = entry.startTime;
   });
   observe('longtask', (entry) => b7.longTasks.push([entry.startTime, entry.duration]));
+
   const usable = () => {
     const form = document.querySelector('form.message-form');
     const textarea = form?.querySelector('textarea');
     const button = form?.querySelector('button[type="submit"]');
     return Boolean(textarea && !textarea.disabled && button && !button.disabled);
   };
+  const itemWatcher = new MutationObserver(() => {
+    // Whether the page arrived with its item rendered in (the gateway's page), seen while it parses, before the app
+    // replaces it.
+    if (!document.querySelector('script#homing-found-item')) return;
+    b7.itemRendered = true;
+    itemWatcher.disconnect();
+  });
+  itemWatcher.observe(document, { subtree: true, childList: true });
   const watcher = new MutationObserver(() => {
     if (b7.usableAt !== undefined || !usable()) return;
     b7.usableAt = performance.now();
@@ -181,8 +190,11 @@ async function load(browser, url) {
     await page.waitForTimeout(QUIET_MS);
     const figures = await page.evaluate(() => window.__b7);
     const all = [...requests.values()];
+    // The page showed the item: fetched by the app (the baseline, found.html), or rendered into the page by the gateway
+    // (the product's page carries it for the app to start from, and the app asks again only in the background).
     const item = all.find((entry) => /\/api\/v1\/items\/[^/]+$/.test(new URL(entry.url).pathname));
-    if (item?.status !== 200) throw new Error(`${url}: GET /api/v1/items/{code} answered ${item?.status ?? 'never'}`);
+    const rendered = figures.itemRendered === true;
+    if (item?.status !== 200 && !rendered) throw new Error(`${url}: GET /api/v1/items/{code} answered ${item?.status ?? 'never'}, and the page carries no item`);
     const done = new Set(figures.scriptsDone);
     const scripts = all.filter((entry) => entry.type === 'Script' && entry.bytes !== undefined && done.has(entry.url)).map(({ url: scriptUrl, bytes, body }) => ({ path: new URL(scriptUrl).pathname, bytes: body, wire: bytes }));
     const fcp = figures.fcp ?? 0;
@@ -353,7 +365,7 @@ try {
       '',
       ...Object.keys(labels).map((key) => `- **${labels[key]} = ${texts[key]}**, goal ${goalText[key]}: **${pass[key] ? 'pass' : 'miss'}**`),
       '',
-      `Phone profile: Chromium ${browser.version()} (Debian's) via playwright-core, CDP \`Network.emulateNetworkConditions\` (latency ${PROFILE.latencyMs} ms, ${(PROFILE.downloadBytesPerSecond * 8) / 1e6} Mbps down, ${(PROFILE.uploadBytesPerSecond * 8) / 1e3} kbps up), \`Emulation.setCPUThrottlingRate\` ${PROFILE.cpuSlowdown}, viewport ${PROFILE.viewport.width}×${PROFILE.viewport.height} mobile at device scale ${PROFILE.deviceScaleFactor}, a fresh context per load (cache disabled, service workers blocked). The product is the built web app served by the gateway (found.html for /found/*, items and nats-server behind it, a seeded named tag); the baseline (\`tests/bench/finder-baseline\`) is a minimal React + react-router app with only this page, rendered in the browser, with the same text, markup, styles and calls (\`/lang\`, \`GET /api/v1/items/{code}\`), built by Vite and served as static files with \`/api/\` and \`/lang\` proxied to the same gateway. Both go through the same front server that gzips text answers (level ${GZIP_LEVEL}) as nginx does in production; the gateway alone sends its files uncompressed. Loads alternate baseline, product; ${rounds} rounds after one uncounted load of each.`,
+      `Phone profile: Chromium ${browser.version()} (Debian's) via playwright-core, CDP \`Network.emulateNetworkConditions\` (latency ${PROFILE.latencyMs} ms, ${(PROFILE.downloadBytesPerSecond * 8) / 1e6} Mbps down, ${(PROFILE.uploadBytesPerSecond * 8) / 1e3} kbps up), \`Emulation.setCPUThrottlingRate\` ${PROFILE.cpuSlowdown}, viewport ${PROFILE.viewport.width}×${PROFILE.viewport.height} mobile at device scale ${PROFILE.deviceScaleFactor}, a fresh context per load (cache disabled, service workers blocked). The product is the built web app served by the gateway (the page rendered by the gateway for /found/{code}, items and nats-server behind it, a seeded named tag); the baseline (\`tests/bench/finder-baseline\`) is a minimal React + react-router app with only this page, rendered in the browser, with the same text, markup, styles and calls (\`/lang\`, \`GET /api/v1/items/{code}\`), built by Vite and served as static files with \`/api/\` and \`/lang\` proxied to the same gateway. Both go through the same front server that gzips text answers (level ${GZIP_LEVEL}) as nginx does in production; the gateway alone sends its files uncompressed. Loads alternate baseline, product; ${rounds} rounds after one uncounted load of each.`,
       '',
       ...definitions.map((text) => `- ${text}`),
       '',
