@@ -179,7 +179,9 @@ describe('items API through the gateway', () => {
       'x-xss-protection': '0',
     };
     const headersOf = (response: Response, names: string[]) => Object.fromEntries(names.map((name) => [name, response.headers.get(name)]));
-    const expectEveryAnswerHeader = (response: Response) => expect(headersOf(response, Object.keys(everyAnswer))).toEqual(everyAnswer);
+    // The finder page alone sends same-origin: its form posts must carry their Origin (no-referrer makes it `null`).
+    const expectEveryAnswerHeader = (response: Response, referrerPolicy = 'no-referrer') =>
+      expect(headersOf(response, Object.keys(everyAnswer))).toEqual({ ...everyAnswer, 'referrer-policy': referrerPolicy });
 
     it('sends them, a correlation id and no-store on API answers, and no page policy on JSON', async () => {
       const response = await fetch(`${api}/items/${seeded[0]}`, { headers: { 'x-correlation-id': 'e2e-correlation-1' } });
@@ -202,14 +204,16 @@ describe('items API through the gateway', () => {
     });
 
     it.each([
-      ['the web app', '/'],
-      ['a page path of the web app', '/found/ABCD-EFGH-JKMN-PQRS'],
-      ['Swagger UI', '/api/docs'],
-    ])('sends them and the Content-Security-Policy on %s', async (_, path) => {
+      ['the web app', '/', 200, 'no-referrer'],
+      ['a page path of the web app', '/items', 200, 'no-referrer'],
+      // The finder page is rendered by the gateway: an unknown code's page is its not-found page.
+      ['the finder page of an unknown code', '/found/ABCD-EFGH-JKMN-PQRS', 404, 'same-origin'],
+      ['Swagger UI', '/api/docs', 200, 'no-referrer'],
+    ])('sends them and the Content-Security-Policy on %s', async (_, path, status, referrerPolicy) => {
       const response = await fetch(`${base}${path}`);
-      expect(response.status).toBe(200);
+      expect(response.status).toBe(status);
       expect(response.headers.get('content-type')).toContain('text/html');
-      expectEveryAnswerHeader(response);
+      expectEveryAnswerHeader(response, referrerPolicy);
       const policy = response.headers.get('content-security-policy') ?? '';
       for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"]) {
         expect(policy.split(';')).toContain(directive);
@@ -218,9 +222,9 @@ describe('items API through the gateway', () => {
   });
 
   it('serves the web shell, with page paths falling back to it and index.html never cached', async () => {
-    for (const path of ['/', '/found/ABCD-EFGH-JKMN-PQRS']) {
+    for (const [path, status] of [['/', 200], ['/items', 200], ['/found/ABCD-EFGH-JKMN-PQRS', 404]] as const) {
       const response = await fetch(`${base}${path}`);
-      expect(response.status).toBe(200);
+      expect(response.status).toBe(status);
       expect(response.headers.get('content-type')).toContain('text/html');
       expect(response.headers.get('cache-control')).toBe('no-cache');
       expect(await response.text()).toContain('<div id="root">');
