@@ -7,13 +7,10 @@ import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError, sendHttpError, type HttpErrorAnswer } from '../http/http-error';
 import { countInWindow, retryAfterSeconds } from '@homing/platform';
 
-/**
- * Lookups of codes that do not exist, per client address (ARCHITECTURE §7; UNKNOWN_CODE_LIMIT). A finder scans a real
- * tag, or types one and mistypes it a few times; only someone guessing codes misses this often. Codes are 80 random
- * bits, so this is defence in depth: it turns a scanner's free oracle into 30 guesses an hour. The mail relay counts
- * its unknown tag addresses under the same key.
- */
-export { UNKNOWN_CODE_LIMIT };
+// Lookups of codes that do not exist, per client address (ARCHITECTURE §7; UNKNOWN_CODE_LIMIT in libs/platform). A
+// finder scans a real tag, or types one and mistypes it a few times; only someone guessing codes misses this often.
+// Codes are 80 random bits, so this is defence in depth: it turns a scanner's free oracle into 30 guesses an hour. The
+// mail relay counts its unknown tag addresses under the same key.
 
 // Addresses remembered as blocked per replica; beyond this, the oldest are forgotten (they are counted in Redis).
 const MAX_BLOCKED_REMEMBERED = 10_000;
