@@ -10,7 +10,7 @@ import { keepPrerenderedDraft } from './features/messages/prerendered-draft';
 import { keepServerRenderedItem } from './features/messages/server-rendered-item';
 import { registerServiceWorker } from './features/push/service-worker';
 import { tellServiceWorkerLanguage } from './features/push/push-subscription';
-import { createI18n } from './i18n/i18n';
+import { createI18n, keepPrerenderedLanguage } from './i18n/i18n';
 import { ApiClient } from './lib/api-client';
 
 const container = document.getElementById('root');
@@ -49,6 +49,7 @@ if (container.hasChildNodes() && !router.state.initialized) {
     unsubscribe();
     keepPrerenderedDraft(container);
     keepServerRenderedItem(container);
+    void keepPrerenderedLanguage(i18n, container);
     start();
   });
 } else {

@@ -1,7 +1,7 @@
 import { waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
-import { chooseLanguage, createI18n, pickLanguage } from './i18n';
+import { chooseLanguage, createI18n, keepPrerenderedLanguage, pickLanguage } from './i18n';
 import en from './locales/en.json';
 import es from './locales/es.json';
 import it_ from './locales/it.json';
@@ -129,5 +129,19 @@ describe('choosing the display language', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(failing.resolvedLanguage).toBe('en');
     expect(foreign.resolvedLanguage).toBe('en');
+  });
+  it('applies a language picked in the prerendered page before the app took it over, and nothing when none was picked', async () => {
+    const page = document.createElement('div');
+    page.innerHTML = '<select id="language"><option value="en" selected>English</option><option value="nl">Nederlands</option></select>';
+    const untouched = createI18n({ pageLanguage: 'en' });
+    await keepPrerenderedLanguage(untouched, page);
+    expect(untouched.resolvedLanguage).toBe('en');
+    expect(localStorage.getItem('lang')).toBeNull();
+
+    page.querySelector('select')!.value = 'nl';
+    const picked = createI18n({ pageLanguage: 'en' });
+    await keepPrerenderedLanguage(picked, page);
+    expect(picked.resolvedLanguage).toBe('nl');
+    expect(localStorage.getItem('lang')).toBe('nl');
   });
 });

@@ -105,3 +105,13 @@ export async function chooseLanguage(instance: i18n, language: SupportedLanguage
   }
   await instance.changeLanguage(language);
 }
+
+/**
+ * A language picked in a prerendered page's language list (found.html, the gateway's finder page) before the app took
+ * the page over: that list had no handler yet, so the choice is applied here rather than lost with the page.
+ */
+export async function keepPrerenderedLanguage(instance: i18n, root: ParentNode): Promise<void> {
+  const select = root.querySelector<HTMLSelectElement>('select#language');
+  const picked = select ? [...select.options].find((option) => option.selected && !option.defaultSelected)?.value : undefined;
+  if (picked && isSupportedLanguage(picked)) await chooseLanguage(instance, picked);
+}
