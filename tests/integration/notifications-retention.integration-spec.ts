@@ -52,10 +52,21 @@ it('deletes delivery rows older than DELIVERY_RETENTION_DAYS and mail windows no
   };
   await window(ago(2 * 60 * MINUTE + 15 * MINUTE + MINUTE));
   const recentWindow = await window(ago(2 * 60 * MINUTE + 15 * MINUTE - MINUTE));
+  const scanWindow = async (startedAt: Date, itemCode: string) => {
+    await db.query('INSERT INTO scan_alert_windows (item_code, event_id, scan_id, started_at) VALUES ($1, $2, $3, $4)', [itemCode, randomUUID(), randomUUID(), startedAt]);
+    return itemCode;
+  };
+  await scanWindow(ago(2 * 60 * MINUTE + 15 * MINUTE + MINUTE), 'ABCD1234EFGH5678');
+  const recentScanWindow = await scanWindow(ago(2 * 60 * MINUTE + 15 * MINUTE - MINUTE), 'WXYZ1234EFGH5678');
 
   const output = await runServiceCommand('notifications', ['purge-expired', '--now', now.toISOString()], env);
 
   expect(await rows('SELECT job_id AS row FROM deliveries')).toEqual([kept]);
   expect(await rows('SELECT conversation_id::text AS row FROM message_mail_windows')).toEqual([recentWindow]);
-  expect(output.trim().split('\n')).toEqual(['notifications: retention deliveries-past-retention: purged 2', 'notifications: retention message-mail-windows-closed: purged 1']);
+  expect(await rows('SELECT item_code AS row FROM scan_alert_windows')).toEqual([recentScanWindow]);
+  expect(output.trim().split('\n')).toEqual([
+    'notifications: retention deliveries-past-retention: purged 2',
+    'notifications: retention message-mail-windows-closed: purged 1',
+    'notifications: retention scan-alert-windows-closed: purged 1',
+  ]);
 });

@@ -8,11 +8,13 @@ export interface ApiCaller {
   finderToken?: string;
   idempotencyKey?: string;
   body?: unknown;
+  /** More headers, such as the X-Forwarded-For a trusted proxy would add. */
+  headers?: Record<string, string>;
 }
 
 /** One JSON call to the stack's API from the test's own address (loopback), its body parsed, with the answer's headers. */
 export async function apiExchange<T>(stack: Pick<Stack, 'api'>, method: string, path: string, options: ApiCaller = {}): Promise<{ status: number; body: T; headers: Headers }> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.finderToken) headers['x-finder-token'] = options.finderToken;

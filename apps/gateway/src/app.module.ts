@@ -40,6 +40,10 @@ import { UnknownCodeLimiter } from './items/unknown-code-limit';
 import { QrImages } from './qr/qr-images';
 import { QrHttpController } from './qr/qr.http-controller';
 import { LangHttpController } from './web/lang.http-controller';
+import { AddressHashes } from './scans/address-hashes';
+import { ScanLimits } from './scans/scan-limits';
+import { ScansHttpController } from './scans/scans.http-controller';
+import { ScansService } from './scans/scans.service';
 import { FinderPageHttpController } from './web/finder-page.http-controller';
 
 @Module({})
@@ -56,7 +60,7 @@ export class AppModule {
         }),
         rateLimitsModule(config),
       ],
-      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController, ConversationsHttpController, OwnerConversationsHttpController, PushHttpController, ExportHttpController],
+      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController, ConversationsHttpController, OwnerConversationsHttpController, PushHttpController, ExportHttpController, ScansHttpController],
       providers: [
         // The decisions behind the routes, one service per feature.
         AuthService,
@@ -70,6 +74,7 @@ export class AppModule {
         PhotosService,
         ConversationsService,
         PushService,
+        ScansService,
         UnknownCodeLimiter,
         // Tag scans answered from memory, kept current by items' events (ItemEvents).
         { provide: PublicItemCache, useFactory: () => new PublicItemCache(config.SCAN_CACHE_MAX_ITEMS) },
@@ -77,6 +82,9 @@ export class AppModule {
         MessageLimits,
         MailBudgets,
         ResumeLinkLimits,
+        // Scans are limited by keyed digests of addresses, the key rotated daily.
+        AddressHashes,
+        ScanLimits,
         // Kept current from events by ThreadEvents: empty polls and message streams without a poll of the database.
         { provide: ThreadWatermarks, useFactory: () => new ThreadWatermarks() },
         { provide: ThreadAccessCache, useFactory: () => new ThreadAccessCache() },

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { PlatformModule } from '@homing/platform';
+import { PlatformModule, retentionProviders } from '@homing/platform';
 import { ClaimsModule } from './claims/claims.module';
 import type { ItemsConfig } from './config/items.config';
 import { itemsDatabase } from './database/items.database';
@@ -7,6 +7,8 @@ import { ErasureModule } from './erasure/erasure.module';
 import { ExportModule } from './export/export.module';
 import { ItemsModule } from './items/items.module';
 import { PhotosModule } from './photos/photos.module';
+import { itemsRetentionRules } from './scans/scans-retention';
+import { ScansModule } from './scans/scans.module';
 import { TagBatchesModule } from './tag-batches/tag-batches.module';
 
 @Module({})
@@ -27,7 +29,9 @@ export class AppModule {
         PhotosModule,
         ExportModule,
         ErasureModule,
+        ScansModule,
       ],
+      providers: retentionProviders(itemsRetentionRules),
     };
   }
 }

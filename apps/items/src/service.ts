@@ -2,6 +2,7 @@ import { runService } from '@homing/platform';
 import { AppModule } from './app.module';
 import { loadItemsConfig, type ItemsConfig } from './config/items.config';
 import { itemsDatabase } from './database/items.database';
+import { itemsRetentionRules } from './scans/scans-retention';
 import { printSheetCommand } from './tag-batches/print-sheet.command';
 import { seedTagsCommand } from './tags/seed-tags.command';
 
@@ -13,6 +14,7 @@ export function main(): Promise<void> {
     module: (config) => AppModule.forConfig(config),
     rpc: true,
     database: itemsDatabase,
+    retention: itemsRetentionRules,
     commands: { 'seed-tags': seedTagsCommand, 'print-sheet': printSheetCommand },
   });
 }

@@ -23,6 +23,8 @@ export const EMAIL_JOBS = {
   resumeLink: 'resume-link',
   /** To a finder whose e-mail to a tag's relay address opened a conversation: it reached the owner, reply to go on. */
   relayAcknowledgement: 'relay-acknowledgement',
+  /** To an item's owner, while the item is lost: its tag was scanned (at most one per item per 15 minutes). */
+  scanAlert: 'scan-alert',
   /** To a user who erased their account: the last e-mail, to the address the event carries (identity has none left). */
   accountDeleted: 'account-deleted',
 } as const;
@@ -30,6 +32,8 @@ export const EMAIL_JOBS = {
 /** Job names of the `push` queue. */
 export const PUSH_JOBS = {
   newMessage: 'new-message',
+  /** To each subscription of an item's owner, while the item is lost: its tag was scanned (every scan). */
+  scanAlert: 'scan-alert',
 } as const;
 
 /** Durable JetStream consumers of this service (`<service>__<purpose>`). */
@@ -43,6 +47,10 @@ export const DURABLE_CONSUMERS = {
   resumeLinkMail: 'notifications__resume-link-mail',
   /** Acknowledges a finder's e-mail to a tag's relay address (`messaging.conversation.opened-by-mail.v1`). */
   relayAcknowledgementMail: 'notifications__relay-acknowledgement-mail',
+  /** A lost item's tag was scanned (`items.item.scanned.v1`): the owner's e-mail, coalesced per item. */
+  scanAlertMail: 'notifications__scan-alert-mail',
+  /** A lost item's tag was scanned: a push to each of the owner's subscriptions. */
+  scanAlertPush: 'notifications__scan-alert-push',
   /** Deletes a conversation's push subscriptions when its finder left (from the stream's first event). */
   finderLeft: 'notifications__finder-left',
   /** Deletes the finders' push subscriptions of conversations erased whole (reset, item deletion, erased account). */

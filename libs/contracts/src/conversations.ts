@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sharedLocationSchema } from './scans';
 import { emailSchema } from './identity';
 import { multiLineText } from './text';
 
@@ -70,6 +71,8 @@ export const messageSchema = z.object({
   version: z.number().int(),
   /** Which finder ("Finder 2"), only to the owner and only when the item has more than one conversation. */
   finder: z.string().optional(),
+  /** A place the finder shared (`POST /items/{code}/location`); such an entry's `content` is empty. */
+  location: sharedLocationSchema.optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 

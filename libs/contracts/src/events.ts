@@ -100,6 +100,19 @@ export const EventMap = {
     stream: 'secrets',
     data: z.object({ email: z.string(), language: userLanguageSchema }),
   },
+  /**
+   * A lost item's tag was scanned (scans of items not lost publish nothing). Ids and the time only: where it was
+   * scanned stays in items, which notifications asks (`items.rpc.get-scan`) when it words the alert.
+   */
+  'items.item.scanned.v1': {
+    stream: 'events',
+    data: z.object({
+      code: z.string(),
+      ownerUserId: z.uuid(),
+      scanId: z.uuid(),
+      scannedAt: z.iso.datetime({ offset: true }),
+    }),
+  },
   /** An item deleted by its owner: its conversations go with it. */
   'items.item.deleted.v1': {
     stream: 'events',

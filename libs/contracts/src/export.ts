@@ -29,6 +29,11 @@ export const itemsExportSchema = z.object({
       createdAt: z.string(),
       claimedAt: z.string().nullable(),
       photo: photoUrlsSchema.nullable(),
+      /** Since when it is marked lost, and the note to finders (null when not lost). */
+      lostAt: z.string().nullable(),
+      lostNote: z.string().nullable(),
+      /** The scans of its tag still kept (SCAN_HISTORY_DAYS days), newest first. */
+      scans: z.array(z.object({ scannedAt: z.string(), city: z.string().nullable(), country: z.string().nullable(), deviceKind: z.string() })),
     }),
   ),
 });
@@ -49,6 +54,8 @@ export const messagingExportSchema = z.object({
           createdAt: z.string(),
           deliveredAt: z.string().nullable(),
           readAt: z.string().nullable(),
+          /** A place the finder shared. */
+          location: z.object({ lat: z.number(), lon: z.number(), accuracyM: z.number(), precise: z.boolean() }).optional(),
         }),
       ),
     }),

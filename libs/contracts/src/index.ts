@@ -11,6 +11,7 @@ export * from './push';
 export * from './relay';
 export * from './response-codes';
 export * from './rpc';
+export * from './scans';
 export * from './tag-code';
 export * from './text';
 export * from './validation';

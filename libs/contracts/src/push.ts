@@ -37,7 +37,9 @@ export type PushSubscriber = z.infer<typeof pushSubscriberSchema>;
  * What a push carries: what happened and where to look. No names, addresses or message text: the push service
  * relays it, and the service worker words it in the browser's language.
  */
-export interface PushPayload {
+export type PushPayload = NewMessagePushPayload | ScanAlertPushPayload;
+
+export interface NewMessagePushPayload {
   kind: 'new-message';
   /** `finder` wrote (to the owner) or the `owner` replied (to the finder). */
   author: 'finder' | 'owner';
@@ -47,5 +49,21 @@ export interface PushPayload {
    * The language to word it in, when the recipient has one kept on the server (a finder's conversation keeps the
    * language they wrote in); else the service worker uses the browser's.
    */
+  language?: 'en' | 'nl' | 'es';
+}
+
+/**
+ * To an owner, while their item is lost: its tag was just scanned. Carries the scan's rough place (only the owner's
+ * browser can read a push), never the item's name.
+ */
+export interface ScanAlertPushPayload {
+  kind: 'scan-alert';
+  /** Path of the owner's item page: `/item/XXXX-XXXX-XXXX-XXXX`. */
+  url: string;
+  /** When it was scanned (ISO 8601). */
+  scanned_at: string;
+  /** The city of the scanning address and its country (ISO 3166-1 alpha-2), when the offline database knew them. */
+  city: string | null;
+  country: string | null;
   language?: 'en' | 'nl' | 'es';
 }

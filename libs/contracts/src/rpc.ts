@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deviceKindSchema, scanHistorySchema, shareLocationBodySchema } from './scans';
 import {
   accessTokenSchema,
   emailBodySchema,
@@ -124,6 +125,21 @@ export const RpcMap = {
     }),
     response: photoUrlsSchema,
   },
+  /** Records one scan of a tag's finder page (404 for an unknown code); a lost item's also publishes `items.item.scanned.v1`. */
+  'items.rpc.record-scan': {
+    request: z.object({ code: z.string().min(1).max(64), city: z.string().max(200).nullable(), country: z.string().length(2).nullable(), deviceKind: deviceKindSchema }),
+    response: z.object({ scanId: z.uuid(), lost: z.boolean() }),
+  },
+  /** The owner's scan history: the last SCAN_HISTORY_DAYS days, at most SCAN_HISTORY_MAX, newest first; else 404. */
+  'items.rpc.list-scans': {
+    request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
+    response: scanHistorySchema,
+  },
+  /** One scan, for the alert that words it (notifications); 404 `ITEM_NOT_FOUND` once it or its item is gone. */
+  'items.rpc.get-scan': {
+    request: z.object({ scanId: z.uuid() }),
+    response: z.object({ code: z.string(), scannedAt: z.string(), city: z.string().nullable(), country: z.string().nullable(), deviceKind: deviceKindSchema }),
+  },
   'items.rpc.get-photo': {
     request: z.object({ code: z.string().min(1).max(64), size: photoSizeSchema }),
     response: storedPhotoSchema,
@@ -157,6 +173,11 @@ export const RpcMap = {
       language: userLanguageSchema.optional(),
     }),
     response: createMessageResponseSchema,
+  },
+  /** A finder shares where they found the item, as an entry of their conversation (already rounded by the caller and again here). */
+  'messaging.rpc.share-location': {
+    request: z.object({ code: z.string(), location: shareLocationBodySchema, viewerUserId: z.uuid().nullable(), finderToken: finderTokenSchema.optional() }),
+    response: z.object({ message: messageSchema }),
   },
   /** The owner: every conversation's messages (marking finders' messages read); a finder: their own; else 403. */
   'messaging.rpc.list-messages': {

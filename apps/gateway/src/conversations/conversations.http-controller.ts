@@ -15,6 +15,7 @@ import {
   messagesQuerySchema,
   resumeLinkBodySchema,
   setFinderBodySchema,
+  shareLocationBodySchema,
   type CreateMessageBody,
   type CreateMessageResponse,
   type FinderDetails,
@@ -27,6 +28,7 @@ import {
   type MessagesQuery,
   type ResumeLinkBody,
   type SetFinderBody,
+  type ShareLocationBody,
 } from '@homing/contracts';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
 import { DEFAULT_SSE_HEARTBEAT_MS } from '../config/gateway.config';
@@ -132,6 +134,30 @@ export class ConversationsHttpController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreateMessageResponse> {
     return this.conversations.postMessage(code, body, caller, idempotencyKey, request.ip, reply, namedLanguage(request));
+  }
+
+  @Post('location')
+  @ApiRoute({
+    summary: 'As a finder, share where I found the item',
+    description:
+      'With X-Finder-Token: becomes an entry of the finder’s conversation (a message with `location` and empty content), which the owner reads in the thread. ' +
+      'Rounded to 2 decimals (about 1 km, accuracy at least 1000 m) unless precise, then to 5. Erased with the conversation. ' +
+      'Without a finder token 403; counts against the same limits as messages.',
+    caller: 'anyone',
+    finderToken: 'required',
+    status: 201,
+    body: shareLocationBodySchema,
+    answer: z.object({ message: messageSchema }),
+    errors: [403, 404, 409, 429],
+  })
+  shareLocation(
+    @Param('code') code: string,
+    @Body(new ZodBodyPipe(shareLocationBodySchema)) body: ShareLocationBody,
+    @ThreadCallerOf() caller: ThreadCaller,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ message: Message }> {
+    return this.conversations.shareLocation(code, body, caller, request.ip, reply);
   }
 
   @Delete('conversation')

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { CreateMessageBody, CreateMessageResponse, FinderDetails, FinderTokenResponse, FoundItems, FoundItemsQuery, Message, UserLanguage } from '@homing/contracts';
+import type { CreateMessageBody, CreateMessageResponse, FinderDetails, FinderTokenResponse, FoundItems, FoundItemsQuery, Message, ShareLocationBody, UserLanguage } from '@homing/contracts';
 import { ResponseCode } from '@homing/contracts';
 import { RpcClient } from '@homing/platform';
 import { ApiError } from '../http/http-error';
@@ -66,6 +66,18 @@ export class ConversationsService {
     const scopedKey = idempotencyKey && !caller.viewerUserId && !caller.finderToken ? keyOfAddress(idempotencyKey, address) : idempotencyKey;
     try {
       return await this.rpc.request('messaging.rpc.post-message', { code, content: body.content, conversationId: body.conversation_id, ...caller, idempotencyKey: scopedKey, language });
+    } catch (error) {
+      if (failedOnOurSide(error)) await refund();
+      throw error;
+    }
+  }
+
+  /** A finder's place, an entry of their conversation: rounded here as messaging rounds it again, under the message limits. */
+  async shareLocation(code: string, body: ShareLocationBody, caller: ThreadCaller, address: string, reply: Pick<FastifyReply, 'header'>): Promise<{ message: Message }> {
+    if (!caller.finderToken) throw new ApiError(403, ResponseCode.FORBIDDEN, 'Only the finder of a conversation shares a place, with their finder token.');
+    const refund = await this.limits.admit(address, code, reply);
+    try {
+      return await this.rpc.request('messaging.rpc.share-location', { code, location: body, ...caller });
     } catch (error) {
       if (failedOnOurSide(error)) await refund();
       throw error;

@@ -11,6 +11,7 @@ export class ExportRpcController {
   @RpcHandler('items.rpc.export-owner')
   async exportOwner(@Payload() { ownerUserId }: Request<'items.rpc.export-owner'>): Promise<Response<'items.rpc.export-owner'>> {
     const items = await this.repository.itemsOfOwner(ownerUserId);
+    const scans = await this.repository.scansOfOwner(ownerUserId);
     return {
       items: items.map((item) => ({
         code: formatTagCode(item.code),
@@ -19,6 +20,11 @@ export class ExportRpcController {
         createdAt: item.createdAt.toISOString(),
         claimedAt: item.claimedAt?.toISOString() ?? null,
         photo: item.photoVersion === null ? null : photoUrls(item.code, item.photoVersion),
+        lostAt: item.lostAt?.toISOString() ?? null,
+        lostNote: item.lostNote,
+        scans: scans
+          .filter((scan) => scan.itemCode === item.code)
+          .map((scan) => ({ scannedAt: scan.scannedAt.toISOString(), city: scan.city, country: scan.country, deviceKind: scan.deviceKind })),
       })),
     };
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { MessageAuthor, UserLanguage } from '@homing/contracts';
+import type { MessageAuthor, SharedLocation, UserLanguage } from '@homing/contracts';
 import { Database, type Transaction } from '@homing/platform';
 
 export interface ConversationRow {
@@ -23,6 +23,11 @@ export interface MessageRow {
   delivered_at: Date | null;
   /** The message id sequence's number drawn at the last change of its receipts; null before any. */
   receipt_version: number | null;
+  /** A place the finder shared (all four or none). */
+  location_lat: number | null;
+  location_lon: number | null;
+  location_accuracy_m: number | null;
+  location_precise: boolean | null;
 }
 
 /** Messages of one conversation whose receipts one change stamped, and that change's version. */
@@ -34,7 +39,7 @@ export interface ReceiptChange {
 
 const CONVERSATION_COLUMNS = 'id, item_code, finder_email, finder_language, created_at, last_message_at, finder_left_at';
 // bigint arrives from pg as a string; message ids stay far below 2^53.
-const MESSAGE_COLUMNS = 'm.id::float8 AS id, m.conversation_id, m.author, m.content, m.created_at, m.read_at, m.delivered_at, m.receipt_version::float8 AS receipt_version';
+const MESSAGE_COLUMNS = 'm.id::float8 AS id, m.conversation_id, m.author, m.content, m.created_at, m.read_at, m.delivered_at, m.receipt_version::float8 AS receipt_version, m.location_lat, m.location_lon, m.location_accuracy_m, m.location_precise';
 
 /** The only place that reads or writes conversations and messages. */
 @Injectable()
@@ -138,12 +143,14 @@ export class ConversationsRepository {
     await this.database.affected('UPDATE conversations SET finder_email = $2 WHERE id = $1', [conversationId, email]);
   }
 
-  async insertMessage(transaction: Transaction, message: { conversationId: string; author: MessageAuthor; content: string }): Promise<MessageRow> {
+  async insertMessage(transaction: Transaction, message: { conversationId: string; author: MessageAuthor; content: string; location?: SharedLocation }): Promise<MessageRow> {
+    const { location } = message;
     const row = await this.database.one<MessageRow>(
-      `WITH m AS (INSERT INTO messages (conversation_id, author, content) VALUES ($1, $2, $3) RETURNING *),
+      `WITH m AS (INSERT INTO messages (conversation_id, author, content, location_lat, location_lon, location_accuracy_m, location_precise)
+                  VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *),
             touched AS (UPDATE conversations SET last_message_at = (SELECT created_at FROM m) WHERE id = $1)
        SELECT ${MESSAGE_COLUMNS} FROM m`,
-      [message.conversationId, message.author, message.content],
+      [message.conversationId, message.author, message.content, location?.lat ?? null, location?.lon ?? null, location?.accuracy_m ?? null, location?.precise ?? null],
       transaction,
     );
     return row as MessageRow;

@@ -18,6 +18,11 @@ export class ConversationsRpcController {
     return this.conversations.postMessage(request);
   }
 
+  @RpcHandler('messaging.rpc.share-location')
+  shareLocation(@Payload() request: Request<'messaging.rpc.share-location'>): Promise<Response<'messaging.rpc.share-location'>> {
+    return this.conversations.shareLocation(request);
+  }
+
   @RpcHandler('messaging.rpc.list-messages')
   listMessages(@Payload() request: Request<'messaging.rpc.list-messages'>): Promise<Response<'messaging.rpc.list-messages'>> {
     return this.conversations.listMessages(request);

@@ -35,6 +35,10 @@ const message = (id: number, author: 'finder' | 'owner', conversationId = first.
   read_at: readAt,
   delivered_at: null,
   receipt_version: null,
+  location_lat: null,
+  location_lon: null,
+  location_accuracy_m: null,
+  location_precise: null,
 });
 
 function setUp({

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { parseTagCode, ResponseCode, resumeTokenSchema, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type ThreadAccess, type UserLanguage } from '@homing/contracts';
+import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type ThreadAccess, type UserLanguage } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError, type Transaction } from '@homing/platform';
 import { ItemOwnersRepository, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ErasedConversations } from './erased-conversations';
@@ -94,6 +94,28 @@ export class ConversationsService {
         { aggregateId: item.itemCode, version: Number(row.id) },
       );
       return { message: toMessage(row), ...(finderToken ? { finder_token: finderToken } : {}) };
+    });
+  }
+
+  /**
+   * A place the finder shares, as an entry of their conversation (empty content), with `messaging.message.created.v1`
+   * so the owner hears of it as of a message. Only the finder of the conversation, by their token; rounded here
+   * whatever the caller did.
+   */
+  async shareLocation(request: RpcRequest<'messaging.rpc.share-location'>): Promise<{ message: Message }> {
+    const item = await this.activatedItem(request.code);
+    const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
+    if (caller.role !== 'finder') throw new RpcError({ status: 403, response_code: ResponseCode.FORBIDDEN, message: 'Only the finder of a conversation shares a place, with their finder token.' });
+    const location = roundSharedLocation(request.location);
+    return this.conversations.transaction(async (manager) => {
+      const row = await this.conversations.insertMessage(manager, { conversationId: caller.conversation.id, author: 'finder', content: '', location });
+      await this.outbox.record(
+        manager,
+        'messaging.message.created.v1',
+        { itemCode: item.itemCode, conversationId: caller.conversation.id, messageId: Number(row.id), author: 'finder', ownerUserId: item.ownerUserId },
+        { aggregateId: item.itemCode, version: Number(row.id) },
+      );
+      return { message: toMessage(row) };
     });
   }
 

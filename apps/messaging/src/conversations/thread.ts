@@ -35,5 +35,8 @@ export function toMessage(row: MessageRow, labels: Map<string, string> = new Map
     read_at: row.read_at?.toISOString() ?? null,
     version: Math.max(Number(row.id), row.receipt_version ?? 0),
     ...(label ? { finder: label } : {}),
+    ...(row.location_lat !== null && row.location_lon !== null
+      ? { location: { lat: row.location_lat, lon: row.location_lon, accuracy_m: row.location_accuracy_m ?? 0, precise: row.location_precise === true } }
+      : {}),
   };
 }

@@ -16,6 +16,10 @@ export interface MessageExportRow {
   createdAt: Date;
   deliveredAt: Date | null;
   readAt: Date | null;
+  locationLat: number | null;
+  locationLon: number | null;
+  locationAccuracyM: number | null;
+  locationPrecise: boolean | null;
 }
 
 /**
@@ -40,7 +44,8 @@ export class ExportRepository {
   messagesOf(conversationIds: string[]): Promise<MessageExportRow[]> {
     if (conversationIds.length === 0) return Promise.resolve([]);
     return this.database.rows<MessageExportRow>(
-      `SELECT conversation_id AS "conversationId", author, content, created_at AS "createdAt", delivered_at AS "deliveredAt", read_at AS "readAt"
+      `SELECT conversation_id AS "conversationId", author, content, created_at AS "createdAt", delivered_at AS "deliveredAt", read_at AS "readAt",
+              location_lat AS "locationLat", location_lon AS "locationLon", location_accuracy_m AS "locationAccuracyM", location_precise AS "locationPrecise"
        FROM messages WHERE conversation_id = ANY($1::uuid[]) ORDER BY id`,
       [conversationIds],
     );

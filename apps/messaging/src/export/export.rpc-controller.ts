@@ -29,6 +29,9 @@ export class ExportRpcController {
             createdAt: message.createdAt.toISOString(),
             deliveredAt: iso(message.deliveredAt),
             readAt: iso(message.readAt),
+            ...(message.locationLat !== null && message.locationLon !== null
+              ? { location: { lat: message.locationLat, lon: message.locationLon, accuracyM: message.locationAccuracyM ?? 0, precise: message.locationPrecise === true } }
+              : {}),
           })),
       })),
     };

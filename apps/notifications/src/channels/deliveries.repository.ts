@@ -32,7 +32,7 @@ export class DeliveriesRepository {
     await this.database.affected(`UPDATE deliveries SET status = 'sent', sent_at = now(), updated_at = now(), last_error = NULL WHERE job_id = $1`, [jobId], transaction);
   }
 
-  /** Nothing to send after all (a delayed e-mail whose messages were read meanwhile). */
+  /** Nothing to send after all (a delayed e-mail whose messages were read meanwhile, a scan alert whose scan is gone). */
   async markSkipped(jobId: string, reason: string): Promise<void> {
     await this.database.affected(`UPDATE deliveries SET status = 'skipped', updated_at = now(), last_error = $2 WHERE job_id = $1 AND status <> 'sent'`, [jobId, reason.slice(0, 200)]);
   }

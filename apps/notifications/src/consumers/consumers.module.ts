@@ -18,6 +18,9 @@ import { FinderLeftConsumer } from './finder-left.consumer';
 import { MessageMailWindowsRepository } from './message-mail-windows.repository';
 import { NewMessageMailConsumer } from './new-message-mail.consumer';
 import { NewMessagePushConsumer } from './new-message-push.consumer';
+import { ScanAlertMailConsumer } from './scan-alert-mail.consumer';
+import { ScanAlertPushConsumer } from './scan-alert-push.consumer';
+import { ScanAlertWindowsRepository } from './scan-alert-windows.repository';
 import { UserDeletedConsumer } from './user-deleted.consumer';
 
 /** The event consumers: decide who is told what and enqueue the jobs (roles `consumer` and `all`). */
@@ -27,6 +30,7 @@ import { UserDeletedConsumer } from './user-deleted.consumer';
     EmailQueueRepository,
     PushQueueRepository,
     MessageMailWindowsRepository,
+    ScanAlertWindowsRepository,
     DeliveriesRepository,
     ...eventConsumerProviders(
       LoginCodeMailConsumer,
@@ -36,7 +40,9 @@ import { UserDeletedConsumer } from './user-deleted.consumer';
       NewMessageMailConsumer,
       NewMessagePushConsumer,
       RelayAcknowledgementMailConsumer,
-  ResumeLinkMailConsumer,
+      ResumeLinkMailConsumer,
+      ScanAlertMailConsumer,
+      ScanAlertPushConsumer,
       FinderLeftConsumer,
       ConversationsErasedConsumer,
       FarewellMailConsumer,

@@ -4,3 +4,5 @@ export const SECRET_MAIL_STALE_AFTER_MS = 15 * 60 * 1000;
 export const ACTIVATION_MAIL_STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 /** A message notice later than a day is noise: push services drop undelivered pushes after 24 h as well (TTL). */
 export const MESSAGE_NOTICE_STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+/** A scan alert a day late is still worth telling (the owner may not have seen the push); later is noise, as a message's. */
+export const SCAN_ALERT_STALE_AFTER_MS = 24 * 60 * 60 * 1000;

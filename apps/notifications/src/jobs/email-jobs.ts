@@ -25,6 +25,8 @@ const emailJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal(EMAIL_JOBS.ownerReply), data: z.object({ conversationId: z.string().min(1), tagCode: z.string(), messageId: z.number().int().optional() }) }),
   z.object({ kind: z.literal(EMAIL_JOBS.resumeLink), data: z.object({ conversationId: z.string().min(1), tagCode: z.string() }) }),
   z.object({ kind: z.literal(EMAIL_JOBS.relayAcknowledgement), data: z.object({ conversationId: z.string().min(1), tagCode: z.string() }) }),
+  // The scan that opened the item's mail window: where and when it was is asked of items when the mail is made.
+  z.object({ kind: z.literal(EMAIL_JOBS.scanAlert), data: z.object({ userId, tagCode: z.string(), scanId: z.string().min(1) }) }),
   z.object({ kind: z.literal(EMAIL_JOBS.accountDeleted), data: z.object({ email: z.string().min(1), language: userLanguageSchema }) }),
 ]);
 

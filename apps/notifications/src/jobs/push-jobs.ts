@@ -18,6 +18,8 @@ const pushJobSchema = z.discriminatedUnion('kind', [
       messageId: z.number().int().optional(),
     }),
   }),
+  // Ids only (no place in a job): the worker asks items for the scan's time and place when it sends.
+  z.object({ kind: z.literal(PUSH_JOBS.scanAlert), data: z.object({ subscriptionId: z.string().min(1), tagCode: z.string(), scanId: z.string().min(1) }) }),
 ]);
 
 /** One push job, discriminated by `kind`: what consumers enqueue and what the processor switches on. */

@@ -1,6 +1,6 @@
 import { USER_LANGUAGES } from '@homing/contracts';
 import { HTML_LAYOUT } from '../../templates/layout';
-import { EMAIL_TEXTS, EmailRenderer, oneLine } from './email-renderer';
+import { countryName, EMAIL_TEXTS, EmailRenderer, formatMailTime, oneLine } from './email-renderer';
 
 describe('e-mail rendering', () => {
   const renderer = new EmailRenderer('https://homing.example');
@@ -110,5 +110,53 @@ describe('e-mail rendering', () => {
     expect(link.subject).toBe(EMAIL_TEXTS[language].mails['resume-link'].subject);
     expect(link.text).toContain('https://homing.example/found/ABCD-1234-EFGH-5678?resume=resume_Token-2');
     expect(link.text).toContain(EMAIL_TEXTS[language].mails['resume-link'].footer);
+  });
+  describe('the scan alert', () => {
+    const scanAlert = { kind: 'scan-alert', data: { userId, tagCode: 'ABCD1234EFGH5678', scanId: '019ab1c2-0000-7000-8000-000000000003' } } as const;
+    const scan = { code: 'ABCD1234EFGH5678', scannedAt: '2026-11-26T10:06:00.000Z', city: 'Amsterdam', country: 'NL', deviceKind: 'phone' } as const;
+
+    it.each([
+      ['en', 'Your lost item’s tag was scanned', 'on November 26, 2026 at 11:06 AM GMT+1, near Amsterdam, Netherlands.', 'Open your item'],
+      ['nl', 'Het label van je kwijtgeraakte item is gescand', 'op 26 november 2026 om 11:06 CET, in de buurt van Amsterdam, Nederland.', 'Open je item'],
+      ['es', 'Han escaneado la etiqueta de tu objeto perdido', 'el 26 de noviembre de 2026 a las 11:06 CET, cerca de Amsterdam, Países Bajos.', 'Abrir tu objeto'],
+    ] as const)('tells the owner in %s when and roughly where their lost item’s tag was scanned, linking to the item page', (language, subject, when, action) => {
+      const email = renderer.render(scanAlert, language, { scan });
+      const texts = EMAIL_TEXTS[language].mails['scan-alert'];
+      expect(email.subject).toBe(subject);
+      expect(email.text).toContain('ABCD-1234-EFGH-5678');
+      expect(email.text).toContain(when);
+      expect(email.html).toContain(when);
+      // Through the login page, which sends the owner on to the item page (ec) once logged in.
+      expect(email.text).toContain(`${action}: https://homing.example/login?ec=ABCD-1234-EFGH-5678`);
+      // Only while lost, and where to turn it off.
+      expect(email.text).toContain(texts.outro[0]);
+      expect(email.text).toContain(EMAIL_TEXTS[language].layout.footer);
+      for (const part of [email.subject, email.html, email.text]) expect(part).not.toMatch(/{{|}}/);
+      expect(email.text.match(/https?:\/\/\S+/g)).toEqual(['https://homing.example/login?ec=ABCD-1234-EFGH-5678']);
+    });
+
+    it.each(USER_LANGUAGES)('says in %s as much of the place as is known, and that it is unknown when nothing is', (language) => {
+      const place = EMAIL_TEXTS[language].scanPlace;
+      const country = countryName('ES', language) ?? '';
+      const render = (city: string | null, code: string | null) => renderer.render(scanAlert, language, { scan: { ...scan, city, country: code } }).text;
+      expect(render('Sevilla', 'ES')).toContain(place.cityAndCountry.replace('{{city}}', 'Sevilla').replace('{{country}}', country));
+      expect(render('Sevilla', null)).toContain(place.city.replace('{{city}}', 'Sevilla'));
+      expect(render(null, 'ES')).toContain(place.country.replace('{{country}}', country));
+      expect(render(null, null)).toContain(place.unknown);
+      // A country code that is not one is no place either.
+      expect(render(null, 'not a country')).toContain(place.unknown);
+    });
+
+    it('escapes the city in the HTML part, and writes times in Amsterdam’s time with the zone named', () => {
+      const email = renderer.render(scanAlert, 'en', { scan: { ...scan, city: '<b>Hoorn</b>' } });
+      expect(email.html).not.toContain('<b>Hoorn');
+      expect(email.html).toContain('&lt;b&gt;Hoorn&lt;/b&gt;');
+      expect(formatMailTime('2026-07-01T22:30:00Z', 'nl')).toBe('2 juli 2026 om 00:30 CEST');
+      expect(countryName('nl', 'es')).toBe('Países Bajos');
+    });
+
+    it('will not render without its scan', () => {
+      expect(() => renderer.render(scanAlert, 'en')).toThrow('a scan alert is rendered with its scan');
+    });
   });
 });

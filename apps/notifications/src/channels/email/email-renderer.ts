@@ -1,6 +1,7 @@
 import Handlebars from 'handlebars';
 import { formatTagCode, type UserLanguage } from '@homing/contracts';
 import type { EmailJob } from '../../jobs/email-jobs';
+import type { ScanOfAlert } from '../scan-of-alert';
 import { HTML_LAYOUT, TEXT_LAYOUT } from '../../templates/layout';
 import type { EmailTexts } from '../../templates/texts/email-texts';
 import { en } from '../../templates/texts/en';
@@ -8,6 +9,12 @@ import { es } from '../../templates/texts/es';
 import { nl } from '../../templates/texts/nl';
 
 export const EMAIL_TEXTS: Record<UserLanguage, EmailTexts> = { en, nl, es };
+
+/**
+ * Times in mails: users keep no time zone, and Homing's owners are in the Netherlands, so Amsterdam's time, with the
+ * zone's name written out (CET/CEST) for a reader elsewhere.
+ */
+export const MAIL_TIME_ZONE = 'Europe/Amsterdam';
 
 export interface RenderedEmail {
   subject: string;
@@ -45,13 +52,13 @@ export class EmailRenderer {
   /**
    * `recipient.hasPassword`: a welcome mail to a user who already chose a password (at activation) invites them to log
    * in instead of offering a set-password link. `recipient.resumeToken`: a finder's mail links to their conversation
-   * with it, so it opens in any browser.
+   * with it, so it opens in any browser. `recipient.scan`: what a scan alert tells, asked of items when it is sent.
    */
-  render(job: EmailJob, language: UserLanguage, recipient: { hasPassword?: boolean; resumeToken?: string } = {}): RenderedEmail {
+  render(job: EmailJob, language: UserLanguage, recipient: { hasPassword?: boolean; resumeToken?: string; scan?: ScanOfAlert } = {}): RenderedEmail {
     const texts = EMAIL_TEXTS[language] ?? EMAIL_TEXTS.en;
     const withPassword = job.kind === 'welcome' && recipient.hasPassword === true;
     const mail = withPassword ? texts.welcomeWithPassword : texts.mails[job.kind];
-    const values = withPassword ? { actionUrl: `${this.publicUrl}/login`, params: {} } : this.valuesOf(job, recipient.resumeToken);
+    const values = withPassword ? { actionUrl: `${this.publicUrl}/login`, params: {} } : this.valuesOf(job, recipient, language, texts);
     const paragraphs = (list: string[], mode: 'html' | 'text') => list.map((paragraph) => this.paragraph(paragraph, mode)(values.params));
     const context = (mode: 'html' | 'text') => ({
       language,
@@ -73,7 +80,7 @@ export class EmailRenderer {
     };
   }
 
-  private valuesOf(mail: EmailJob, resumeToken: string | undefined): MailValues {
+  private valuesOf(mail: EmailJob, { resumeToken, scan }: { resumeToken?: string; scan?: ScanOfAlert }, language: UserLanguage, texts: EmailTexts): MailValues {
     const base = this.publicUrl;
     switch (mail.kind) {
       case 'login-code':
@@ -92,6 +99,12 @@ export class EmailRenderer {
         const tagCode = formatTagCode(mail.data.tagCode);
         return { actionUrl: `${base}/login?c=${encodeURIComponent(tagCode)}`, params: { tagCode } };
       }
+      case 'scan-alert': {
+        if (!scan) throw new Error('a scan alert is rendered with its scan');
+        const tagCode = formatTagCode(mail.data.tagCode);
+        const scannedAt = formatMailTime(scan.scannedAt, language);
+        return { actionUrl: `${base}/login?ec=${encodeURIComponent(tagCode)}`, params: { tagCode, scannedAt, place: this.placeOf(scan, language, texts) } };
+      }
       // A finder's mails link with a resume token: the thread opens in whichever browser they read mail in.
       case 'owner-reply':
       case 'resume-link':
@@ -106,6 +119,14 @@ export class EmailRenderer {
     }
   }
 
+  /** Plain text, escaped like any value where the paragraph that names it is rendered for HTML. */
+  private placeOf(scan: ScanOfAlert, language: UserLanguage, texts: EmailTexts): string {
+    const country = countryName(scan.country, language);
+    const city = scan.city?.trim() || null;
+    const source = city && country ? texts.scanPlace.cityAndCountry : city ? texts.scanPlace.city : country ? texts.scanPlace.country : texts.scanPlace.unknown;
+    return this.paragraph(source, 'text')({ city, country });
+  }
+
   private paragraph(source: string, mode: 'html' | 'text'): Template {
     let entry = this.compiled.get(source);
     if (!entry) {
@@ -117,6 +138,18 @@ export class EmailRenderer {
     }
     return entry[mode];
   }
+}
+
+/** A time as a mail writes it: date and time in `MAIL_TIME_ZONE`, in the reader's language, the zone named. */
+export function formatMailTime(iso: string, language: UserLanguage): string {
+  const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: MAIL_TIME_ZONE, timeZoneName: 'short' };
+  return new Intl.DateTimeFormat(language, options).format(new Date(iso));
+}
+
+/** An ISO 3166-1 alpha-2 code's name in the reader's language; null for none or a code that is not one. */
+export function countryName(code: string | null, language: UserLanguage): string | null {
+  if (!code || !/^[A-Za-z]{2}$/.test(code)) return null;
+  return new Intl.DisplayNames([language], { type: 'region' }).of(code.toUpperCase()) ?? null;
 }
 
 function safe(html: string): Handlebars.SafeString {

@@ -8,6 +8,7 @@ import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
 import { DeliveriesRepository } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
+import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { EmailRenderer, type RenderedEmail } from './email-renderer';
 import { SmtpRefusedError, SmtpRepository } from './smtp.repository';
 
@@ -48,13 +49,18 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         return;
       }
       const receipt = await this.receiptOf(mail);
+      const scan = await this.scanOf(mail);
       if (receipt === 'read') {
         // A delayed owner's e-mail whose messages the owner read meanwhile: nothing to tell.
         await this.deliveries.markSkipped(jobId, 'read before the e-mail was due');
         this.logger.log(`${jobId} (${job.name}) skipped: the messages were read`);
+      } else if (scan === null) {
+        // A scan alert whose scan or item was deleted meanwhile: nothing left to tell, now or later.
+        await this.deliveries.markSkipped(jobId, 'the scan or its item is gone');
+        this.logger.log(`${jobId} (${job.name}) skipped: the scan or its item is gone`);
       } else {
         const { resumeToken, replyTo } = await this.conversationLinksOf(mail);
-        await this.send(jobId, recipient.email, this.renderer.render(mail, recipient.language, { ...recipient, resumeToken }), replyTo);
+        await this.send(jobId, recipient.email, this.renderer.render(mail, recipient.language, { ...recipient, resumeToken, scan }), replyTo);
         await this.receipts.sent(jobId, receipt);
         this.logger.log(`${jobId} (${job.name}) sent in ${recipient.language} on attempt ${delivery.attempts}`);
       }
@@ -80,6 +86,11 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
       return { itemCode: mail.data.tagCode, conversationId: mail.data.conversationId, messageId: mail.data.messageId };
     }
     return null;
+  }
+
+  /** A scan alert's scan, asked of items as the mail is made (null: gone); undefined for every other mail. */
+  private async scanOf(mail: EmailJob): Promise<ScanOfAlert | null | undefined> {
+    return mail.kind === 'scan-alert' ? scanOfAlert(this.rpc, mail.data.scanId) : undefined;
   }
 
   /**

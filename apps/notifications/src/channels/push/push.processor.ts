@@ -8,7 +8,8 @@ import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
 import { PushSubscriptionsRepository } from '../../push-subscriptions/push-subscriptions.repository';
 import { DeliveriesRepository } from '../deliveries.repository';
-import { DeliveryReceipts } from '../delivery-receipts';
+import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
+import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { isAllowedPushEndpoint } from './push-endpoints';
 import { PushRefusedError, WebPushRepository } from './web-push.repository';
 
@@ -48,15 +49,20 @@ export class PushProcessor extends QueueWorker<PushJobData> {
       this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
       return;
     }
+    const scan = push.kind === 'scan-alert' ? await scanOfAlert(this.rpc, push.data.scanId) : undefined;
+    if (scan === null) {
+      // A scan alert whose scan or item was deleted meanwhile: nothing left to tell, now or later.
+      await this.deliveries.markSkipped(jobId, 'the scan or its item is gone');
+      this.logger.log(`${jobId} (${job.name}) skipped: the scan or its item is gone`);
+      return;
+    }
     try {
-      await this.webPush.send(subscription, payloadOf(push, await this.finderLanguage(subscription.conversationId)));
+      await this.webPush.send(subscription, payloadOf(push, await this.finderLanguage(subscription.conversationId), scan));
     } catch (error) {
       if (!(error instanceof PushRefusedError)) throw error;
       await this.refused(job, token, subscription.id, error);
     }
-    const { conversationId, messageId, tagCode } = push.data;
-    // The other side was told of this message: its receipt says delivered.
-    await this.receipts.sent(jobId, conversationId && messageId !== undefined ? { itemCode: tagCode, conversationId, messageId } : null);
+    await this.receipts.sent(jobId, receiptOf(push));
     this.logger.log(`${jobId} (${job.name}) sent on attempt ${delivery.attempts}`);
   }
 
@@ -88,10 +94,24 @@ export class PushProcessor extends QueueWorker<PushJobData> {
   }
 }
 
-/** Where to look and who wrote, and for a finder their language: the service worker words it (else in the browser's language). */
-function payloadOf(push: PushJob, language: UserLanguage | undefined): PushPayload {
+/**
+ * Where to look and what happened, and for a finder their language: the service worker words it (else in the
+ * browser's language). A scan alert names the scan's time and rough place: only the owner's browser can read it.
+ */
+export function payloadOf(push: PushJob, language: UserLanguage | undefined, scan?: ScanOfAlert): PushPayload {
+  const worded = language ? { language } : {};
   switch (push.kind) {
     case 'new-message':
-      return { kind: 'new-message', author: push.data.author, url: `/found/${formatTagCode(push.data.tagCode)}`, ...(language ? { language } : {}) };
+      return { kind: 'new-message', author: push.data.author, url: `/found/${formatTagCode(push.data.tagCode)}`, ...worded };
+    case 'scan-alert':
+      if (!scan) throw new Error('a scan alert is pushed with its scan');
+      return { kind: 'scan-alert', url: `/item/${formatTagCode(push.data.tagCode)}`, scanned_at: scan.scannedAt, city: scan.city, country: scan.country, ...worded };
   }
+}
+
+/** The message a push told the other side of, for its receipt ("delivered"); a scan alert tells of no message. */
+function receiptOf(push: PushJob): MessageReceipt | null {
+  if (push.kind !== 'new-message') return null;
+  const { conversationId, messageId, tagCode } = push.data;
+  return conversationId && messageId !== undefined ? { itemCode: tagCode, conversationId, messageId } : null;
 }

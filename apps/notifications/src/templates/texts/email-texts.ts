@@ -24,6 +24,11 @@ export interface EmailTexts {
     footer: string;
   };
   mails: Record<EmailKind, MailTexts>;
+  /**
+   * Where a scan alert says the tag was scanned (`{{place}}`), as far as the scanning address told: `{{city}}` (in
+   * English, as the offline database names it) and `{{country}}` (its name in this language).
+   */
+  scanPlace: { cityAndCountry: string; city: string; country: string; unknown: string };
   /** The welcome mail to a user who chose a password at activation: an invitation to log in, no set-password link. */
   welcomeWithPassword: MailTexts;
 }

@@ -62,6 +62,15 @@ export const en: EmailTexts = {
       ],
       footer: 'You receive this e-mail because this address wrote to a Homing tag’s address about a found item.',
     },
+    'scan-alert': {
+      subject: 'Your lost item’s tag was scanned',
+      intro: [
+        'Someone just scanned the tag {{tagCode}} of your item marked as lost: on {{scannedAt}}, {{place}}. The place is a rough guess from the internet address of the device that scanned it.',
+        'They see that you are looking for it, and can write to you through Homing. More scans in the next 15 minutes send no other e-mail.',
+      ],
+      action: 'Open your item',
+      outro: ['You get these e-mails only while the item is marked as lost. Have it back? Turn lost mode off on the item page.'],
+    },
     'account-deleted': {
       subject: 'Your Homing account is deleted',
       intro: [
@@ -72,6 +81,12 @@ export const en: EmailTexts = {
       outro: ['Thank you for using Homing. You are welcome to start again with a new tag any time.'],
       footer: 'You receive this e-mail because the Homing account of this address was deleted.',
     },
+  },
+  scanPlace: {
+    cityAndCountry: 'near {{city}}, {{country}}',
+    city: 'near {{city}}',
+    country: 'somewhere in {{country}}',
+    unknown: 'at a place we could not tell',
   },
   welcomeWithPassword: {
     subject: 'Welcome to Homing',

@@ -62,6 +62,15 @@ export const es: EmailTexts = {
       ],
       footer: 'Recibes este correo porque esta dirección escribió a la dirección de una etiqueta de Homing sobre un objeto encontrado.',
     },
+    'scan-alert': {
+      subject: 'Han escaneado la etiqueta de tu objeto perdido',
+      intro: [
+        'Alguien acaba de escanear la etiqueta {{tagCode}} de tu objeto marcado como perdido: el {{scannedAt}}, {{place}}. El lugar es una estimación aproximada a partir de la dirección de internet del dispositivo que la escaneó.',
+        'Ve que lo estás buscando y puede escribirte a través de Homing. Los escaneos de los próximos 15 minutos no envían otro correo.',
+      ],
+      action: 'Abrir tu objeto',
+      outro: ['Solo recibes estos correos mientras el objeto esté marcado como perdido. ¿Lo has recuperado? Desactiva el modo perdido en la página del objeto.'],
+    },
     'account-deleted': {
       subject: 'Tu cuenta de Homing se ha eliminado',
       intro: [
@@ -72,6 +81,12 @@ export const es: EmailTexts = {
       outro: ['Gracias por usar Homing. Puedes volver a empezar con una etiqueta nueva cuando quieras.'],
       footer: 'Recibes este correo porque se eliminó la cuenta de Homing de esta dirección.',
     },
+  },
+  scanPlace: {
+    cityAndCountry: 'cerca de {{city}}, {{country}}',
+    city: 'cerca de {{city}}',
+    country: 'en algún lugar de {{country}}',
+    unknown: 'en un lugar que no pudimos determinar',
   },
   welcomeWithPassword: {
     subject: 'Bienvenido a Homing',

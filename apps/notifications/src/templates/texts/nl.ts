@@ -62,6 +62,15 @@ export const nl: EmailTexts = {
       ],
       footer: 'Je ontvangt deze e-mail omdat dit adres naar het adres van een Homing-label schreef over een gevonden item.',
     },
+    'scan-alert': {
+      subject: 'Het label van je kwijtgeraakte item is gescand',
+      intro: [
+        'Iemand heeft zojuist het label {{tagCode}} gescand van je item dat als kwijt is gemarkeerd: op {{scannedAt}}, {{place}}. De plek is een ruwe schatting op basis van het internetadres van het apparaat dat scande.',
+        'Diegene ziet dat je het zoekt en kan je via Homing schrijven. Meer scans in de komende 15 minuten sturen geen nieuwe e-mail.',
+      ],
+      action: 'Open je item',
+      outro: ['Je krijgt deze e-mails alleen zolang het item als kwijt is gemarkeerd. Heb je het terug? Zet de kwijtmodus uit op de pagina van het item.'],
+    },
     'account-deleted': {
       subject: 'Je Homing-account is verwijderd',
       intro: [
@@ -72,6 +81,12 @@ export const nl: EmailTexts = {
       outro: ['Bedankt dat je Homing hebt gebruikt. Je bent altijd welkom om opnieuw te beginnen met een nieuw label.'],
       footer: 'Je ontvangt deze e-mail omdat het Homing-account van dit adres is verwijderd.',
     },
+  },
+  scanPlace: {
+    cityAndCountry: 'in de buurt van {{city}}, {{country}}',
+    city: 'in de buurt van {{city}}',
+    country: 'ergens in {{country}}',
+    unknown: 'op een plek die we niet konden bepalen',
   },
   welcomeWithPassword: {
     subject: 'Welkom bij Homing',

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import type { DomainEvent } from '@homing/contracts';
+import { EmailQueueRepository } from '../jobs/email-queue.repository';
+import { DURABLE_CONSUMERS, EMAIL_JOBS } from '../persisted-names';
+import { NotificationConsumer } from './notification.consumer';
+import { ScanAlertWindowsRepository } from './scan-alert-windows.repository';
+import { SCAN_ALERT_STALE_AFTER_MS } from './stale-after';
+
+/**
+ * A lost item's tag was scanned: e-mail the owner at once, at most once per item per 15 minutes (the job of a window
+ * is named by the event that opened it and carries that event's scan, so the window's later scans coalesce into that
+ * one job). The job holds ids only: the worker asks items for the scan's time and place when it sends.
+ *
+ * Crash-safe: the window is recorded before the job is enqueued, and a redelivered event finds the same window and
+ * enqueues the same job id, which the queue refuses once it exists.
+ */
+@Injectable()
+export class ScanAlertMailConsumer extends NotificationConsumer<'items.item.scanned.v1'> {
+  constructor(
+    private readonly emails: EmailQueueRepository,
+    private readonly windows: ScanAlertWindowsRepository,
+  ) {
+    super(DURABLE_CONSUMERS.scanAlertMail, 'items.item.scanned.v1', SCAN_ALERT_STALE_AFTER_MS);
+  }
+
+  async handle(event: DomainEvent<'items.item.scanned.v1'>): Promise<void> {
+    const { code: tagCode, ownerUserId, scanId, scannedAt } = event.data;
+    const window = await this.windows.windowOf(tagCode, event.id, new Date(scannedAt), scanId);
+    if (!window) return;
+    await this.emails.enqueue({ kind: EMAIL_JOBS.scanAlert, data: { userId: ownerUserId, tagCode, scanId: window.scanId } }, window.eventId);
+  }
+}

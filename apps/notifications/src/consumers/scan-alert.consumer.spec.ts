@@ -1,0 +1,95 @@
+import type { DomainEvent } from '@homing/contracts';
+import type { EmailQueueRepository } from '../jobs/email-queue.repository';
+import { notificationJobId } from '../jobs/job-ids';
+import type { PushQueueRepository } from '../jobs/push-queue.repository';
+import type { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
+import { ScanAlertMailConsumer } from './scan-alert-mail.consumer';
+import { ScanAlertPushConsumer } from './scan-alert-push.consumer';
+import type { ScanAlertWindow, ScanAlertWindowsRepository } from './scan-alert-windows.repository';
+
+const OWNER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
+const SCAN = '22222222-2222-4222-8222-222222222222';
+const OPENING_SCAN = '33333333-3333-4333-8333-333333333333';
+
+const event = (id = 'event-2'): DomainEvent<'items.item.scanned.v1'> =>
+  ({
+    id,
+    subject: 'items.item.scanned.v1',
+    occurredAt: '2026-11-25T07:00:01.000Z',
+    data: { code: 'ABCDEFGHJKMNPQRS', ownerUserId: OWNER, scanId: SCAN, scannedAt: '2026-11-25T07:00:00.000Z' },
+  }) as DomainEvent<'items.item.scanned.v1'>;
+
+describe('the scan alert e-mail', () => {
+  function setUp(window: ScanAlertWindow | null) {
+    const emails = { enqueue: jest.fn(async () => 'job') };
+    const windows = { windowOf: jest.fn(async () => window) };
+    const consumer = new ScanAlertMailConsumer(emails as unknown as EmailQueueRepository, windows as unknown as ScanAlertWindowsRepository);
+    return { consumer, emails, windows };
+  }
+
+  it('asks for the item’s window by the scan’s own time, so a redelivered event lands in the same one', async () => {
+    const { consumer, windows } = setUp({ eventId: 'event-2', scanId: SCAN });
+    await consumer.handle(event());
+    expect(windows.windowOf).toHaveBeenCalledWith('ABCDEFGHJKMNPQRS', 'event-2', new Date('2026-11-25T07:00:00.000Z'), SCAN);
+  });
+
+  it('e-mails the owner at once, ids only, for a scan that opens a window: the job is named by its event', async () => {
+    const { consumer, emails } = setUp({ eventId: 'event-2', scanId: SCAN });
+    await consumer.handle(event());
+    expect(emails.enqueue).toHaveBeenCalledTimes(1);
+    expect(emails.enqueue).toHaveBeenCalledWith({ kind: 'scan-alert', data: { userId: OWNER, tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-2');
+    expect(notificationJobId('email', 'event-2', OWNER)).toBe(`email_event-2_${OWNER}`);
+  });
+
+  it('names a later scan of the window by the window’s opener and its scan: the same job, which the queue refuses', async () => {
+    const { consumer, emails } = setUp({ eventId: 'event-1', scanId: OPENING_SCAN });
+    await consumer.handle(event());
+    expect(emails.enqueue).toHaveBeenCalledWith({ kind: 'scan-alert', data: { userId: OWNER, tagCode: 'ABCDEFGHJKMNPQRS', scanId: OPENING_SCAN } }, 'event-1');
+  });
+
+  it('e-mails nothing for a scan older than the window in force', async () => {
+    const { consumer, emails } = setUp(null);
+    await consumer.handle(event());
+    expect(emails.enqueue).not.toHaveBeenCalled();
+  });
+
+  it('is a durable consumer of its own, from new events on, stale after a day', () => {
+    const { consumer } = setUp(null);
+    expect({ durableName: consumer.durableName, subjects: consumer.subjects, startFrom: consumer.startFrom, staleAfterMs: consumer.staleAfterMs }).toEqual({
+      durableName: 'notifications__scan-alert-mail',
+      subjects: ['items.item.scanned.v1'],
+      startFrom: 'new',
+      staleAfterMs: 24 * 60 * 60 * 1000,
+    });
+  });
+});
+
+describe('the scan alert push', () => {
+  function setUp(subscriptions: Array<{ id: string }>) {
+    const pushes = { enqueue: jest.fn(async () => 'job') };
+    const listed = { listFor: jest.fn(async () => subscriptions) };
+    const consumer = new ScanAlertPushConsumer(pushes as unknown as PushQueueRepository, listed as unknown as PushSubscriptionsRepository);
+    return { consumer, pushes, listed };
+  }
+
+  it('pushes every scan to each of the owner’s subscriptions, ids only, one job per event and subscription', async () => {
+    const { consumer, pushes, listed } = setUp([{ id: 'phone' }, { id: 'laptop' }]);
+    await consumer.handle(event('event-1'));
+    await consumer.handle(event('event-2'));
+    expect(listed.listFor).toHaveBeenCalledWith({ userId: OWNER });
+    // Not coalesced: each scan pushes again.
+    expect(pushes.enqueue.mock.calls).toEqual([
+      [{ kind: 'scan-alert', data: { subscriptionId: 'phone', tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-1'],
+      [{ kind: 'scan-alert', data: { subscriptionId: 'laptop', tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-1'],
+      [{ kind: 'scan-alert', data: { subscriptionId: 'phone', tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-2'],
+      [{ kind: 'scan-alert', data: { subscriptionId: 'laptop', tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-2'],
+    ]);
+  });
+
+  it('pushes nothing to an owner without subscriptions', async () => {
+    const { consumer, pushes } = setUp([]);
+    await consumer.handle(event());
+    expect(pushes.enqueue).not.toHaveBeenCalled();
+    expect(consumer.durableName).toBe('notifications__scan-alert-push');
+  });
+});
