@@ -268,6 +268,9 @@ describe('items API through the gateway', () => {
       // Web push: the key the browser subscribes with, and a finder's subscription (by finder token, not log-in).
       'GET /api/v1/push/vapid-public-key',
       'POST /api/v1/items/{code}/push/register',
+      // The finder page records its visit; a finder shares a place by finder token.
+      'POST /api/v1/items/{code}/scans',
+      'POST /api/v1/items/{code}/location',
     ];
     const document = (await (await fetch(`${base}/api/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const walked: string[] = [];

@@ -20,12 +20,17 @@ export function launchChromium(): Promise<Browser> {
  * A fresh browser profile. Each speaks from its own client address (the gateway trusts X-Forwarded-For from
  * loopback in these tests), so the per-address limits on logins and e-mails count each test on its own.
  */
-export function newContext(browser: Browser, options: { viewport?: keyof typeof VIEWPORTS; locale?: string } = {}): Promise<BrowserContext> {
+export function newContext(
+  browser: Browser,
+  options: { viewport?: keyof typeof VIEWPORTS; locale?: string; geolocation?: { latitude: number; longitude: number; accuracy?: number } } = {},
+): Promise<BrowserContext> {
   const address = `10.${[...randomBytes(3)].join('.')}`;
   return browser.newContext({
     viewport: VIEWPORTS[options.viewport ?? 'desktop'],
     locale: options.locale ?? 'en-GB',
     extraHTTPHeaders: { 'x-forwarded-for': address },
+    // A device at this position whose user allowed the page to know it.
+    ...(options.geolocation ? { geolocation: options.geolocation, permissions: ['geolocation'] } : {}),
   });
 }
 

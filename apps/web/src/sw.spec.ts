@@ -97,4 +97,37 @@ describe('the service worker', () => {
     await worker.dispatch('notificationclick', { notification });
     expect(worker.scope.clients.openWindow).toHaveBeenCalledWith(thread);
   });
+
+  it('tells an owner their lost item was scanned, near its city when known, one notification per item', async () => {
+    const { scope, dispatch } = fakeWorkerScope();
+    await import(/* @vite-ignore */ workerModule);
+    const scan = { kind: 'scan-alert', url: '/item/ABCD-EFGH-JKMN-PQRS', scanned_at: '2026-11-20T14:05:00Z', country: 'NL' };
+    await dispatch('push', pushOf({ ...scan, city: 'Amsterdam' }));
+    expect(scope.registration.showNotification).toHaveBeenLastCalledWith('Your lost item was scanned', {
+      body: 'Scanned just now near Amsterdam. Tap to see the scans.',
+      icon: '/favicon.svg',
+      lang: 'en',
+      tag: '/item/ABCD-EFGH-JKMN-PQRS',
+      data: { url: '/item/ABCD-EFGH-JKMN-PQRS' },
+    });
+    await dispatch('push', pushOf({ ...scan, city: null, language: 'nl' }));
+    expect(scope.registration.showNotification).toHaveBeenLastCalledWith('Je verloren voorwerp is gescand', expect.objectContaining({ body: 'Zojuist gescand. Tik om de scans te zien.', lang: 'nl' }));
+    await dispatch('push', pushOf({ ...scan, city: 'Sevilla', language: 'es' }));
+    expect(scope.registration.showNotification).toHaveBeenLastCalledWith('Han escaneado tu objeto perdido', expect.objectContaining({ body: 'Escaneado ahora mismo cerca de Sevilla. Toca para ver los escaneos.' }));
+  });
+
+  it('ignores a scan alert that would open another site', async () => {
+    const { scope, dispatch } = fakeWorkerScope();
+    await import(/* @vite-ignore */ workerModule);
+    await dispatch('push', pushOf({ kind: 'scan-alert', url: 'https://elsewhere.example/', scanned_at: '2026-11-20T14:05:00Z', city: 'Amsterdam', country: 'NL' }));
+    await dispatch('push', pushOf({ kind: 'something-else', url: '/item/ABCD-EFGH-JKMN-PQRS' }));
+    expect(scope.registration.showNotification).not.toHaveBeenCalled();
+  });
+
+  it('opens the item’s page when a scan alert is clicked', async () => {
+    const worker = fakeWorkerScope();
+    await import(/* @vite-ignore */ workerModule);
+    await worker.dispatch('notificationclick', { notification: { close: vi.fn(), data: { url: '/item/ABCD-EFGH-JKMN-PQRS' } } });
+    expect(worker.scope.clients.openWindow).toHaveBeenCalledWith('https://homing.example/item/ABCD-EFGH-JKMN-PQRS');
+  });
 });

@@ -1,11 +1,11 @@
 /// <reference lib="webworker" />
 import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
-import type { PushPayload } from '@homing/contracts';
+import type { NewMessagePushPayload, PushPayload, ScanAlertPushPayload } from '@homing/contracts';
 
-import { pushTexts } from './features/push/push-texts';
+import { pushTexts, type PushWording } from './features/push/push-texts';
 
 // The service worker (vite-plugin-pwa, injectManifest): precaches the app's shell, shows pushes in the user's
-// language and opens the right thread when one is clicked.
+// language and opens the right thread (or, for a scan of a lost item, the item's page) when one is clicked.
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
 // WARNING: persisted in users' browsers; renaming it forgets the language of every installed service worker.
@@ -42,13 +42,25 @@ self.addEventListener('message', (event) => {
 
 function parsePayload(data: PushMessageData | null): PushPayload | null {
   try {
-    const payload = data?.json() as Partial<PushPayload> | undefined;
-    if (payload?.kind !== 'new-message' || typeof payload.url !== 'string' || !payload.url.startsWith('/')) return null;
+    const payload = data?.json() as Partial<Record<keyof NewMessagePushPayload | keyof ScanAlertPushPayload, unknown>> | undefined;
+    if (typeof payload?.url !== 'string' || !payload.url.startsWith('/')) return null;
     const language = payload.language === 'en' || payload.language === 'nl' || payload.language === 'es' ? payload.language : undefined;
-    return { kind: payload.kind, author: payload.author === 'owner' ? 'owner' : 'finder', url: payload.url, ...(language ? { language } : {}) };
+    const named: Pick<PushPayload, 'language'> = language ? { language } : {};
+    if (payload.kind === 'new-message') return { kind: payload.kind, author: payload.author === 'owner' ? 'owner' : 'finder', url: payload.url, ...named };
+    if (payload.kind === 'scan-alert') {
+      const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : null);
+      return { kind: payload.kind, url: payload.url, scanned_at: text(payload.scanned_at) ?? '', city: text(payload.city), country: text(payload.country), ...named };
+    }
+    return null;
   } catch {
     return null;
   }
+}
+
+/** What a push says: a message in a thread, or a scan of a lost item's tag (near its city, when known). */
+function wordingOf(payload: PushPayload, texts: ReturnType<typeof pushTexts>): PushWording {
+  if (payload.kind === 'scan-alert') return texts.scanAlert(payload.city);
+  return payload.author === 'owner' ? texts.fromOwner : texts.fromFinder;
 }
 
 self.addEventListener('push', (event) => {
@@ -57,12 +69,12 @@ self.addEventListener('push', (event) => {
   event.waitUntil(
     storedLanguage(payload.language).then((language) => {
       const texts = pushTexts(language);
-      const wording = payload.author === 'owner' ? texts.fromOwner : texts.fromFinder;
+      const wording = wordingOf(payload, texts);
       return self.registration.showNotification(wording.title, {
         body: wording.body,
         icon: '/favicon.svg',
         lang: texts.language,
-        // One notification per thread: a newer message replaces the older one.
+        // One notification per thread, or per item's scans: a newer one replaces the older.
         tag: payload.url,
         data: { url: payload.url },
       });

@@ -25,8 +25,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
       return;
     }
     const answer = this.answerFor(error, request);
-    // A route with a code that tells strangers whether it exists: each of its unknown-code 404s is a guess.
-    if (this.unknownCodes && isMiss(request as AuthenticatedRequest, answer)) void this.unknownCodes.recordMiss(request.ip);
+    // A route with a code that tells strangers whether it exists: each of its unknown-code 404s is a guess, counted
+    // before it is answered, so a guesser's next request already meets the count (recordMiss never rejects).
+    if (this.unknownCodes && isMiss(request as AuthenticatedRequest, answer)) {
+      void this.unknownCodes.recordMiss(request.ip).then(() => sendHttpError(reply, answer));
+      return;
+    }
     sendHttpError(reply, answer);
   }
 

@@ -6,7 +6,12 @@ import { CurrentUser, OptionalCurrentUser, type AuthenticatedUser } from '../aut
 import { ApiRoute } from '../http/api-route.decorator';
 import { NOT_YOURS } from '../http/openapi';
 import { SCAN_LIMITS } from './scan-limits';
-import { ScansService } from './scans.service';
+import { ScansService, type ScanRequestHeaders } from './scans.service';
+
+function pickScanHeaders(request: FastifyRequest): ScanRequestHeaders {
+  const { origin, 'sec-fetch-site': site } = request.headers;
+  return { ...(typeof origin === 'string' ? { origin } : {}), ...(typeof site === 'string' ? { 'sec-fetch-site': site } : {}) };
+}
 
 @ApiTags('items')
 @Controller()
@@ -19,11 +24,11 @@ export class ScansHttpController {
     description:
       'No body. Keeps the time, the city and country of the client address (offline database) and the kind of device; never the address. ' +
       `While the item is lost, its owner gets a push at once and an e-mail at most every ${SCAN_ALERT_MAIL_WINDOW_MINUTES} minutes. ` +
-      'The owner’s own visit records nothing. 404 for an unknown or unclaimed code. ' +
+      'The owner’s own visit records nothing. 404 for an unknown or unclaimed code; 403 from another site’s page (Sec-Fetch-Site, else Origin). ' +
       `Past ${SCAN_LIMITS.perAddressPerTag} scans an hour from one address of one tag, or ${SCAN_LIMITS.perTag} of one tag, 429 with Retry-After.`,
     caller: 'anyone-or-user',
     status: 204,
-    errors: [404, 429],
+    errors: [403, 404, 429],
   })
   record(
     @Param('code') code: string,
@@ -31,7 +36,7 @@ export class ScansHttpController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
-    return this.scans.record(code, { address: request.ip, userAgent: request.headers['user-agent'], viewerUserId: viewer?.id ?? null }, reply);
+    return this.scans.record(code, { address: request.ip, userAgent: request.headers['user-agent'], viewerUserId: viewer?.id ?? null, headers: pickScanHeaders(request) }, reply);
   }
 
   @Get('user/items/:code/scans')

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { parseTagCode, ResponseCode, type ScanHistory } from '@homing/contracts';
-import { RpcClient } from '@homing/platform';
+import { InjectConfig, RpcClient } from '@homing/platform';
+import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
 import { PublicItemsService } from '../items/public-items.service';
 import { ScanLimits } from './scan-limits';
@@ -10,18 +11,28 @@ import { deviceKindOf, placeOf } from './scan-place';
 /** A finder page's visit, recorded for its owner (and announced while the item is lost); an owner's history of them. */
 @Injectable()
 export class ScansService {
+  private readonly publicOrigin: string;
+
   constructor(
+    @InjectConfig() config: GatewayConfig,
     private readonly rpc: RpcClient,
     private readonly limits: ScanLimits,
     private readonly publicItems: PublicItemsService,
-  ) {}
+  ) {
+    this.publicOrigin = new URL(config.PUBLIC_URL).origin;
+  }
 
   /**
    * Records a scan with what the gateway alone may know of the visitor, reduced to what the owner is shown: the city
    * and country of the address and the device kind. The address and the User-Agent go no further than here. The
    * owner's own visit to their item's page is no scan.
    */
-  async record(input: string, visitor: { address: string; userAgent: string | undefined; viewerUserId: string | null }, reply: Pick<FastifyReply, 'header'>): Promise<void> {
+  async record(
+    input: string,
+    visitor: { address: string; userAgent: string | undefined; viewerUserId: string | null; headers: ScanRequestHeaders },
+    reply: Pick<FastifyReply, 'header'>,
+  ): Promise<void> {
+    if (!fromOurPages(visitor.headers, this.publicOrigin)) throw new ApiError(403, ResponseCode.FORBIDDEN, 'Scans are recorded by the finder page itself.');
     const code = parseTagCode(input);
     if (!code) throw new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
     if (visitor.viewerUserId !== null && (await this.publicItems.scan(code, visitor.viewerUserId)).is_owner) return;
@@ -33,4 +44,21 @@ export class ScansService {
   history(ownerUserId: string, code: string): Promise<ScanHistory> {
     return this.rpc.request('items.rpc.list-scans', { code, ownerUserId });
   }
+}
+
+export interface ScanRequestHeaders {
+  origin?: string;
+  'sec-fetch-site'?: string;
+}
+
+/**
+ * Whether a scan comes from our own finder page rather than from a form or script on another site, which needs no
+ * preflight for a POST without a body and could otherwise alert an owner falsely. A browser says where a request comes
+ * from (`Sec-Fetch-Site`, else `Origin`); a client that says neither is no browser page, and is limited like any caller.
+ */
+export function fromOurPages(headers: ScanRequestHeaders, publicOrigin: string): boolean {
+  const site = headers['sec-fetch-site'];
+  if (typeof site === 'string') return site === 'same-origin' || site === 'none';
+  const origin = headers.origin;
+  return typeof origin !== 'string' || origin === publicOrigin;
 }

@@ -1,4 +1,5 @@
 import { render } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 
@@ -12,6 +13,8 @@ export interface RenderAppOptions extends I18nOptions {
   fetch?: typeof fetch;
   /** A token to start logged in with. */
   token?: string;
+  /** Under React's StrictMode, as main.tsx renders the app: effects run twice on mount. */
+  strictMode?: boolean;
 }
 
 /** Renders the whole app at a path, with the same providers and routes as in the browser. */
@@ -22,16 +25,17 @@ export function renderApp(path = '/', options: RenderAppOptions = {}) {
   if (options.token) api.setToken(options.token);
   const i18n = createI18n(options);
   const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const app = (
+    <AppProvider i18n={i18n} api={api}>
+      <RouterProvider router={router} />
+    </AppProvider>
+  );
   return {
     i18n,
     api,
     router,
     fetch: fetchMock,
-    ...render(
-      <AppProvider i18n={i18n} api={api}>
-        <RouterProvider router={router} />
-      </AppProvider>,
-    ),
+    ...render(options.strictMode ? <StrictMode>{app}</StrictMode> : app),
   };
 }
 

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ClaimResponse, FoundItems, PublicItem, UpdateItemBody } from '@homing/contracts';
+import type { ClaimResponse, FoundItems, PublicItem, ScanHistory, UpdateItemBody } from '@homing/contracts';
 
+import type { ApiClient } from '../../lib/api-client';
 import { useApi } from '../../lib/api-context';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
 
@@ -11,6 +12,7 @@ export const itemKeys = {
   one: (code: string) => ['items', 'owned', code] as const,
   found: (codes: readonly string[]) => ['items', 'found', codes.join(',')] as const,
   qr: (code: string) => ['qr', code] as const,
+  scans: (code: string) => ['items', 'scans', code] as const,
 };
 
 /** The one key of an item as anyone who scans its tag sees it (the finder page, activation). */
@@ -101,6 +103,17 @@ export function useDeleteItem(code: string) {
       return queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true });
     },
   });
+}
+
+/** Tells the owner's scan history that the tag's page was opened (204); the gateway adds when, where and which device. */
+export function recordScan(api: ApiClient, code: string) {
+  return api.request<void>('POST', `/items/${encodeURIComponent(code)}/scans`);
+}
+
+/** The owner's scans of a tag: the last 30 days, newest first (`GET /user/items/{code}/scans`). */
+export function useScanHistory(code: string) {
+  const api = useApi();
+  return useQuery({ queryKey: itemKeys.scans(code), queryFn: () => api.request<ScanHistory>('GET', `/user/items/${encodeURIComponent(code)}/scans`) });
 }
 
 /** The QR image of a tag as base64 SVG text (`/qr/{code}?sizeInPx=400&b64=1`); it never changes, so it is kept. */

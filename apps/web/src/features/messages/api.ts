@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CreateMessageResponse, FinderDetails, FinderTokenResponse, Message } from '@homing/contracts';
+import type { CreateMessageResponse, FinderDetails, FinderTokenResponse, Message, ShareLocationBody } from '@homing/contracts';
 
 import type { ApiClient } from '../../lib/api-client';
 import { useApi } from '../../lib/api-context';
@@ -43,6 +43,11 @@ export function postMessage(api: ApiClient, code: string, content: string, finde
   const body = conversationId ? { content, conversation_id: conversationId } : { content };
   // The key makes a retried POST (network error) write the message once.
   return api.request<CreateMessageResponse>('POST', path(code, '/messages'), { body, headers: finderHeaders(finderToken), idempotencyKey: newIdempotencyKey() });
+}
+
+/** A finder shares where they found the item: an entry of their conversation, rounded by the server as it was previewed. */
+export function shareLocation(api: ApiClient, code: string, location: ShareLocationBody, finderToken: string) {
+  return api.request<{ message: Message }>('POST', path(code, '/location'), { body: location, headers: finderHeaders(finderToken) });
 }
 
 /** A finder deletes their conversation: their messages, address and tokens are erased (204); their token then stops working. */

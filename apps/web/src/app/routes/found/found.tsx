@@ -4,6 +4,7 @@ import { Link, Navigate, useParams } from 'react-router';
 import { FormError } from '../../../components/form/form-field';
 import { usePublicItem } from '../../../features/items/api';
 import { ItemNotFound } from '../../../features/items/components/item-not-found';
+import { useRecordScan } from '../../../features/items/use-record-scan';
 import { FinderView } from '../../../features/messages/components/finder-view';
 import { OwnerView } from '../../../features/messages/components/owner-view';
 import { PrerenderedLoading } from '../../../features/messages/components/prerendered-loading';
@@ -20,6 +21,8 @@ export function FoundPage() {
   const { user } = useSession();
   // The item the gateway's page was rendered with is the one a visitor who is not logged in sees: shown at once.
   const item = usePublicItem(code, user ? undefined : serverRenderedItem(code));
+  // A scan is someone opening the finder page of an activated tag: not its owner looking at their own thread.
+  useRecordScan(code, item.data !== undefined && item.data.activated && !item.data.is_owner);
 
   // An owner who is logged out would otherwise only see the finder's form.
   const ownerLogin = !user && (

@@ -13,6 +13,7 @@ import { useCreateItem, useDeleteItem, useOwnedItem, useUpdateItem } from '../..
 import { ItemNotFound } from '../../../features/items/components/item-not-found';
 import { LostModePanel } from '../../../features/items/components/lost-mode';
 import { QrImage } from '../../../features/items/components/qr-image';
+import { ScanHistory } from '../../../features/items/components/scan-history';
 import { API_BASE, isNotFound } from '../../../lib/api-transport';
 import { rewardsEnabled } from '../../../lib/config';
 import { errorKey, errorText, validationErrors } from '../../../lib/error-catalogue';
@@ -26,7 +27,7 @@ interface ItemValues {
   reward: string;
 }
 
-/** `/add-item` and `/item/{code}`: name an item, set its reward (when rewards are on), delete it. */
+/** `/add-item` and `/item/{code}`: name an item, set its reward (when rewards are on), see its scans, delete it. */
 export function ItemEditorPage() {
   return (
     <RequireLogin>
@@ -118,6 +119,7 @@ function ItemForm({ item }: { item?: PublicItem }) {
           </aside>
         )}
       </div>
+      {item && <ScanHistory code={item.code} />}
     </section>
   );
 }

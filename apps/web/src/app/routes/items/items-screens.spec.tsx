@@ -133,6 +133,7 @@ describe('add and edit an item', () => {
         current = item({ lost: true, lost_note: body.lost_note });
         return jsonResponse(200, current);
       },
+      [`GET /api/v1/user/items/${CODE}/scans`]: () => jsonResponse(200, { scans: [] }),
     });
     renderApp(`/item/${CODE}`, { fetch, token: fakeToken() });
     expect(await screen.findByText(/Marked as lost\./)).toBeInTheDocument();

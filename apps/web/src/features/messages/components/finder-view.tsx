@@ -10,6 +10,7 @@ import { storedFinderToken, storeFinderToken } from '../finder-token';
 import { MessageBubble } from './message-bubble';
 import { MessageForm, type MessageDraft } from './message-form';
 import { ResumeLinkRequest } from './resume-link-request';
+import { ShareLocation } from './share-location';
 import { takePrerenderedDraft, takePrerenderedFocus } from '../prerendered-draft';
 import { useResumeLink } from '../use-resume-link';
 import { useThread } from '../use-thread';
@@ -122,6 +123,8 @@ export function FinderView({ item }: { item: PublicItem }) {
           error={sendError}
         />
       )}
+      {/* Once the finder has a conversation: the place is an entry of it. */}
+      {finderToken && thread.status === 'ready' && <ShareLocation code={item.code} finderToken={finderToken} onShared={thread.add} />}
       {finderToken && thread.status === 'ready' && (
         <p>
           <button type="button" className="button--danger" onClick={() => setConfirmingForget(true)}>

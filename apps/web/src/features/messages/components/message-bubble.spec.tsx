@@ -74,4 +74,32 @@ describe('a message bubble', () => {
     show(message({ author: 'owner', read_at: '2026-11-20T11:59:00Z' }), 'owner');
     expect(screen.getByText('Read')).toBeInTheDocument();
   });
+
+  it('shows a shared place in words with a link to it on a map, to the owner and the finder alike', () => {
+    const coarse = message({ content: '', location: { lat: 52.37, lon: 4.9, accuracy_m: 1000, precise: false } });
+    const { unmount } = show(coarse, 'owner');
+    expect(screen.getByText('Shared a place: 52.37, 4.90 (within about 1 km)')).toBeInTheDocument();
+    const link = screen.getByRole('link', { name: 'Open in a map' });
+    expect(link).toHaveAttribute('href', 'https://www.openstreetmap.org/?mlat=52.37&mlon=4.9#map=14/52.37/4.9');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    unmount();
+    show(message({ content: '', location: { lat: 52.37403, lon: 4.88969, accuracy_m: 12, precise: true } }), 'finder');
+    expect(screen.getByText('Shared a place: 52.37403, 4.88969 (exact position)')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open in a map' }).getAttribute('href')).toContain('mlat=52.37403&mlon=4.88969#map=17/');
+  });
+
+  it('words a shared place in the reader’s language, coordinates kept as they are', async () => {
+    const i18n = createI18n();
+    await i18n.changeLanguage('nl');
+    render(
+      <I18nextProvider i18n={i18n}>
+        <ol>
+          <MessageBubble message={message({ content: '', location: { lat: 52.37, lon: 4.9, accuracy_m: 3000, precise: false } })} viewer="owner" now={now} />
+        </ol>
+      </I18nextProvider>,
+    );
+    expect(screen.getByText('Plek gedeeld: 52.37, 4.90 (binnen ongeveer 3 km)')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Openen op een kaart' })).toBeInTheDocument();
+  });
 });

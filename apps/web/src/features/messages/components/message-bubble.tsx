@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import type { Message } from '@homing/contracts';
+import { mapLinkOf, type Message, type SharedLocation } from '@homing/contracts';
 
 import { formatRelativeTime } from '../../../lib/relative-time';
 import { finderNumber } from '../conversations';
+import { placeText } from '../shared-place';
 
 export type Viewer = 'owner' | 'finder';
 
@@ -17,8 +18,8 @@ export function receiptOf(message: Pick<Message, 'delivered_at' | 'read_at'>, vi
 }
 
 /**
- * One message: who wrote it, what (line by line), how long ago, and for the reader's own messages whether they were
- * delivered or read; the reader's own messages on the right.
+ * One message: who wrote it, what (line by line, or the place a finder shared), how long ago, and for the reader's own
+ * messages whether they were delivered or read; the reader's own messages on the right.
  */
 export function MessageBubble({ message, viewer, now }: { message: Message; viewer: Viewer; now?: number }) {
   const { t, i18n } = useTranslation();
@@ -30,15 +31,34 @@ export function MessageBubble({ message, viewer, now }: { message: Message; view
   return (
     <li className={`bubble${own ? ' bubble--own' : ''}`}>
       <p className="bubble__author">{author}</p>
-      <div className="bubble__content">
-        {message.content.split('\n').map((line, index) => (
-          <p key={index}>{line}</p>
-        ))}
-      </div>
+      {message.location ? (
+        <SharedPlace location={message.location} />
+      ) : (
+        <div className="bubble__content">
+          {message.content.split('\n').map((line, index) => (
+            <p key={index}>{line}</p>
+          ))}
+        </div>
+      )}
       <p className="bubble__time">
         <time dateTime={message.created_at}>{formatRelativeTime(message.created_at, i18n.resolvedLanguage ?? 'en', now)}</time>
       </p>
       {receipt && <p className="bubble__receipt">{t(`receipts.${receipt}`)}</p>}
     </li>
+  );
+}
+
+/** A place the finder shared: in words, and a link to it on a map (a link the reader follows: no map script on our page). */
+function SharedPlace({ location }: { location: SharedLocation }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <div className="bubble__content bubble__place">
+      <p>{t('shareLocation.shared', { place: placeText(t, location, i18n.resolvedLanguage ?? 'en') })}</p>
+      <p>
+        <a href={mapLinkOf(location)} target="_blank" rel="noopener noreferrer">
+          {t('shareLocation.openMap')}
+        </a>
+      </p>
+    </div>
   );
 }
