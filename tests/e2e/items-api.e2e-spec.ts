@@ -271,6 +271,10 @@ describe('items API through the gateway', () => {
       // The finder page records its visit; a finder shares a place by finder token.
       'POST /api/v1/items/{code}/scans',
       'POST /api/v1/items/{code}/location',
+      // The safe hand-over: a conversation's state and consent (finder by token), and the finder's hand-over code.
+      'GET /api/v1/items/{code}/conversation',
+      'POST /api/v1/items/{code}/contact-consent',
+      'POST /api/v1/items/{code}/handover',
     ];
     const document = (await (await fetch(`${base}/api/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const walked: string[] = [];

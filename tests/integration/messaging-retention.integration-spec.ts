@@ -3,7 +3,8 @@ import { Client } from 'pg';
 import { dropSchemas, ensureDatabase, isolatedName, runServiceCommand, testInfra } from '@homing/testing';
 
 // messaging's retention rules, run by `purge-expired --now` against a schema of this test's own: conversations
-// just past and just within CONVERSATION_RETENTION_DAYS (100 here), and resume tokens either side of 30 idle days.
+// just past and just within CONVERSATION_RETENTION_DAYS (100 here), conversations closed by a hand-over either side of
+// FINDER_DATA_RETENTION_DAYS (30), and resume tokens either side of 30 idle days.
 const infra = testInfra();
 const schema = `messaging_${isolatedName()}`;
 const env = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: infra.databaseUrl, DATABASE_SCHEMA: schema, CONVERSATION_RETENTION_DAYS: '100', RETENTION_BATCH_SIZE: '1' };
@@ -52,17 +53,25 @@ it('erases conversations silent past CONVERSATION_RETENTION_DAYS with their mess
   const silentNoMessage = await conversation(100.5, null);
   const quietButKept = await conversation(300, 99);
   const recent = await conversation(60, 29);
+  const handedOverLongAgo = await conversation(40, 31);
+  const handedOverLately = await conversation(40, 31);
+  await db.query('UPDATE conversations SET closed_at = $2 WHERE id = $1', [handedOverLongAgo, daysAgo(30.5)]);
+  await db.query('UPDATE conversations SET closed_at = $2 WHERE id = $1', [handedOverLately, daysAgo(29.5)]);
 
   const output = await runServiceCommand('messaging', ['purge-expired', '--now', now.toISOString()], env);
 
-  expect(await rows('SELECT id::text AS row FROM conversations')).toEqual([quietButKept, recent].sort());
-  expect(await rows('SELECT DISTINCT conversation_id::text AS row FROM messages')).toEqual([quietButKept, recent].sort());
+  expect(await rows('SELECT id::text AS row FROM conversations')).toEqual([quietButKept, recent, handedOverLately].sort());
+  expect(await rows('SELECT DISTINCT conversation_id::text AS row FROM messages')).toEqual([quietButKept, recent, handedOverLately].sort());
   expect(await rows("SELECT conversation_id::text || ':' || purpose AS row FROM finder_tokens")).toEqual(
-    [`${quietButKept}:finder`, `${recent}:finder`, `${recent}:resume`].sort(),
+    [`${quietButKept}:finder`, `${recent}:finder`, `${recent}:resume`, `${handedOverLately}:finder`].sort(),
   );
-  expect(output.trim().split('\n')).toEqual(['messaging: retention conversations-silent: purged 2', 'messaging: retention resume-tokens-idle: purged 1']);
+  expect(output.trim().split('\n')).toEqual([
+    'messaging: retention conversations-silent: purged 2',
+    'messaging: retention conversations-handed-over: purged 1',
+    'messaging: retention resume-tokens-idle: purged 2',
+  ]);
   // Each purged conversation is told (ids only), so notifications drops its finder's push subscriptions.
   const erased = (await db.query<{ envelope: { data: { itemCode: string; conversationIds: string[] } } }>("SELECT envelope FROM outbox WHERE subject = 'messaging.conversations.erased.v1'")).rows;
-  expect(erased.flatMap(({ envelope }) => envelope.data.conversationIds).sort()).toEqual([silentLong, silentNoMessage].sort());
+  expect(erased.flatMap(({ envelope }) => envelope.data.conversationIds).sort()).toEqual([silentLong, silentNoMessage, handedOverLongAgo].sort());
   expect(erased.every(({ envelope }) => envelope.data.itemCode === 'ABCDEFGHJKMNPQRS')).toBe(true);
 });

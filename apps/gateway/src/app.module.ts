@@ -43,6 +43,7 @@ import { LangHttpController } from './web/lang.http-controller';
 import { AddressHashes } from './scans/address-hashes';
 import { ScanLimits } from './scans/scan-limits';
 import { ScansHttpController } from './scans/scans.http-controller';
+import { SafeHandoverHttpController } from './conversations/safe-handover.http-controller';
 import { ScansService } from './scans/scans.service';
 import { FinderPageHttpController } from './web/finder-page.http-controller';
 
@@ -60,7 +61,7 @@ export class AppModule {
         }),
         rateLimitsModule(config),
       ],
-      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController, ConversationsHttpController, OwnerConversationsHttpController, PushHttpController, ExportHttpController, ScansHttpController],
+      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController, ConversationsHttpController, OwnerConversationsHttpController, PushHttpController, ExportHttpController, ScansHttpController, SafeHandoverHttpController],
       providers: [
         // The decisions behind the routes, one service per feature.
         AuthService,

@@ -5,6 +5,7 @@ import type { ItemsConfig } from './config/items.config';
 import { itemsDatabase } from './database/items.database';
 import { ErasureModule } from './erasure/erasure.module';
 import { ExportModule } from './export/export.module';
+import { HandoverModule } from './handover/handover.module';
 import { ItemsModule } from './items/items.module';
 import { PhotosModule } from './photos/photos.module';
 import { itemsRetentionRules } from './scans/scans-retention';
@@ -30,6 +31,7 @@ export class AppModule {
         ExportModule,
         ErasureModule,
         ScansModule,
+        HandoverModule,
       ],
       providers: retentionProviders(itemsRetentionRules),
     };

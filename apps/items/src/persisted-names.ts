@@ -10,4 +10,7 @@ export const ITEMS_SCHEMA = 'items';
  */
 export const USER_ERASURE_CONSUMER = 'items__user-erasure';
 
+/** The durable JetStream consumer ending lost mode when a case is closed by a hand-over (`messaging.conversation.handed-over.v1`). */
+export const HANDED_OVER_CONSUMER = 'items__handed-over';
+
 // No queues. The streams it consumes and publishes to belong to libs/contracts (STREAMS), which every service declares.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contactKindSchema } from './handover';
 import { sharedLocationSchema } from './scans';
 import { emailSchema } from './identity';
 import { multiLineText } from './text';
@@ -73,6 +74,11 @@ export const messageSchema = z.object({
   finder: z.string().optional(),
   /** A place the finder shared (`POST /items/{code}/location`); such an entry's `content` is empty. */
   location: sharedLocationSchema.optional(),
+  /**
+   * The kinds of contact details masked in `content` for this reader (the other side of the writer), until both
+   * sides agreed to share them; absent when nothing is masked.
+   */
+  masked: z.array(contactKindSchema).optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 

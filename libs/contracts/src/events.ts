@@ -185,6 +185,14 @@ export const EventMap = {
     data: z.object({ itemCode: z.string(), conversationId: z.uuid() }),
   },
   /**
+   * A finder handed the item over with the owner's hand-over code: the conversation is closed to new messages, and
+   * items ends the item's lost mode. Ids and the time only.
+   */
+  'messaging.conversation.handed-over.v1': {
+    stream: 'events',
+    data: z.object({ itemCode: z.string(), conversationId: z.uuid(), ownerUserId: z.uuid(), closedAt: z.iso.datetime({ offset: true }) }),
+  },
+  /**
    * A finder asked for a link to their conversation and left the address it has: e-mail them one. Ids only: the
    * address and the link's token are looked up (and minted) when the e-mail is sent.
    */

@@ -21,4 +21,6 @@ export interface HttpErrorBody {
  */
 export interface RpcErrorBody extends HttpErrorBody {
   status: number;
+  /** With a 429: how long the caller is to wait; the gateway answers it as `Retry-After`, never in the body. */
+  retryAfterSeconds?: number;
 }

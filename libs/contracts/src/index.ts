@@ -1,6 +1,7 @@
 export * from './claims';
 export * from './conversations';
 export * from './envelope';
+export * from './handover';
 export * from './export';
 export * from './events';
 export * from './http-error';

@@ -32,6 +32,10 @@ export const ResponseCode = {
   RESUME_LINK_EXPIRED: 'RESUME_LINK_EXPIRED',
   /** The owner answered a finder who has since deleted their conversation: they cannot be reached any more. */
   FINDER_LEFT: 'FINDER_LEFT',
+  /** The item was handed over with the hand-over code: its conversation takes no more messages. */
+  CONVERSATION_CLOSED: 'CONVERSATION_CLOSED',
+  /** Both sides agreed to share contact details: the agreement cannot be withdrawn any more. */
+  CONTACT_ALREADY_SHARED: 'CONTACT_ALREADY_SHARED',
   /** `DELETE /user` erased the account: every token of it stops working at once. */
   USER_DELETED: 'USER_DELETED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deviceKindSchema, scanHistorySchema, shareLocationBodySchema } from './scans';
+import { contactKindSchema, conversationStateSchema, handoverCodeSchema } from './handover';
 import {
   accessTokenSchema,
   emailBodySchema,
@@ -45,6 +46,16 @@ export const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/)
  * Request/reply subjects `<service>.rpc.<verb>`, each with its request and response schema.
  * The server validates requests against these before a handler runs.
  */
+/**
+ * A message as `messages-after` hands it to the gateway's streams, labelled and shown as its writer wrote it, with
+ * what the other side of the writer sees instead while contact details are masked (`other_side`). The gateway sends
+ * each stream reader one of the two and never `other_side` itself.
+ */
+export const threadMessageSchema = messageSchema.extend({
+  other_side: z.object({ content: z.string(), masked: z.array(contactKindSchema) }).optional(),
+});
+export type ThreadMessage = z.infer<typeof threadMessageSchema>;
+
 export const RpcMap = {
   /**
    * An item's public fields as anyone but its owner sees them, with its owner's id (null while unclaimed): what the
@@ -199,7 +210,27 @@ export const RpcMap = {
    */
   'messaging.rpc.messages-after': {
     request: z.object({ code: z.string(), after: z.number().int().min(0) }),
-    response: z.array(messageSchema),
+    response: z.array(threadMessageSchema),
+  },
+  /** One conversation's consent and hand-over state: the finder's own (token), or the owner's named or latest one. */
+  'messaging.rpc.conversation-state': {
+    request: z.object({ code: z.string(), conversationId: z.uuid().optional(), viewerUserId: z.uuid().nullable(), finderToken: finderTokenSchema.optional() }),
+    response: conversationStateSchema,
+  },
+  /** A side agrees to share contact details, or withdraws while the other has not agreed (409 CONTACT_ALREADY_SHARED). */
+  'messaging.rpc.contact-consent': {
+    request: z.object({ code: z.string(), agree: z.boolean(), conversationId: z.uuid().optional(), viewerUserId: z.uuid().nullable(), finderToken: finderTokenSchema.optional() }),
+    response: conversationStateSchema,
+  },
+  /** The owner's hand-over code of the day (owner only, else 404). */
+  'messaging.rpc.handover-code': {
+    request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
+    response: handoverCodeSchema,
+  },
+  /** The finder closes the case with the code the person in front of them told (422 wrong, 429 past the tries, 409 closed). */
+  'messaging.rpc.handover': {
+    request: z.object({ code: z.string(), handoverCode: z.string().max(32), viewerUserId: z.uuid().nullable(), finderToken: finderTokenSchema.optional() }),
+    response: z.object({ closedAt: z.string() }),
   },
   /** Owner only (else 404): whether the latest finder (or the named conversation's finder) left an address. */
   'messaging.rpc.finder-details': {

@@ -1,6 +1,6 @@
 import { ResponseCode, type Message } from '@homing/contracts';
 import { RpcError, type RpcClient } from '@homing/platform';
-import { MessageStreams, type EventSink } from './message-streams';
+import { asSeenBy, MessageStreams, type EventSink } from './message-streams';
 
 const A = '0190a000-0000-7000-8000-00000000000a';
 const B = '0190a000-0000-7000-8000-00000000000b';
@@ -174,5 +174,23 @@ describe('MessageStreams', () => {
     streams.open({ itemCode: 'ITEM', conversationId: null, latestMessageId: 0 }, undefined, sink);
     sink.end();
     expect(streams.openStreams).toBe(0);
+  });
+});
+
+describe('asSeenBy', () => {
+  const masked = { content: 'call +31 6 •••• ••78', masked: ['phone' as const] };
+  const finderWrote = { ...message(1, A, 'Finder 1'), content: 'call 06-12345678', other_side: masked };
+  const ownerWrote = { ...message(2, A), author: 'owner' as const, content: 'call 06-12345678', other_side: masked };
+
+  it('shows each message masked to the other side of its writer and as written to its writer, never other_side itself', () => {
+    expect(asSeenBy({ conversationId: null }, finderWrote)).toEqual({ ...message(1, A, 'Finder 1'), content: 'call +31 6 •••• ••78', masked: ['phone'] });
+    expect(asSeenBy({ conversationId: A }, finderWrote)).toEqual({ ...message(1, A), content: 'call 06-12345678' });
+    expect(asSeenBy({ conversationId: A }, ownerWrote)).toEqual({ ...message(2, A), author: 'owner', content: 'call +31 6 •••• ••78', masked: ['phone'] });
+    expect(asSeenBy({ conversationId: null }, ownerWrote)).toEqual({ ...message(2, A), author: 'owner', content: 'call 06-12345678' });
+  });
+
+  it('leaves a message with nothing masked as it is, but for the finder labels a finder does not see', () => {
+    expect(asSeenBy({ conversationId: null }, message(3, A, 'Finder 2'))).toEqual(message(3, A, 'Finder 2'));
+    expect(asSeenBy({ conversationId: A }, message(3, A, 'Finder 2'))).toEqual(message(3, A));
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import type { Message, ThreadAccess } from '@homing/contracts';
+import type { Message, ThreadAccess, ThreadMessage } from '@homing/contracts';
 import { InjectConfig, RpcClient, RpcError } from '@homing/platform';
 import { DEFAULT_SSE_HEARTBEAT_MS, type GatewayConfig } from '../config/gateway.config';
 // A client that reads slower than its messages arrive is dropped rather than buffered without end; it reconnects
@@ -23,7 +23,7 @@ interface StreamClient {
   /** The newest message sent (or the client had already): only newer ones are sent. */
   lastSentId: number;
   /** While the client's own catch-up fetch runs, what the item's fetches deliver waits here. */
-  held: Message[] | null;
+  held: ThreadMessage[] | null;
 }
 
 /** The open streams of one item, and how far its shared fetch has read. */
@@ -196,7 +196,7 @@ export class MessageStreams implements OnModuleInit, BeforeApplicationShutdown {
     }
   }
 
-  private deliver(client: StreamClient, messages: Message[]): void {
+  private deliver(client: StreamClient, messages: ThreadMessage[]): void {
     if (client.held) {
       client.held.push(...messages);
       return;
@@ -214,9 +214,15 @@ export class MessageStreams implements OnModuleInit, BeforeApplicationShutdown {
   }
 }
 
-// A finder sees their conversation as `GET /messages` shows it to them: without the owner's finder labels.
-function asSeenBy(client: StreamClient, message: Message): Message {
-  if (client.conversationId === null || message.finder === undefined) return message;
-  const { finder: _label, ...seenByFinder } = message;
+/**
+ * A message as `GET /messages` shows it to the stream's reader: a finder without the owner's finder labels, and the
+ * other side of its writer with the contact details messaging masked (`other_side`), which never leaves the gateway.
+ */
+export function asSeenBy(client: Pick<StreamClient, 'conversationId'>, message: ThreadMessage): Message {
+  const { other_side: otherSide, ...asWritten } = message;
+  const reader = client.conversationId === null ? 'owner' : 'finder';
+  const seen: Message = otherSide && message.author !== reader ? { ...asWritten, content: otherSide.content, masked: otherSide.masked } : asWritten;
+  if (reader === 'owner' || seen.finder === undefined) return seen;
+  const { finder: _label, ...seenByFinder } = seen;
   return seenByFinder;
 }

@@ -76,10 +76,12 @@ const STATUS_OVERRIDES: Record<string, number> = { FST_ERR_MAX_PARAM_LENGTH: 400
  */
 export function toHttpError(error: unknown): HttpErrorAnswer | null {
   if (error instanceof RpcError) {
-    const { status, ...body } = error.body;
+    const { status, retryAfterSeconds, ...body } = error.body;
     // 503 covers a service that is down and one that sheds load (SERVICE_BUSY); either way, retry later.
-    // 429: a service past what it can serve now (identity's password hashing), so also "retry later".
-    return { status, body, ...(status === 429 || status === 503 || status === 504 ? { headers: { 'Retry-After': RETRY_AFTER_SECONDS } } : {}) };
+    // 429: a service past what it can serve now (identity's password hashing), or past a limit it keeps itself (then
+    // it says how long).
+    const retryAfter = retryAfterSeconds !== undefined ? String(retryAfterSeconds) : RETRY_AFTER_SECONDS;
+    return { status, body, ...(status === 429 || status === 503 || status === 504 ? { headers: { 'Retry-After': retryAfter } } : {}) };
   }
   if (error instanceof RpcUnavailableError) {
     return { ...answer(503, ResponseCode.SERVICE_UNAVAILABLE), headers: { 'Retry-After': RETRY_AFTER_SECONDS } };

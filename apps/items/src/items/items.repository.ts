@@ -95,6 +95,18 @@ export class ItemsRepository {
     return row ?? null;
   }
 
+  /** Ends the item's lost mode (the note with it) if it began before `before`; null when it was not lost then. */
+  async endLostModeBefore(transaction: Transaction, code: string, ownerUserId: string, before: Date): Promise<VersionedItemRow | null> {
+    const row = await this.database.one<VersionedItemRow>(
+      `UPDATE items SET lost_at = NULL, lost_note = NULL, version = version + 1, updated_at = now()
+       WHERE code = $1 AND owner_user_id = $2 AND lost_at IS NOT NULL AND lost_at <= $3
+       RETURNING ${ITEM_COLUMNS}, version`,
+      [code, ownerUserId, before],
+      transaction,
+    );
+    return row ?? null;
+  }
+
   /**
    * Deletes the owner's item and retires its code (photos go with the row); returns the version its deletion event
    * carries, or null when there was none.

@@ -15,7 +15,7 @@ const idleBefore = (alias: string, limit: string) => `coalesce(${alias}.last_mes
  */
 export function messagingRetentionRules(
   database: Database,
-  config: Pick<MessagingConfig, 'RETENTION_BATCH_SIZE' | 'CONVERSATION_RETENTION_DAYS' | 'DATABASE_URL' | 'DATABASE_SCHEMA'>,
+  config: Pick<MessagingConfig, 'RETENTION_BATCH_SIZE' | 'CONVERSATION_RETENTION_DAYS' | 'FINDER_DATA_RETENTION_DAYS' | 'DATABASE_URL' | 'DATABASE_SCHEMA'>,
 ): RetentionRule[] {
   const batchSize = config.RETENTION_BATCH_SIZE;
   // The rules also run from the `purge-expired` command, outside Nest: the writer is made here rather than injected.
@@ -23,7 +23,17 @@ export function messagingRetentionRules(
   return [
     {
       name: 'conversations-silent',
-      purge: (now) => eraseSilentConversations(database, outbox, { now, silentMs: config.CONVERSATION_RETENTION_DAYS * DAY_MS, batchSize }),
+      purge: (now) => eraseConversations(database, outbox, { where: idleBefore('conversations', '$2'), parameters: [now, config.CONVERSATION_RETENTION_DAYS * DAY_MS], batchSize }),
+    },
+    {
+      // A case closed by a hand-over: the finder's data is kept FINDER_DATA_RETENTION_DAYS, then goes as a silent one's.
+      name: 'conversations-handed-over',
+      purge: (now) =>
+        eraseConversations(database, outbox, {
+          where: "closed_at IS NOT NULL AND closed_at < $1::timestamptz - $2 * interval '1 millisecond'",
+          parameters: [now, config.FINDER_DATA_RETENTION_DAYS * DAY_MS],
+          batchSize,
+        }),
     },
     {
       name: 'resume-tokens-idle',
@@ -39,18 +49,18 @@ export function messagingRetentionRules(
 }
 
 /**
- * Deletes conversations silent longer than `silentMs` a batch per transaction, and in each records
+ * Deletes the conversations `where` picks (its `$1` the clock, `$2` the limit in milliseconds) a batch per transaction, and in each records
  * `messaging.conversations.erased.v1` per item (as a reset does), so their finders' push subscriptions go too.
  * Returns how many went.
  */
-async function eraseSilentConversations(database: Database, outbox: OutboxWriter, { now, silentMs, batchSize }: { now: Date; silentMs: number; batchSize: number }): Promise<number> {
+async function eraseConversations(database: Database, outbox: OutboxWriter, { where, parameters, batchSize }: { where: string; parameters: [Date, number]; batchSize: number }): Promise<number> {
   let total = 0;
   for (;;) {
     const deleted = await database.transaction(async (transaction) => {
       const rows = await database.rows<{ id: string; item_code: string }>(
-        `DELETE FROM conversations WHERE ctid IN (SELECT ctid FROM conversations WHERE ${idleBefore('conversations', '$2')} LIMIT $3)
+        `DELETE FROM conversations WHERE ctid IN (SELECT ctid FROM conversations WHERE ${where} LIMIT $3)
          RETURNING id, item_code`,
-        [now, silentMs, batchSize],
+        [...parameters, batchSize],
         transaction,
       );
       const byItem = new Map<string, string[]>();

@@ -5,10 +5,12 @@ import { ConversationsStoreModule } from './conversations-store.module';
 import { ConversationsRpcController } from './conversations.rpc-controller';
 import { ConversationsService } from './conversations.service';
 import { ReceiptsConsumer } from './receipts.consumer';
+import { SafeHandoverRpcController } from './safe-handover.rpc-controller';
+import { SafeHandoverService } from './safe-handover.service';
 
 @Module({
   imports: [ConversationsStoreModule, ItemOwnersModule],
-  controllers: [ConversationsRpcController],
-  providers: [ConversationsService, ...eventConsumerProviders(ReceiptsConsumer)],
+  controllers: [ConversationsRpcController, SafeHandoverRpcController],
+  providers: [ConversationsService, SafeHandoverService, ...eventConsumerProviders(ReceiptsConsumer)],
 })
 export class ConversationsModule {}

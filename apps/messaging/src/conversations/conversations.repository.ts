@@ -11,6 +11,11 @@ export interface ConversationRow {
   last_message_at: Date | null;
   /** When the finder deleted their conversation; null while they are in it. */
   finder_left_at: Date | null;
+  /** When each side agreed to share contact details; until both have, the other side reads them masked. */
+  finder_consented_at: Date | null;
+  owner_consented_at: Date | null;
+  /** When the finder handed the item over with the owner's code: closed to new messages. */
+  closed_at: Date | null;
 }
 
 export interface MessageRow {
@@ -37,7 +42,7 @@ export interface ReceiptChange {
   version: number;
 }
 
-const CONVERSATION_COLUMNS = 'id, item_code, finder_email, finder_language, created_at, last_message_at, finder_left_at';
+const CONVERSATION_COLUMNS = 'id, item_code, finder_email, finder_language, created_at, last_message_at, finder_left_at, finder_consented_at, owner_consented_at, closed_at';
 // bigint arrives from pg as a string; message ids stay far below 2^53.
 const MESSAGE_COLUMNS = 'm.id::float8 AS id, m.conversation_id, m.author, m.content, m.created_at, m.read_at, m.delivered_at, m.receipt_version::float8 AS receipt_version, m.location_lat, m.location_lon, m.location_accuracy_m, m.location_precise';
 
@@ -275,5 +280,53 @@ export class ConversationsRepository {
   async nextThreadVersion(transaction: Transaction): Promise<number> {
     const row = await this.database.one<{ version: number }>("SELECT nextval(pg_get_serial_sequence('messages', 'id'))::float8 AS version", [], transaction);
     return (row as { version: number }).version;
+  }
+
+  /**
+   * A side agrees (the time of its first agreement stays) or withdraws, which it may only while the other side has
+   * not agreed. Null when the withdrawal came too late (both had agreed) or the conversation is gone.
+   */
+  async setConsent(transaction: Transaction, conversationId: string, side: 'finder' | 'owner', agree: boolean): Promise<ConversationRow | null> {
+    const mine = side === 'finder' ? 'finder_consented_at' : 'owner_consented_at';
+    const theirs = side === 'finder' ? 'owner_consented_at' : 'finder_consented_at';
+    const sql = agree
+      ? `UPDATE conversations SET ${mine} = coalesce(${mine}, now()) WHERE id = $1 RETURNING ${CONVERSATION_COLUMNS}`
+      : `UPDATE conversations SET ${mine} = NULL WHERE id = $1 AND (${theirs} IS NULL OR ${mine} IS NULL) RETURNING ${CONVERSATION_COLUMNS}`;
+    return (await this.database.one<ConversationRow>(sql, [conversationId], transaction)) ?? null;
+  }
+
+  /**
+   * Every message of the conversation under one new version, so polls and streams bring them again (now shown
+   * unmasked): the change a consent makes to what readers see, told as receipts are.
+   */
+  async restamp(transaction: Transaction, conversationId: string): Promise<ReceiptChange[]> {
+    const rows = await this.database.rows<{ ids: number[] | null; version: number }>(
+      `WITH v AS (SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS version),
+            u AS (UPDATE messages SET receipt_version = (SELECT version FROM v) WHERE conversation_id = $1 RETURNING id)
+       SELECT (SELECT array_agg(id::float8 ORDER BY id) FROM u) AS ids, (SELECT version FROM v)::float8 AS version`,
+      [conversationId],
+      transaction,
+    );
+    const ids = rows[0]?.ids ?? [];
+    return ids.length === 0 ? [] : [{ conversationId, messageIds: ids.map(Number), version: Number(rows[0].version) }];
+  }
+
+  /** Locks the conversation for a hand-over attempt, with its wrong tries of the current hour. */
+  async lockForHandover(transaction: Transaction, conversationId: string): Promise<{ closed_at: Date | null; handover_failures: number; handover_failures_since: Date | null } | null> {
+    return (
+      (await this.database.one<{ closed_at: Date | null; handover_failures: number; handover_failures_since: Date | null }>(
+        'SELECT closed_at, handover_failures, handover_failures_since FROM conversations WHERE id = $1 FOR UPDATE',
+        [conversationId],
+        transaction,
+      )) ?? null
+    );
+  }
+
+  async recordHandoverFailure(transaction: Transaction, conversationId: string, failures: number, since: Date): Promise<void> {
+    await this.database.affected('UPDATE conversations SET handover_failures = $2, handover_failures_since = $3 WHERE id = $1', [conversationId, failures, since], transaction);
+  }
+
+  async close(transaction: Transaction, conversationId: string, at: Date): Promise<void> {
+    await this.database.affected('UPDATE conversations SET closed_at = $2, handover_failures = 0, handover_failures_since = NULL WHERE id = $1', [conversationId, at], transaction);
   }
 }

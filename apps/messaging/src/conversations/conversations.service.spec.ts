@@ -22,6 +22,9 @@ const conversation = (id: string, createdAt: string, extra: Partial<Conversation
   created_at: new Date(createdAt),
   last_message_at: null,
   finder_left_at: null,
+  finder_consented_at: null,
+  owner_consented_at: null,
+  closed_at: null,
   ...extra,
 });
 const first = conversation('11111111-1111-4111-8111-111111111111', '2026-01-02T00:00:00Z');

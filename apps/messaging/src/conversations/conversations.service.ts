@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type ThreadAccess, type UserLanguage } from '@homing/contracts';
+import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type ThreadAccess, type ThreadMessage, type UserLanguage } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError, type Transaction } from '@homing/platform';
 import { ItemOwnersRepository, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ErasedConversations } from './erased-conversations';
 import { ConversationsRepository, type ConversationRow, type ReceiptChange } from './conversations.repository';
 import { hashFinderToken, newFinderToken, resumeLinkAlive } from './finder-tokens';
-import { finderLabels, threadCaller, toMessage } from './thread';
+import { asReadBy, finderLabels, sharesContactDetails, threadCaller, toMessage, withOtherSide } from './thread';
 import { ReplyAddressesRepository } from '../relay/reply-addresses.repository';
 
 const ITEM_NOT_FOUND = () => RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
@@ -14,6 +14,8 @@ const OWN_ITEM = () => RpcError.forbidden(ResponseCode.CANNOT_FIND_YOUR_OWN_ITEM
 const RESUME_LINK_EXPIRED = () =>
   new RpcError({ status: 422, response_code: ResponseCode.RESUME_LINK_EXPIRED, message: 'This link to a conversation has expired. Ask for a new one with the address you wrote with.' });
 const FORBIDDEN = () => RpcError.forbidden(ResponseCode.FORBIDDEN, 'Only the owner and the finder who wrote can read this conversation.');
+export const CONVERSATION_CLOSED = () =>
+  new RpcError({ status: 409, response_code: ResponseCode.CONVERSATION_CLOSED, message: 'The item was handed over: this conversation takes no more messages.' });
 const FINDER_LEFT = () => new RpcError({ status: 409, response_code: ResponseCode.FINDER_LEFT, message: 'The finder deleted this conversation: they cannot be answered any more.' });
 
 @Injectable()
@@ -63,6 +65,7 @@ export class ConversationsService {
     const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     const target = caller.role === 'owner' ? await this.ownerTarget(item, request.conversationId) : caller.role === 'finder' ? caller.conversation : null;
     const author = caller.role === 'owner' ? 'owner' : 'finder';
+    if (target?.closed_at) throw CONVERSATION_CLOSED();
     if (caller.role === 'finder') await this.keepLanguage(caller.conversation, request.language);
     const idempotent = request.idempotencyKey
       ? {
@@ -106,6 +109,7 @@ export class ConversationsService {
     const item = await this.activatedItem(request.code);
     const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     if (caller.role !== 'finder') throw new RpcError({ status: 403, response_code: ResponseCode.FORBIDDEN, message: 'Only the finder of a conversation shares a place, with their finder token.' });
+    if (caller.conversation.closed_at) throw CONVERSATION_CLOSED();
     const location = roundSharedLocation(request.location);
     return this.conversations.transaction(async (manager) => {
       const row = await this.conversations.insertMessage(manager, { conversationId: caller.conversation.id, author: 'finder', content: '', location });
@@ -135,7 +139,8 @@ export class ConversationsService {
         const upTo = Number(rows[rows.length - 1].id);
         await this.recordReceipts(item.itemCode, (transaction) => this.conversations.markRepliesRead(transaction, conversationId, upTo));
       }
-      return rows.map((row) => toMessage(row));
+      const shared = sharesContactDetails(caller.conversation);
+      return rows.map((row) => asReadBy(toMessage(row), 'finder', shared));
     }
     if (caller.role === 'stranger') throw FORBIDDEN();
     const conversations = await this.conversations.findByItem(item.itemCode);
@@ -145,7 +150,8 @@ export class ConversationsService {
     );
     // Answered as they were before this read, so the page can tell the owner which are new.
     const labels = finderLabels(conversations);
-    const messages = rows.map((row) => toMessage(row, labels));
+    const shared = new Set(conversations.filter(sharesContactDetails).map((conversation) => conversation.id));
+    const messages = rows.map((row) => asReadBy(toMessage(row, labels), 'owner', shared.has(row.conversation_id)));
     if (rows.some((row) => row.author === 'finder' && row.read_at === null)) {
       const upTo = Number(rows[rows.length - 1].id);
       await this.recordReceipts(item.itemCode, (transaction) => this.conversations.markFinderMessagesRead(transaction, item.itemCode, upTo));
@@ -169,7 +175,7 @@ export class ConversationsService {
    * Every message of the item after `after`, labelled as the owner sees them, marking nothing read: what the
    * gateway fans out to the streams it authorised, each seeing only what its caller may read.
    */
-  async messagesAfter(code: string, after: number): Promise<Message[]> {
+  async messagesAfter(code: string, after: number): Promise<ThreadMessage[]> {
     const item = await this.activatedItem(code);
     const conversations = await this.conversations.findByItem(item.itemCode);
     const rows = await this.conversations.findMessages(
@@ -177,7 +183,8 @@ export class ConversationsService {
       after,
     );
     const labels = finderLabels(conversations);
-    return rows.map((row) => toMessage(row, labels));
+    const shared = new Set(conversations.filter(sharesContactDetails).map((conversation) => conversation.id));
+    return rows.map((row) => withOtherSide(toMessage(row, labels), shared.has(row.conversation_id)));
   }
 
   /**

@@ -1,4 +1,5 @@
-import type { Message } from '@homing/contracts';
+import type { Message, MessageAuthor, ThreadMessage } from '@homing/contracts';
+import { maskContactDetails } from './contact-details';
 import type { ConversationRow, MessageRow } from './conversations.repository';
 
 /** Who is asking about an item's thread. */
@@ -39,4 +40,26 @@ export function toMessage(row: MessageRow, labels: Map<string, string> = new Map
       ? { location: { lat: row.location_lat, lon: row.location_lon, accuracy_m: row.location_accuracy_m ?? 0, precise: row.location_precise === true } }
       : {}),
   };
+}
+
+/** Whether both sides agreed to share contact details: then every reader sees every message as written. */
+export function sharesContactDetails(conversation: Pick<ConversationRow, 'finder_consented_at' | 'owner_consented_at'>): boolean {
+  return conversation.finder_consented_at !== null && conversation.owner_consented_at !== null;
+}
+
+/**
+ * A message as `reader` sees it: its writer always as written; the other side with phone numbers, IBANs, e-mail
+ * addresses and links masked until both sides shared contact details. The one place masking is decided.
+ */
+export function asReadBy(message: Message, reader: MessageAuthor, shared: boolean): Message {
+  if (shared || message.author === reader || message.content === '') return message;
+  const masked = maskContactDetails(message.content);
+  return masked.kinds.length === 0 ? message : { ...message, content: masked.text, masked: masked.kinds };
+}
+
+/** A message as written, with what the writer's other side reads instead while it holds masked details (for streams). */
+export function withOtherSide(message: Message, shared: boolean): ThreadMessage {
+  if (shared || message.content === '') return message;
+  const masked = maskContactDetails(message.content);
+  return masked.kinds.length === 0 ? message : { ...message, other_side: { content: masked.text, masked: masked.kinds } };
 }

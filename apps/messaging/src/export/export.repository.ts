@@ -7,6 +7,8 @@ export interface ConversationExportRow {
   startedAt: Date;
   lastMessageAt: Date | null;
   finderLeftAnAddress: boolean;
+  /** Both sides agreed to share contact details: the finder's messages are exported as written. */
+  contactShared: boolean;
 }
 
 export interface MessageExportRow {
@@ -33,7 +35,8 @@ export class ExportRepository {
   conversationsOfOwner(ownerUserId: string): Promise<ConversationExportRow[]> {
     return this.database.rows<ConversationExportRow>(
       `SELECT c.id, c.item_code AS "itemCode", c.created_at AS "startedAt", c.last_message_at AS "lastMessageAt",
-              c.finder_email IS NOT NULL AS "finderLeftAnAddress"
+              c.finder_email IS NOT NULL AS "finderLeftAnAddress",
+              (c.finder_consented_at IS NOT NULL AND c.owner_consented_at IS NOT NULL) AS "contactShared"
        FROM conversations c JOIN item_owners o ON o.item_code = c.item_code
        WHERE o.owner_user_id = $1 AND o.deleted_at IS NULL
        ORDER BY c.item_code, c.created_at, c.id`,

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { formatTagCode, type RpcRequest as Request, type RpcResponse as Response } from '@homing/contracts';
 import { RpcHandler } from '@homing/platform';
+import { maskContactDetails } from '../conversations/contact-details';
 import { ExportRepository } from './export.repository';
 
 const iso = (time: Date | null): string | null => time?.toISOString() ?? null;
@@ -16,7 +17,7 @@ export class ExportRpcController {
     const messages = await this.repository.messagesOf(conversations.map((conversation) => conversation.id));
     return {
       // The conversation id is how the product knows a finder: it stays out, like everything else about them.
-      conversations: conversations.map(({ id, itemCode, startedAt, lastMessageAt, finderLeftAnAddress }) => ({
+      conversations: conversations.map(({ id, itemCode, startedAt, lastMessageAt, finderLeftAnAddress, contactShared }) => ({
         itemCode: formatTagCode(itemCode),
         startedAt: startedAt.toISOString(),
         lastMessageAt: iso(lastMessageAt),
@@ -25,7 +26,8 @@ export class ExportRpcController {
           .filter((message) => message.conversationId === id)
           .map((message) => ({
             author: message.author,
-            content: message.content,
+            // The owner's export shows a finder's words as the owner reads them in the product: masked until both agreed.
+            content: message.author === 'finder' && !contactShared ? maskContactDetails(message.content).text : message.content,
             createdAt: message.createdAt.toISOString(),
             deliveredAt: iso(message.deliveredAt),
             readAt: iso(message.readAt),

@@ -7,7 +7,7 @@ export interface ItemOwner {
   claimedAt: Date;
 }
 
-const TOMBSTONE = { owner_user_id: null, claimed_at: null, name: null };
+const TOMBSTONE = { owner_user_id: null, claimed_at: null, name: null, handover_secret: null };
 
 /** The only place that reads or writes the item_owners projection. */
 @Injectable()
@@ -90,5 +90,15 @@ export class ItemOwnersRepository {
       [itemCodes, ownerUserId],
     );
     return new Set(rows.map((row) => row.item_code));
+  }
+
+  /** The item's hand-over key, made (random) by the first caller that needs it; null for an unknown or deleted item. */
+  async handoverSecret(itemCode: string, candidate: Buffer): Promise<Buffer | null> {
+    const row = await this.database.one<{ handover_secret: Buffer }>(
+      `UPDATE item_owners SET handover_secret = coalesce(handover_secret, $2) WHERE item_code = $1 AND deleted_at IS NULL
+       RETURNING handover_secret`,
+      [itemCode, candidate],
+    );
+    return row?.handover_secret ?? null;
   }
 }

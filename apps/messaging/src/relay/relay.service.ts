@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ResponseCode, type MessageAuthor, type RelayRecipient, type RpcRequest, type RpcResponse } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError } from '@homing/platform';
 import { ConversationsRepository, type ConversationRow } from '../conversations/conversations.repository';
+import { CONVERSATION_CLOSED } from '../conversations/conversations.service';
 import { hashFinderToken, newFinderToken } from '../conversations/finder-tokens';
 import { ItemOwnersRepository, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ReplyAddressesRepository } from './reply-addresses.repository';
@@ -100,6 +101,8 @@ export class RelayService {
     const conversation = address ? await this.conversations.findById(address.conversation_id) : null;
     const item = conversation ? await this.itemOwners.findByCode(conversation.item_code) : null;
     if (!address || !conversation || !item) throw NO_SUCH_RECIPIENT();
+    // Handed over: the case is closed to every new message, by mail too.
+    if (conversation.closed_at) throw CONVERSATION_CLOSED();
     if (address.recipient === 'finder') {
       // The finder erased themselves: their addresses are gone with their data.
       if (conversation.finder_left_at) throw NO_SUCH_RECIPIENT();
