@@ -29,6 +29,8 @@ describe('the error catalogue', () => {
     expect(errorText(t, http(422, 'EXPIRED_PASSWORD_TOKEN'))).toMatch(/^Token has expired\./);
     expect(errorText(t, http(409, 'EMAIL_ALREADY_REGISTERED'))).toBe('An account with this email address already exists.');
     expect(errorText(t, http(429, 'RATE_LIMITED'))).toBe('You are making too many requests.');
+    expect(errorText(t, http(409, 'CONVERSATION_CLOSED'))).toBe('This conversation is closed: the item was handed over.');
+    expect(errorText(t, http(409, 'CONTACT_ALREADY_SHARED'))).toMatch(/^You both agreed already/);
   });
 
   it('lets a screen choose its own text for a code or a status', () => {

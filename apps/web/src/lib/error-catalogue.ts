@@ -19,6 +19,8 @@ const textByCode: Record<string, ErrorKey> = {
   ALREADY_CLAIMED: 'errors.alreadyClaimed',
   RATE_LIMITED: 'errors.tooManyRequests',
   FINDER_LEFT: 'errors.finderLeft',
+  CONVERSATION_CLOSED: 'errors.conversationClosed',
+  CONTACT_ALREADY_SHARED: 'errors.contactAlreadyShared',
 };
 
 /** When no response code has a text of its own. */

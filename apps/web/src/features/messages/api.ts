@@ -1,5 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CreateMessageResponse, FinderDetails, FinderTokenResponse, Message, ShareLocationBody } from '@homing/contracts';
+import type {
+  ContactConsentBody,
+  ConversationState,
+  CreateMessageResponse,
+  FinderDetails,
+  FinderTokenResponse,
+  HandoverCode,
+  HandoverResult,
+  Message,
+  ShareLocationBody,
+} from '@homing/contracts';
 
 import type { ApiClient } from '../../lib/api-client';
 import { useApi } from '../../lib/api-context';
@@ -13,7 +23,13 @@ const path = (code: string, rest = '') => `/items/${encodeURIComponent(code)}${r
 export const messageKeys = {
   unread: (code: string) => ['found', code, 'unread'] as const,
   finderDetails: (code: string) => ['found', code, 'finder-details'] as const,
+  /** A finder's own conversation (`finder`), or the owner's conversation of that id (`latest` without one). */
+  conversation: (code: string, whose: string) => ['found', code, 'conversation', whose] as const,
+  handoverCode: (code: string) => ['found', code, 'handover-code'] as const,
 };
+
+// Another side's agreement or a hand-over changes no message of ours: the state is asked again now and then.
+export const CONVERSATION_STATE_REFRESH_MS = 10_000;
 
 export function useUnreadCount(code: string, enabled: boolean) {
   const api = useApi();
@@ -28,6 +44,53 @@ export function useFinderDetails(code: string, conversationId: string | undefine
     queryFn: () => api.request<FinderDetails>('GET', path(code, '/finder-details'), { query: { conversation_id: conversationId } }),
     enabled,
   });
+}
+
+/** Whose conversation the state is of: the finder's own (their token says which), else the owner's pick. */
+export const conversationWhose = (finderToken: string | null, conversationId: string | undefined) => (finderToken ? 'finder' : (conversationId ?? 'latest'));
+
+/**
+ * Contact consent and whether the case is closed, for the finder's own conversation or the owner's `conversationId`
+ * (the latest without one); asked again while `refresh` and the case is open.
+ */
+export function useConversationState(code: string, finderToken: string | null, conversationId: string | undefined, enabled: boolean, refresh: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: messageKeys.conversation(code, conversationWhose(finderToken, conversationId)),
+    queryFn: () =>
+      api.request<ConversationState>('GET', path(code, '/conversation'), {
+        headers: finderHeaders(finderToken),
+        query: { conversation_id: finderToken ? undefined : conversationId },
+      }),
+    enabled,
+    refetchInterval: (query) => (refresh && !query.state.data?.closed_at ? CONVERSATION_STATE_REFRESH_MS : false),
+  });
+}
+
+/** Agrees to share contact details, or withdraws while the other side has not agreed yet (409 CONTACT_ALREADY_SHARED after). */
+export function setContactConsent(api: ApiClient, code: string, agree: boolean, finderToken: string | null, conversationId?: string) {
+  const body: ContactConsentBody = finderToken || !conversationId ? { agree } : { agree, conversation_id: conversationId };
+  return api.request<ConversationState>('POST', path(code, '/contact-consent'), { body, headers: finderHeaders(finderToken) });
+}
+
+/** The owner's hand-over code of the day, which the finder asks for before handing the item over. */
+export function useHandoverCode(code: string, enabled: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: messageKeys.handoverCode(code),
+    queryFn: () => api.request<HandoverCode>('GET', `/user/items/${encodeURIComponent(code)}/handover-code`),
+    enabled,
+    // A new code each UTC day: asked again when the shown one runs out.
+    refetchInterval: (query) => (query.state.data ? Math.max(60_000, Date.parse(query.state.data.valid_until) - Date.now()) : false),
+  });
+}
+
+/**
+ * The finder closes the case with the code the person in front of them told: 422 for a wrong code, 429 after too many,
+ * 409 CONVERSATION_CLOSED when it was closed already. Not retried: a second try would count as a second wrong code.
+ */
+export function handOver(api: ApiClient, code: string, handoverCode: string, finderToken: string) {
+  return api.request<HandoverResult>('POST', path(code, '/handover'), { body: { code: handoverCode }, headers: finderHeaders(finderToken) });
 }
 
 export function listMessages(api: ApiClient, code: string, finderToken: string | null, after?: number) {

@@ -17,6 +17,8 @@ export interface Thread {
   error: unknown;
   add(message: Message): void;
   clear(): void;
+  /** Asks for what changed at once, not at the next poll (messages shown unmasked once both sides agreed). */
+  refresh(): void;
 }
 
 /** Messages in id order, each once: the stream, the polls and the sender's own answer may all bring the same one. */
@@ -134,5 +136,16 @@ export function useThread(code: string, finderToken: string | null, enabled: boo
     return () => clearInterval(timer);
   }, [api, code, finderToken, ready, active]);
 
-  return { messages, status, error, add, clear };
+  // The server raises the version of every message it now shows differently, so `after=` brings them again.
+  const refresh = useCallback(() => {
+    listMessages(api, code, finderToken, lastId.current).then(
+      (newer) => {
+        if (newer.length > 0) setMessages((current) => mergeMessages(current, newer));
+      },
+      // The next poll tries again.
+      () => undefined,
+    );
+  }, [api, code, finderToken]);
+
+  return { messages, status, error, add, clear, refresh };
 }

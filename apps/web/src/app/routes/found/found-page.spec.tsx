@@ -27,10 +27,12 @@ const message = (overrides: Partial<Message> = {}): Message => ({
 
 describe('the finder page', () => {
   it('says it is loading, then shows the not-found view for an unknown code', async () => {
-    let answer: (response: Response) => void = () => undefined;
+    let answer: ((response: Response) => void) | undefined;
     renderApp(`/found/${CODE}`, { fetch: gateway({ [`GET ${API}`]: () => new Promise((resolve) => (answer = resolve)) }) });
     expect(await screen.findByText('Loading…')).toBeInTheDocument();
-    answer(jsonResponse(404, { response_code: 'ITEM_NOT_FOUND', message: 'x' }));
+    // The page may say it is loading before its code has asked the gateway (a slow machine): answer once it has.
+    await waitFor(() => expect(answer).toBeDefined());
+    answer?.(jsonResponse(404, { response_code: 'ITEM_NOT_FOUND', message: 'x' }));
     expect(await screen.findByRole('heading', { name: 'Item not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Contact us' })).toHaveAttribute('href', '/contact');
   });

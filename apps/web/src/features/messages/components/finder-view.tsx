@@ -1,10 +1,13 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { Message, PublicItem } from '@homing/contracts';
+import type { HandoverResult, Message, PublicItem } from '@homing/contracts';
 
 import { FormError } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
 import { postMessage, setFinder } from '../api';
+import { ContactConsent } from './contact-consent';
+import { ConversationClosed, HandoverEntry, HandoverThanks, SafetyCard } from './handover';
 import { ForgetConversationModal } from './item-modals';
 import { storedFinderToken, storeFinderToken } from '../finder-token';
 import { MessageBubble } from './message-bubble';
@@ -13,9 +16,12 @@ import { ResumeLinkRequest } from './resume-link-request';
 import { ShareLocation } from './share-location';
 import { takePrerenderedDraft, takePrerenderedFocus } from '../prerendered-draft';
 import { useResumeLink } from '../use-resume-link';
+import { useConversation } from '../use-conversation';
 import { useThread } from '../use-thread';
 import { PushOptIn } from '../../push';
+import { publicItemKey } from '../../items';
 import { useApi } from '../../../lib/api-context';
+import { ApiError } from '../../../lib/api-transport';
 import { errorText } from '../../../lib/error-catalogue';
 
 /**
@@ -51,6 +57,13 @@ export function FinderView({ item }: { item: PublicItem }) {
   const thread = useThread(item.code, finderToken, finderToken !== null, () => keepToken(null));
   const messages = finderToken ? thread.messages : [];
   const shown = pending ? [...messages, pending] : messages;
+  const queryClient = useQueryClient();
+  const { state, stale: conversationStale } = useConversation(item.code, finderToken, undefined, finderToken !== null && thread.status === 'ready', messages);
+  // The case closed by this finder's code just now: their thank-you, and the reward now due.
+  const [handedOver, setHandedOver] = useState<HandoverResult | null>(null);
+  // A send or a code answered 409 CONVERSATION_CLOSED: the case was closed from another device meanwhile.
+  const [closedMeanwhile, setClosedMeanwhile] = useState(false);
+  const closed = finderToken !== null && (Boolean(state?.closed_at) || handedOver !== null || closedMeanwhile);
 
   const sendFirst = async (draft: MessageDraft): Promise<MessageDraft | null> => {
     setSendError(null);
@@ -79,9 +92,20 @@ export function FinderView({ item }: { item: PublicItem }) {
       thread.add((await postMessage(api, item.code, draft.content, finderToken)).message);
       return null;
     } catch (error) {
+      if (error instanceof ApiError && error.code === 'CONVERSATION_CLOSED') {
+        setClosedMeanwhile(true);
+        conversationStale();
+        return null;
+      }
       setSendError(errorText(t, error));
       return draft;
     }
+  };
+  const afterHandover = (result: HandoverResult) => {
+    setHandedOver(result);
+    conversationStale();
+    // The owner has the item back: no more lost banner.
+    void queryClient.invalidateQueries({ queryKey: publicItemKey(item.code) });
   };
 
   const afterForget = () => {
@@ -89,6 +113,8 @@ export function FinderView({ item }: { item: PublicItem }) {
     thread.clear();
     openedToken.current = null;
     keepToken(null);
+    setHandedOver(null);
+    setClosedMeanwhile(false);
     setForgotten(true);
   };
 
@@ -110,7 +136,9 @@ export function FinderView({ item }: { item: PublicItem }) {
       {resume.status === 'expired' && !finderToken && <FormError>{t('resumeLink.expired')}</FormError>}
       {resume.status === 'failed' && <FormError>{errorText(t, resume.error)}</FormError>}
       {((finderToken && thread.status === 'loading') || resuming) && <p role="status">{t('common.loading')}</p>}
-      {!resuming && (!finderToken || thread.status !== 'loading') && (
+      {handedOver && <HandoverThanks result={handedOver} />}
+      {closed && <ConversationClosed />}
+      {!closed && !resuming && (!finderToken || thread.status !== 'loading') && (
         <MessageForm
           // A new form once the first message is in: the reply form has no e-mail field.
           key={finderToken ? 'reply' : 'first'}
@@ -124,7 +152,15 @@ export function FinderView({ item }: { item: PublicItem }) {
         />
       )}
       {/* Once the finder has a conversation: the place is an entry of it. */}
-      {finderToken && thread.status === 'ready' && <ShareLocation code={item.code} finderToken={finderToken} onShared={thread.add} />}
+      {finderToken && thread.status === 'ready' && !closed && <ShareLocation code={item.code} finderToken={finderToken} onShared={thread.add} />}
+      {finderToken && state && !closed && (
+        <ContactConsent code={item.code} viewer="finder" state={state} finderToken={finderToken} onShared={thread.refresh} />
+      )}
+      {finderToken && state && !closed && (
+        <HandoverEntry code={item.code} finderToken={finderToken} onHandedOver={afterHandover} onClosed={() => setClosedMeanwhile(true)} />
+      )}
+      {/* Before the first message too: a finder may be about to meet a stranger. */}
+      {!finderToken && !resuming && <SafetyCard />}
       {finderToken && thread.status === 'ready' && (
         <p>
           <button type="button" className="button--danger" onClick={() => setConfirmingForget(true)}>

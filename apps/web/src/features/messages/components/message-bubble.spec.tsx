@@ -102,4 +102,27 @@ describe('a message bubble', () => {
     expect(screen.getByText('Plek gedeeld: 52.37, 4.90 (binnen ongeveer 3 km)')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Openen op een kaart' })).toBeInTheDocument();
   });
+  it('says which contact details are hidden in a message, and why, in the reader’s language', async () => {
+    const masked = message({ content: 'Call me at ••••••••, IBAN ••••', masked: ['phone', 'iban'] });
+    const { unmount } = show(masked, 'owner');
+    expect(screen.getByText('Call me at ••••••••, IBAN ••••')).toBeInTheDocument();
+    expect(screen.getByText('Hidden until you both agree to share contact details: a phone number and an IBAN.')).toBeInTheDocument();
+    unmount();
+
+    const i18n = createI18n();
+    await i18n.changeLanguage('nl');
+    render(
+      <I18nextProvider i18n={i18n}>
+        <ol>
+          <MessageBubble message={masked} viewer="owner" now={now} />
+        </ol>
+      </I18nextProvider>,
+    );
+    expect(screen.getByText('Verborgen tot jullie allebei akkoord gaan met het delen van contactgegevens: een telefoonnummer en een IBAN.')).toBeInTheDocument();
+  });
+
+  it('has no note on a message with nothing hidden', () => {
+    show(message({ masked: [] }), 'owner');
+    expect(screen.queryByText(/Hidden until/)).not.toBeInTheDocument();
+  });
 });

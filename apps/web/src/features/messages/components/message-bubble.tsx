@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { mapLinkOf, type Message, type SharedLocation } from '@homing/contracts';
+import { mapLinkOf, type ContactKind, type Message, type SharedLocation } from '@homing/contracts';
 
 import { formatRelativeTime } from '../../../lib/relative-time';
 import { finderNumber } from '../conversations';
@@ -40,12 +40,21 @@ export function MessageBubble({ message, viewer, now }: { message: Message; view
           ))}
         </div>
       )}
+      {message.masked && message.masked.length > 0 && <MaskedNote kinds={message.masked} />}
       <p className="bubble__time">
         <time dateTime={message.created_at}>{formatRelativeTime(message.created_at, i18n.resolvedLanguage ?? 'en', now)}</time>
       </p>
       {receipt && <p className="bubble__receipt">{t(`receipts.${receipt}`)}</p>}
     </li>
   );
+}
+
+/** What the server hid in the text for this reader, and why: until both sides agree to share contact details. */
+function MaskedNote({ kinds }: { kinds: readonly ContactKind[] }) {
+  const { t, i18n } = useTranslation();
+  // "a phone number and an IBAN": a list in the reader's language, each kind named once.
+  const list = new Intl.ListFormat(i18n.resolvedLanguage ?? 'en', { type: 'conjunction' }).format([...new Set(kinds)].map((kind) => t(`handover.kinds.${kind}`)));
+  return <p className="bubble__masked">{t('handover.maskedNote', { kinds: list })}</p>;
 }
 
 /** A place the finder shared: in words, and a link to it on a map (a link the reader follows: no map script on our page). */

@@ -15,8 +15,12 @@ import { useThread } from '../use-thread';
 import { useMarkLiveMessagesRead } from '../use-live-read';
 import { PushOptIn } from '../../push';
 import { useApi } from '../../../lib/api-context';
+import { ApiError } from '../../../lib/api-transport';
 import { errorText } from '../../../lib/error-catalogue';
 import { ItemBackModal, ResetModal } from './item-modals';
+import { ContactConsent } from './contact-consent';
+import { ConversationClosed, HandoverCodeCard } from './handover';
+import { useConversation } from '../use-conversation';
 
 // Product spec §9: the owner sees the last 7 days of messages, and 5 more older ones per click.
 export const SHOWN_MESSAGES_DAYS = 7;
@@ -53,6 +57,12 @@ export function OwnerView({ item }: { item: PublicItem }) {
   // Asked even without messages: a finder who left without the owner having replied leaves none, but a marker.
   const finder = useFinderDetails(item.code, replyTo, thread.status === 'ready');
   const finderLeft = finder.data?.finder_left === true;
+  // Contact consent and the hand-over are of one conversation: the one picked among several, else the only one.
+  const conversationId = replyTo ?? conversations[0]?.id;
+  const { state, stale: conversationStale } = useConversation(item.code, null, conversationId, thread.status === 'ready' && conversationId !== undefined && !finderLeft, thread.messages);
+  // Conversations a reply found closed (409 CONVERSATION_CLOSED): handed over meanwhile.
+  const [closedOnReply, setClosedOnReply] = useState<readonly string[]>([]);
+  const closed = Boolean(state?.closed_at) || (conversationId !== undefined && closedOnReply.includes(conversationId));
   const replyToId = useId();
   const { visible, hidden } = visibleMessages(thread.messages, olderShown);
   const title = item.name || t('found.ownerDefaultTitle');
@@ -63,6 +73,11 @@ export function OwnerView({ item }: { item: PublicItem }) {
       thread.add((await postMessage(api, item.code, draft.content, null, replyTo)).message);
       return null;
     } catch (error) {
+      if (error instanceof ApiError && error.code === 'CONVERSATION_CLOSED' && conversationId) {
+        setClosedOnReply((ids) => [...ids, conversationId]);
+        conversationStale();
+        return null;
+      }
       setSendError(errorText(t, error));
       return draft;
     }
@@ -110,7 +125,7 @@ export function OwnerView({ item }: { item: PublicItem }) {
               {t('found.finderLeft')}
             </p>
           )}
-          {hasMessages && !finderLeft && finder.data?.finder_known === false && (
+          {hasMessages && !finderLeft && !closed && finder.data?.finder_known === false && (
             <p className="notice notice--warning" role="note">
               {t('found.finderUnknown')}
             </p>
@@ -127,7 +142,12 @@ export function OwnerView({ item }: { item: PublicItem }) {
               </select>
             </div>
           )}
-          {hasMessages && !finderLeft && <MessageForm submitLabel={t('found.sendReply')} onSend={reply} error={sendError} />}
+          {hasMessages && !finderLeft && closed && <ConversationClosed owner />}
+          {hasMessages && !finderLeft && !closed && <MessageForm submitLabel={t('found.sendReply')} onSend={reply} error={sendError} />}
+          {state && !finderLeft && !closed && (
+            <ContactConsent code={item.code} viewer="owner" state={state} finderToken={null} conversationId={conversationId} onShared={thread.refresh} />
+          )}
+          {hasMessages && !finderLeft && !closed && <HandoverCodeCard code={item.code} />}
         </div>
         <aside className="found__qr">
           <QrImage code={item.code} size={200} />

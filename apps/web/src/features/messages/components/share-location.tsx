@@ -75,7 +75,8 @@ export function ShareLocation({ code, finderToken, onShared }: { code: string; f
     setError(null);
     setStep('sending');
     try {
-      const { message } = await shareLocation(api, code, { ...position, precise }, finderToken);
+      // Exactly what the preview showed: a coarse place is rounded here, so the exact one never leaves the device.
+      const { message } = await shareLocation(api, code, { ...roundSharedLocation({ ...position, precise }), precise }, finderToken);
       onShared(message);
       close();
     } catch (cause) {
