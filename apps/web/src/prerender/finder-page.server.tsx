@@ -7,6 +7,7 @@ import type { Message, PublicItem, ValidationMap } from '@homing/contracts';
 import { FormError } from '../components/form/form-field';
 import { ItemNotFound } from '../features/items/components/item-not-found';
 import { FinderIntro, FinderPhoto, FinderThread } from '../features/messages/components/finder-view';
+import { SafetyCard } from '../features/messages/components/handover';
 import { MessageForm, type FieldProblem } from '../features/messages/components/message-form';
 import { defaultLanguage, isSupportedLanguage, type SupportedLanguage } from '../i18n/languages';
 import { resources } from '../i18n/resources';
@@ -109,6 +110,8 @@ function FinderPage({ code, language, item, thread, error, values, now }: Finder
           submitLabel={replying ? t('found.sendReply') : t('found.sendFirst')}
           onSend={async () => null}
         />
+        {/* The safety card works without script (a disclosure); the app shows it before the first message too. */}
+        {!replying && <SafetyCard />}
         {/* The app's folded "already wrote?" request, in place so nothing below moves when the app takes over. */}
         {!replying && (
           <details className="resume-link">

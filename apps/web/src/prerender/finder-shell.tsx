@@ -3,6 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { I18nextProvider, initReactI18next, useTranslation } from 'react-i18next';
 
 import { FinderIntro } from '../features/messages/components/finder-view';
+import { SafetyCard } from '../features/messages/components/handover';
 import { MessageForm } from '../features/messages/components/message-form';
 import { resources } from '../i18n/resources';
 import { VisitorLayout } from './visitor-layout';
@@ -18,7 +19,8 @@ function FinderShell() {
     <VisitorLayout language="en">
       <FinderIntro>
         <MessageForm withEmail submitLabel={t('found.sendFirst')} onSend={async () => null} />
-        {/* The app's folded "already wrote?" request, in place so nothing below moves. */}
+        {/* The app's safety card and folded "already wrote?" request, in place so nothing below moves. */}
+        <SafetyCard />
         <details className="resume-link">
           <summary>{t('resumeLink.summary')}</summary>
         </details>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 
 import { peekPrerenderedDraft, peekPrerenderedFocus, rememberDraft, rememberFocus, rememberResumeRequest, takeResumeRequestUnfolded } from '../prerendered-draft';
 import { FinderIntro } from './finder-view';
+import { SafetyCard } from './handover';
 import { MessageForm } from './message-form';
 
 /**
@@ -38,6 +39,7 @@ export function PrerenderedLoading({ after }: { after?: ReactNode }) {
             onDraftChange={rememberDraft}
           />
         </div>
+        <SafetyCard />
         <details className="resume-link" open={resumeUnfolded} onToggle={(event) => rememberResumeRequest(event.currentTarget.open)}>
           <summary>{t('resumeLink.summary')}</summary>
         </details>
