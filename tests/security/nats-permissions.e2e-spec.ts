@@ -4,9 +4,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import type { ClaimResponse } from '@homing/contracts';
+import type { ClaimResponse, HandoverCode, HandoverResult, PublicItem } from '@homing/contracts';
 import { expectEventually, freePort, isolatedName, runServiceCommand } from '@homing/testing';
 import { parse } from 'yaml';
+import { testAccessToken } from '../support/access-tokens';
 import { mailWithSubject, relayMail, replyToOf, tagAddress } from '../support/relay';
 import { startStack, type Stack } from '../support/stack';
 
@@ -98,7 +99,7 @@ function readValues(): string {
     return { status: response.status, body: (await response.json()) as T };
   };
 
-  it('runs every path of the product: activation (items → identity, events to messaging and notifications), a finder message, a login code, a mail to the relay', async () => {
+  it('runs every path of the product: activation (items → identity, events to messaging and notifications), a finder message, a login code, a mail to the relay, a scan alert, a hand-over', async () => {
     const [code] = tags;
     const email = `owner-${randomUUID()}@example.test`;
     const claimed = await post<ClaimResponse>('/claim', { code, email });
@@ -108,9 +109,11 @@ function readValues(): string {
     await stack.mail.waitForMails(email, 2);
 
     // messaging learned the owner from items' event, so a finder can write.
+    let finderToken = '';
     await expectEventually(async () => {
       const message = await post<{ finder_token?: string }>(`/items/${code}/messages`, { content: 'Found your keys by the station.' });
       expect(message.status).toBe(201);
+      finderToken = message.body.finder_token ?? '';
     });
 
     // identity → notifications over the secrets stream, again with a code.
@@ -127,6 +130,19 @@ function readValues(): string {
       const aboutMessages = stack.mail.mailsTo(email).filter((mail) => mail.subject === 'Someone wrote about your lost item');
       expect(aboutMessages.map(replyToOf)).toEqual([expect.stringMatching(/^c-[a-z2-7]{26}@relay\.localhost$/), expect.stringMatching(/^c-[a-z2-7]{26}@relay\.localhost$/)]);
     });
+
+    // A lost item's scan: items' event → notifications, which asks items for the scan's place (items.rpc.get-scan).
+    const { rows } = await stack.db.query<{ id: string }>(`SELECT id FROM "${stack.schemaOf('identity')}".users WHERE email = $1`, [email]);
+    const owner = { authorization: `Bearer ${testAccessToken({ id: rows[0].id, email }).token}` };
+    const lost = await fetch(`${stack.api}/user/items/${code}`, { method: 'PATCH', headers: { ...owner, 'content-type': 'application/json' }, body: JSON.stringify({ lost: true }) });
+    expect(lost.status).toBe(200);
+    expect((await fetch(`${stack.api}/items/${code}/scans`, { method: 'POST', headers: { 'x-forwarded-for': '145.53.1.1' } })).status).toBe(204);
+    expect((await mailWithSubject(stack, email, 'Your lost item’s tag was scanned')).text).toContain('Arnhem');
+
+    // The hand-over: messaging's event → items, which ends lost mode.
+    const today = (await (await fetch(`${stack.api}/user/items/${code}/handover-code`, { headers: owner })).json()) as HandoverCode;
+    expect((await post<HandoverResult>(`/items/${code}/handover`, { code: today.code }, { 'x-finder-token': finderToken })).status).toBe(200);
+    await expectEventually(async () => expect(((await (await fetch(`${stack.api}/items/${code}`)).json()) as PublicItem).lost).toBe(false));
   });
 
   it('refuses a client without credentials', async () => {
