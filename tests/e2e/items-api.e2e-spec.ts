@@ -275,6 +275,9 @@ describe('items API through the gateway', () => {
       'GET /api/v1/items/{code}/conversation',
       'POST /api/v1/items/{code}/contact-consent',
       'POST /api/v1/items/{code}/handover',
+      // An invitation's link: what it offers, and its acceptance by someone who may not have an account yet.
+      'GET /api/v1/invitations/{token}',
+      'POST /api/v1/invitations/{token}/accept',
     ];
     const document = (await (await fetch(`${base}/api/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const walked: string[] = [];

@@ -44,6 +44,8 @@ import { AddressHashes } from './scans/address-hashes';
 import { ScanLimits } from './scans/scan-limits';
 import { ScansHttpController } from './scans/scans.http-controller';
 import { SafeHandoverHttpController } from './conversations/safe-handover.http-controller';
+import { PeopleHttpController } from './people/people.http-controller';
+import { PeopleService } from './people/people.service';
 import { ScansService } from './scans/scans.service';
 import { FinderPageHttpController } from './web/finder-page.http-controller';
 
@@ -61,7 +63,7 @@ export class AppModule {
         }),
         rateLimitsModule(config),
       ],
-      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController, ConversationsHttpController, OwnerConversationsHttpController, PushHttpController, ExportHttpController, ScansHttpController, SafeHandoverHttpController],
+      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController, ConversationsHttpController, OwnerConversationsHttpController, PushHttpController, ExportHttpController, ScansHttpController, SafeHandoverHttpController, PeopleHttpController],
       providers: [
         // The decisions behind the routes, one service per feature.
         AuthService,
@@ -76,6 +78,7 @@ export class AppModule {
         ConversationsService,
         PushService,
         ScansService,
+        PeopleService,
         UnknownCodeLimiter,
         // Tag scans answered from memory, kept current by items' events (ItemEvents).
         { provide: PublicItemCache, useFactory: () => new PublicItemCache(config.SCAN_CACHE_MAX_ITEMS) },

@@ -184,6 +184,13 @@ describe('identity: accounts and sessions', () => {
       expect(await identity.ok('identity.rpc.get-user', { userId })).toEqual({ id: userId, email: address, language: 'es', hasPassword: false });
     });
 
+    it('answers the language of the account with an address, in any case, and null for an address that is nobody’s', async () => {
+      const address = email('invitee');
+      await identity.ok('identity.rpc.ensure-user', { email: address, language: 'es' });
+      expect(await identity.ok('identity.rpc.language-of-email', { email: address.toUpperCase() })).toEqual({ language: 'es' });
+      expect(await identity.ok('identity.rpc.language-of-email', { email: email('nobody') })).toEqual({ language: null });
+    });
+
     it('answers 404 for an unknown user and refuses a language it does not offer', async () => {
       expect(await identity.refused('identity.rpc.get-user', { userId: randomUUID() })).toMatchObject({ status: 404, response_code: 'NOT_FOUND' });
       expect(await identity.refused('identity.rpc.set-language', { userId: randomUUID(), language: 'it' as never })).toMatchObject({

@@ -6,9 +6,10 @@ import { itemsDatabase } from './database/items.database';
 import { ErasureModule } from './erasure/erasure.module';
 import { ExportModule } from './export/export.module';
 import { HandoverModule } from './handover/handover.module';
+import { PeopleModule } from './people/people.module';
 import { ItemsModule } from './items/items.module';
 import { PhotosModule } from './photos/photos.module';
-import { itemsRetentionRules } from './scans/scans-retention';
+import { itemsRetentionRules } from './items-retention';
 import { ScansModule } from './scans/scans.module';
 import { TagBatchesModule } from './tag-batches/tag-batches.module';
 
@@ -32,6 +33,7 @@ export class AppModule {
         ErasureModule,
         ScansModule,
         HandoverModule,
+        PeopleModule,
       ],
       providers: retentionProviders(itemsRetentionRules),
     };

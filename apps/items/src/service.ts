@@ -2,7 +2,7 @@ import { runService } from '@homing/platform';
 import { AppModule } from './app.module';
 import { loadItemsConfig, type ItemsConfig } from './config/items.config';
 import { itemsDatabase } from './database/items.database';
-import { itemsRetentionRules } from './scans/scans-retention';
+import { itemsRetentionRules } from './items-retention';
 import { printSheetCommand } from './tag-batches/print-sheet.command';
 import { seedTagsCommand } from './tags/seed-tags.command';
 

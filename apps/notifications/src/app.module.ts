@@ -6,17 +6,18 @@ import type { NotificationsConfig, NotificationsRole } from './config/notificati
 import { ConsumersModule } from './consumers/consumers.module';
 import { notificationsDatabase } from './database/notifications.database';
 import { ExportModule } from './export/export.module';
+import { ItemPeopleModule } from './item-people/item-people.module';
 import { QueueDepthsRepository } from './jobs/queue-depths.repository';
 import { PushSubscriptionsModule } from './push-subscriptions/push-subscriptions.module';
 import { RedisDurabilityCheck } from './redis/redis-durability.check';
 import { notificationsRetentionRules } from './retention/notifications-retention';
 
 /**
- * What each role runs (ARCHITECTURE §1, one image): `consumer` the event consumers, which enqueue, and the push
- * subscription RPCs; `worker` the queue workers, which send, and nothing else; `all` both.
+ * What each role runs (ARCHITECTURE §1, one image): `consumer` the event consumers, which enqueue, the push
+ * subscription RPCs and the item settings RPCs; `worker` the queue workers, which send, and nothing else; `all` both.
  */
 export function modulesOfRole(role: NotificationsRole): Type[] {
-  const consumers = [ConsumersModule, PushSubscriptionsModule, ExportModule];
+  const consumers = [ConsumersModule, PushSubscriptionsModule, ItemPeopleModule, ExportModule];
   const workers = [EmailModule, PushModule];
   switch (role) {
     case 'consumer':

@@ -27,6 +27,8 @@ export const EMAIL_JOBS = {
   scanAlert: 'scan-alert',
   /** To a user who erased their account: the last e-mail, to the address the event carries (identity has none left). */
   accountDeleted: 'account-deleted',
+  /** To an address invited to share an item or take it over: the invitation's link, to the address the event carries. */
+  invitation: 'invitation',
 } as const;
 
 /** Job names of the `push` queue. */
@@ -59,6 +61,13 @@ export const DURABLE_CONSUMERS = {
   farewellMail: 'notifications__farewell-mail',
   /** Erases a deleted user's push subscriptions and delivery records (from the stream's first event). */
   userDeleted: 'notifications__user-deleted',
+  /**
+   * Keeps the people of each item (`item_people`) from items' people-changed events, and erases an item's notification
+   * settings when it is deleted or transferred (from the stream's first event).
+   */
+  itemPeople: 'notifications__item-people',
+  /** An invitation to share an item or take it over (`items.invitation.created.v1`, secrets stream). */
+  invitationMail: 'notifications__invitation-mail',
 } as const;
 
 /** Prefix of BullMQ's Redis keys when `BULLMQ_PREFIX` is not set: `homing`, or `homing_<NATS_NAMESPACE>`. */

@@ -113,6 +113,38 @@ export const EventMap = {
       scannedAt: z.iso.datetime({ offset: true }),
     }),
   },
+  /**
+   * Who the people of an item are now: its owner and its co-owners (the whole set after each change: an invitation
+   * accepted, a co-owner removed or gone, a transfer). Same aggregate and version as the item's other events, so a
+   * projection applies it only if newer. Items created before co-owners existed have had none.
+   */
+  'items.item.people-changed.v1': {
+    stream: 'events',
+    data: z.object({ code: z.string(), ownerUserId: z.uuid(), coOwnerUserIds: z.array(z.uuid()) }),
+  },
+  /**
+   * The item passed to a new owner who accepted the transfer: its conversations are cleared (the next owner starts
+   * fresh), co-owners removed (with `items.item.people-changed.v1` in the same transaction), the old owner loses access.
+   */
+  'items.item.transferred.v1': {
+    stream: 'events',
+    data: z.object({ code: z.string(), previousOwnerUserId: z.uuid(), ownerUserId: z.uuid() }),
+  },
+  /**
+   * An invitation to share an item or to take it over: e-mail its link to the address. Secret (the link's token and the
+   * address): on the secrets stream. `inviterUserId` words it (their language when the invitee has no account).
+   */
+  'items.invitation.created.v1': {
+    stream: 'secrets',
+    data: z.object({
+      invitationId: z.uuid(),
+      code: z.string(),
+      kind: z.enum(['co-owner', 'transfer']),
+      email: z.string(),
+      token: z.string(),
+      inviterUserId: z.uuid(),
+    }),
+  },
   /** An item deleted by its owner: its conversations go with it. */
   'items.item.deleted.v1': {
     stream: 'events',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { itemRoleSchema } from './people';
 import { photoUrlsSchema } from './photos';
 import { multiLineText, singleLineText } from './text';
 
@@ -23,6 +24,13 @@ export const publicItemSchema = z.object({
   lost_note: z.string().optional(),
   /** An activated item's e-mail relay address (`tag-{code}@RELAY_DOMAIN`): a finder may write to it instead. */
   relay_address: z.string().optional(),
+  /**
+   * To a person of the item (`is_owner` true for the owner and every co-owner: they read and answer its thread):
+   * which of the two they are. Only the owner renames, deletes, resets, invites or hands over.
+   */
+  role: itemRoleSchema.optional(),
+  /** To a person of the item: whether others share it (co-owners, or an owner with co-owners). */
+  shared: z.boolean().optional(),
 });
 export type PublicItem = z.infer<typeof publicItemSchema>;
 

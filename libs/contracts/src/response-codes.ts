@@ -36,6 +36,12 @@ export const ResponseCode = {
   CONVERSATION_CLOSED: 'CONVERSATION_CLOSED',
   /** Both sides agreed to share contact details: the agreement cannot be withdrawn any more. */
   CONTACT_ALREADY_SHARED: 'CONTACT_ALREADY_SHARED',
+  /** An item has ITEM_PEOPLE_MAX people and open invitations already. */
+  TOO_MANY_PEOPLE: 'TOO_MANY_PEOPLE',
+  /** The address is already a person of the item, or has an open invitation of that kind. */
+  ALREADY_INVITED: 'ALREADY_INVITED',
+  /** An invitation link that is unknown, used, cancelled or past its 7 days. */
+  INVITATION_EXPIRED: 'INVITATION_EXPIRED',
   /** `DELETE /user` erased the account: every token of it stops working at once. */
   USER_DELETED: 'USER_DELETED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',

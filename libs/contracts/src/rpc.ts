@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deviceKindSchema, scanHistorySchema, shareLocationBodySchema } from './scans';
 import { contactKindSchema, conversationStateSchema, handoverCodeSchema } from './handover';
+import { invitationKindSchema, itemNotificationSettingsSchema, itemRoleSchema } from './people';
 import {
   accessTokenSchema,
   emailBodySchema,
@@ -63,7 +64,8 @@ export const RpcMap = {
    */
   'items.rpc.get-public': {
     request: z.object({ code: z.string() }),
-    response: z.object({ item: publicItemSchema, ownerUserId: z.uuid().nullable() }),
+    // Co-owners read the item as its owner does: the gateway's scan cache tells them apart by these ids.
+    response: z.object({ item: publicItemSchema, ownerUserId: z.uuid().nullable(), coOwnerUserIds: z.array(z.uuid()).default([]) }),
   },
   'items.rpc.create': {
     request: createItemBodySchema.extend({ ownerUserId: z.uuid(), idempotencyKey: idempotencyKeySchema.optional() }),
@@ -135,6 +137,43 @@ export const RpcMap = {
       normal: z.string().min(1).max(600_000),
     }),
     response: photoUrlsSchema,
+  },
+  // People of an item (co-owners, transfers). `userId` is the caller; a person who is not of the item gets 404.
+  /** Owner only (a co-owner 403): invites an address to share the item, or to take it over (`kind: transfer`). */
+  'items.rpc.invite': {
+    request: z.object({ code: z.string(), userId: z.uuid(), email: emailSchema, kind: invitationKindSchema }),
+    response: z.object({ invitationId: z.uuid(), expiresAt: z.string() }),
+  },
+  /** The people of the item and its open invitations (owner and co-owners); e-mails are the gateway's to add. */
+  'items.rpc.list-people': {
+    request: z.object({ code: z.string(), userId: z.uuid() }),
+    response: z.object({
+      people: z.array(z.object({ userId: z.uuid(), role: itemRoleSchema, addedAt: z.string() })),
+      invitations: z.array(z.object({ id: z.uuid(), email: z.string(), kind: invitationKindSchema, expiresAt: z.string() })),
+    }),
+  },
+  /** The owner removes a co-owner (or cancels an open invitation by its id); a co-owner removes themselves (leaves). */
+  'items.rpc.remove-person': {
+    request: z.object({ code: z.string(), userId: z.uuid(), personId: z.uuid() }),
+    response: nothing,
+  },
+  /** What an invitation's link offers (422 INVITATION_EXPIRED once unknown, used, cancelled or past its days). */
+  'items.rpc.get-invitation': {
+    request: z.object({ token: z.string().max(64) }),
+    response: z.object({ kind: invitationKindSchema, itemName: z.string().nullable(), email: z.string(), expiresAt: z.string() }),
+  },
+  /**
+   * Accepts an invitation: for the logged-in `userId`, or, without one, for the account of the invited address (made
+   * the way activation makes one: the answer then carries its set-password and login tokens, as activation's does).
+   */
+  'items.rpc.accept-invitation': {
+    request: z.object({ token: z.string().max(64), userId: z.uuid().nullable(), language: userLanguageSchema.optional() }),
+    response: z.object({ code: z.string(), userId: z.uuid(), claim: claimResponseSchema }),
+  },
+  /** The persons of an item, for the gateway's scan cache and notifications' checks: owner and co-owners (404 unknown). */
+  'items.rpc.people-of': {
+    request: z.object({ code: z.string() }),
+    response: z.object({ ownerUserId: z.uuid().nullable(), coOwnerUserIds: z.array(z.uuid()) }),
   },
   /** Records one scan of a tag's finder page (404 for an unknown code); a lost item's also publishes `items.item.scanned.v1`. */
   'items.rpc.record-scan': {
@@ -342,6 +381,15 @@ export const RpcMap = {
     request: z.object({ userId: z.uuid(), endpoint: z.string().max(1024) }),
     response: nothing,
   },
+  /** How one person of an item is told of it (both on unless they turned one off); the gateway checks they are of it. */
+  'notifications.rpc.get-item-settings': {
+    request: z.object({ code: z.string(), userId: z.uuid() }),
+    response: itemNotificationSettingsSchema,
+  },
+  'notifications.rpc.set-item-settings': {
+    request: z.object({ code: z.string(), userId: z.uuid(), email: z.boolean().optional(), push: z.boolean().optional() }),
+    response: itemNotificationSettingsSchema,
+  },
   'notifications.rpc.vapid-public-key': {
     request: nothing,
     response: vapidPublicKeySchema,
@@ -398,6 +446,15 @@ export const RpcMap = {
   'identity.rpc.get-user': {
     request: z.object({ userId: z.uuid() }),
     response: userSchema.extend({ hasPassword: z.boolean().optional() }),
+  },
+  /**
+   * The language of the account with this address, or null when none has it: notifications words an invitation in the
+   * invitee's language (the inviter's when they have no account). The language only: never whether the address is
+   * anyone's to the gateway, which does not call it.
+   */
+  'identity.rpc.language-of-email': {
+    request: z.object({ email: z.string().min(1).max(320) }),
+    response: z.object({ language: userLanguageSchema.nullable() }),
   },
   'identity.rpc.set-language': {
     request: z.object({ userId: z.uuid(), language: userLanguageSchema }),

@@ -5,9 +5,16 @@ import { PublicItemCache } from './public-item-cache';
 
 /**
  * Every items event that changes what a scan shows: claimed (activated, claimed_at, owner), renamed or re-rewarded,
- * a new photo, deleted. A created item was never scanned before it existed (unknown codes are not kept).
+ * a new photo, deleted, its people changed (co-owners see it as the owner does). A created item was never scanned before it existed (unknown codes are not kept).
  */
-export const PUBLIC_ITEM_EVENT_SUBJECTS = ['items.item.claimed.v1', 'items.item.updated.v1', 'items.item.photo-changed.v1', 'items.item.deleted.v1'] as const satisfies readonly EventSubject[];
+export const PUBLIC_ITEM_EVENT_SUBJECTS = [
+  'items.item.claimed.v1',
+  'items.item.updated.v1',
+  'items.item.photo-changed.v1',
+  'items.item.deleted.v1',
+  // Who reads the item as its owner: co-owners added or gone, a new owner.
+  'items.item.people-changed.v1',
+] as const satisfies readonly EventSubject[];
 
 /**
  * Keeps the scan cache current from items' events, which every gateway replica hears (a fan-out subscription, as

@@ -1,7 +1,8 @@
 import { parseTagCode, type PublicItem, type RpcResponse } from '@homing/contracts';
 
 /** An item as anyone but its owner sees it, and whose it is (null while unclaimed): what items' `get-public` answers. */
-export type PublicItemRecord = RpcResponse<'items.rpc.get-public'>;
+/** What items answers for a scan; co-owners absent means none (an answer from before they existed). */
+export type PublicItemRecord = Omit<RpcResponse<'items.rpc.get-public'>, 'coOwnerUserIds'> & { coOwnerUserIds?: string[] };
 
 // About 500 bytes an item: 50,000 items are some 25 MB at most.
 const MAX_ITEMS = 50_000;
@@ -124,13 +125,18 @@ export class PublicItemCache {
 
   private keep(code: string, record: PublicItemRecord): void {
     this.entries.delete(code);
-    this.entries.set(code, { record: { item: Object.freeze(record.item), ownerUserId: record.ownerUserId }, expiresAt: this.now() + this.ttlMs });
+    this.entries.set(code, { record: { item: Object.freeze(record.item), ownerUserId: record.ownerUserId, coOwnerUserIds: record.coOwnerUserIds }, expiresAt: this.now() + this.ttlMs });
     if (this.entries.size > this.maxItems) this.entries.delete(this.entries.keys().next().value as string);
   }
 }
 
-/** What a viewer sees of an item: its owner also sees that it is theirs, and their own id. */
-export function viewedBy({ item, ownerUserId }: PublicItemRecord, viewerUserId: string | null): PublicItem {
-  if (viewerUserId === null || viewerUserId !== ownerUserId) return item;
-  return { ...item, is_owner: true, user_id: ownerUserId };
+/**
+ * What a viewer sees of an item: its owner also sees that it is theirs, and their own id; a co-owner sees it as
+ * theirs too (they read and answer its thread), with their role.
+ */
+export function viewedBy({ item, ownerUserId, coOwnerUserIds = [] }: PublicItemRecord, viewerUserId: string | null): PublicItem {
+  if (viewerUserId === null) return item;
+  if (viewerUserId === ownerUserId) return { ...item, is_owner: true, user_id: ownerUserId, ...(coOwnerUserIds.length > 0 ? { role: 'owner' as const, shared: true } : {}) };
+  if (coOwnerUserIds.includes(viewerUserId)) return { ...item, is_owner: true, role: 'co-owner', shared: true };
+  return item;
 }

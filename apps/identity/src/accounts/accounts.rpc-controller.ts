@@ -28,6 +28,11 @@ export class AccountsRpcController {
     return this.accounts.getUser(userId);
   }
 
+  @RpcHandler('identity.rpc.language-of-email')
+  languageOfEmail(@Payload() { email }: Request<'identity.rpc.language-of-email'>): Promise<Response<'identity.rpc.language-of-email'>> {
+    return this.accounts.languageOfEmail(email);
+  }
+
   @RpcHandler('identity.rpc.set-language')
   setLanguage(@Payload() { userId, language }: Request<'identity.rpc.set-language'>): Promise<Response<'identity.rpc.set-language'>> {
     return this.accounts.setLanguage(userId, language);

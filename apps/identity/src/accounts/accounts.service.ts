@@ -79,6 +79,12 @@ export class AccountsService {
     return { ...toUser(user), hasPassword: user.passwordHash !== null };
   }
 
+  /** The language of the account with this address (any case), null when there is none: for an invitation's e-mail. */
+  async languageOfEmail(email: string): Promise<{ language: UserLanguage | null }> {
+    const user = await this.users.findByEmail(undefined, email);
+    return { language: user?.language ?? null };
+  }
+
   async setLanguage(userId: string, language: UserLanguage): Promise<User> {
     const user = await this.users.setLanguage(undefined, userId, language);
     if (!user) throw userNotFound();

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { eventConsumerProviders } from '@homing/platform';
 import { ItemsModule } from '../items/items.module';
+import { PeopleModule } from '../people/people.module';
 import { TagBatchesModule } from '../tag-batches/tag-batches.module';
 import { UserErasureConsumer } from './user-erasure.consumer';
 
 /** What items erases when an account is erased (`identity.user.deleted.v1`). */
 @Module({
-  imports: [ItemsModule, TagBatchesModule],
+  imports: [ItemsModule, TagBatchesModule, PeopleModule],
   providers: [...eventConsumerProviders(UserErasureConsumer)],
 })
 export class ErasureModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
 import { EveryEventConsumer, IdempotencyKeys, OutboxWriter, type Transaction } from '@homing/platform';
 import { ItemsRepository } from '../items/items.repository';
+import { PeopleService } from '../people/people.service';
 import { USER_ERASURE_CONSUMER } from '../persisted-names';
 import { TagBatchesRepository } from '../tag-batches/tag-batches.repository';
 
@@ -18,6 +19,7 @@ export class UserErasureConsumer extends EveryEventConsumer<'identity.user.delet
     private readonly batches: TagBatchesRepository,
     private readonly outbox: OutboxWriter,
     private readonly idempotencyKeys: IdempotencyKeys,
+    private readonly people: PeopleService,
   ) {
     super(USER_ERASURE_CONSUMER, 'identity.user.deleted.v1');
   }
@@ -27,6 +29,8 @@ export class UserErasureConsumer extends EveryEventConsumer<'identity.user.delet
     for (const { code, version } of deleted) {
       await this.outbox.record(transaction, 'items.item.deleted.v1', { code }, { aggregateId: code, version });
     }
+    // Items they co-owned lose them (each with `items.item.people-changed.v1`).
+    await this.people.forgetUser(transaction, event.data.userId);
     await this.batches.forgetCreator(transaction, event.data.userId);
     await this.idempotencyKeys.forgetCaller(transaction, event.data.userId);
   }

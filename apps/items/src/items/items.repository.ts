@@ -15,6 +15,20 @@ export interface ItemRow {
   lost_note: string | null;
 }
 
+/** An item as one of its people reads it: their role, and whether it has co-owners. */
+export interface PersonItemRow extends ItemRow {
+  role: 'owner' | 'co-owner';
+  shared: boolean;
+}
+
+// The caller ($1) is the item's owner or one of its co-owners.
+const PERSON_OF = `(i.owner_user_id = $1 OR EXISTS (SELECT 1 FROM item_co_owners p WHERE p.item_code = i.code AND p.user_id = $1))`;
+const PERSON_COLUMNS = `${'code, name, reward_cents, owner_user_id, claimed_at, photo_version, lost_at, lost_note'
+  .split(', ')
+  .map((column) => `i.${column}`)
+  .join(', ')}, CASE WHEN i.owner_user_id = $1 THEN 'owner' ELSE 'co-owner' END AS role,
+  EXISTS (SELECT 1 FROM item_co_owners s WHERE s.item_code = i.code) AS shared`;
+
 /** A row just written: with the version its event carries. */
 export interface VersionedItemRow extends ItemRow {
   /** Rises with every change that publishes an event (EventEnvelope.version). */
@@ -26,7 +40,9 @@ const ITEM_COLUMNS = 'code, name, reward_cents, owner_user_id, claimed_at, photo
 // The tag scan is the hottest path (ARCHITECTURE §7): a named prepared statement of the needed columns.
 const FIND_BY_CODE = {
   name: 'items_find_by_code',
-  text: 'SELECT code, name, reward_cents, owner_user_id, claimed_at, photo_version, lost_at, lost_note FROM items WHERE code = $1',
+  text: `SELECT code, name, reward_cents, owner_user_id, claimed_at, photo_version, lost_at, lost_note,
+           coalesce((SELECT array_agg(user_id::text) FROM item_co_owners WHERE item_code = items.code), '{}') AS co_owner_user_ids
+         FROM items WHERE code = $1`,
 };
 
 /** The only place that reads or writes the items table. */
@@ -34,9 +50,9 @@ const FIND_BY_CODE = {
 export class ItemsRepository {
   constructor(private readonly database: Database) {}
 
-  async findByCode(code: string): Promise<ItemRow | null> {
+  async findByCode(code: string): Promise<(ItemRow & { co_owner_user_ids: string[] }) | null> {
     // A named statement is parsed and planned once per connection instead of on every scan.
-    const rows = await this.database.named<ItemRow>(FIND_BY_CODE, [code]);
+    const rows = await this.database.named<ItemRow & { co_owner_user_ids: string[] }>(FIND_BY_CODE, [code]);
     return rows[0] ?? null;
   }
 
@@ -58,16 +74,17 @@ export class ItemsRepository {
     return this.database.transaction(work);
   }
 
-  /** The owner's items, newest claim first, then by code (stable for paging). */
-  findOwned(ownerUserId: string, page: { limit: number; offset: number }): Promise<ItemRow[]> {
-    return this.database.rows<ItemRow>(
-      `SELECT ${ITEM_COLUMNS} FROM items WHERE owner_user_id = $1 ORDER BY claimed_at DESC, code LIMIT $2 OFFSET $3`,
-      [ownerUserId, page.limit, page.offset],
+  /** The items the user owns or co-owns, newest claim first, then by code (stable for paging). */
+  findOwned(userId: string, page: { limit: number; offset: number }): Promise<PersonItemRow[]> {
+    return this.database.rows<PersonItemRow>(
+      `SELECT ${PERSON_COLUMNS} FROM items i WHERE ${PERSON_OF} ORDER BY i.claimed_at DESC, i.code LIMIT $2 OFFSET $3`,
+      [userId, page.limit, page.offset],
     );
   }
 
-  async findOwnedByCode(code: string, ownerUserId: string): Promise<ItemRow | null> {
-    return (await this.database.one<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE code = $1 AND owner_user_id = $2`, [code, ownerUserId])) ?? null;
+  /** The item if the user is its owner or a co-owner, with their role; null otherwise. */
+  async findOwnedByCode(code: string, userId: string): Promise<PersonItemRow | null> {
+    return (await this.database.one<PersonItemRow>(`SELECT ${PERSON_COLUMNS} FROM items i WHERE i.code = $2 AND ${PERSON_OF}`, [userId, code])) ?? null;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { formatTagCode, photoUrls, parseTagCode, ResponseCode, type PublicItem } from '@homing/contracts';
+import { formatTagCode, photoUrls, parseTagCode, ResponseCode, type ItemRole, type PublicItem } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError, InjectConfig } from '@homing/platform';
 import type { ItemsConfig } from '../config/items.config';
 import { mintTagCode } from '../tags/mint-tag-code';
@@ -21,11 +21,11 @@ export class ItemsService {
    * The item as anyone but its owner sees it, with its owner's id: the gateway keeps this for tag scans (kept current
    * by this service's events) and tells the owner apart itself. Unknown and malformed codes are the same 404.
    */
-  async getPublic(input: string): Promise<{ item: PublicItem; ownerUserId: string | null }> {
+  async getPublic(input: string): Promise<{ item: PublicItem; ownerUserId: string | null; coOwnerUserIds: string[] }> {
     const code = parseTagCode(input);
     const row = code ? await this.items.findByCode(code) : null;
     if (!row) throw itemNotFound();
-    return { item: this.toPublic(row, null), ownerUserId: row.owner_user_id };
+    return { item: this.toPublic(row, null), ownerUserId: row.owner_user_id, coOwnerUserIds: row.co_owner_user_ids };
   }
 
   /**
@@ -45,16 +45,16 @@ export class ItemsService {
           { code: row.code, ownerUserId, claimedAt: (row.claimed_at as Date).toISOString(), name: row.name },
           { aggregateId: row.code, version: row.version },
         );
-        return this.toPublic(row, ownerUserId);
+        return this.toPublic(row, ownerUserId, { role: 'owner', shared: false });
       }
       throw new Error(`no free tag code after ${MINT_ATTEMPTS} attempts`);
     });
   }
 
-  /** The owner's items, as the owner sees them. */
-  async listOwned(ownerUserId: string, page: { limit: number; offset: number }): Promise<PublicItem[]> {
-    const rows = await this.items.findOwned(ownerUserId, page);
-    return rows.map((row) => this.toPublic(row, ownerUserId));
+  /** The items the user owns or co-owns, as they see them (with their role, and whether the item is shared). */
+  async listOwned(userId: string, page: { limit: number; offset: number }): Promise<PublicItem[]> {
+    const rows = await this.items.findOwned(userId, page);
+    return rows.map((row) => this.toPublic(row, userId, row));
   }
 
   /** One of the owner's items. Someone else's item is the same 404 as a missing one: no probing whose it is. */
@@ -62,7 +62,7 @@ export class ItemsService {
     const code = parseTagCode(input);
     const row = code ? await this.items.findOwnedByCode(code, ownerUserId) : null;
     if (!row) throw itemNotFound();
-    return this.toPublic(row, ownerUserId);
+    return this.toPublic(row, ownerUserId, row);
   }
 
   /**
@@ -79,14 +79,18 @@ export class ItemsService {
     }
     const code = parseTagCode(input);
     if (!code) throw itemNotFound();
-    if (changes.lost_note !== undefined && changes.lost !== true) {
-      const lost = changes.lost === undefined && (await this.items.findOwnedByCode(code, ownerUserId))?.lost_at;
-      if (!lost) throw RpcError.validation({ lost_note: 'invalid' }, 'A note is for an item marked lost.');
+    // The caller is the owner or a co-owner; a co-owner marks it lost or found, and changes nothing else.
+    const person = await this.items.findOwnedByCode(code, ownerUserId);
+    if (!person || person.owner_user_id === null) throw itemNotFound();
+    if (person.role === 'co-owner' && (changes.name !== undefined || changes.reward !== undefined)) throw ownerOnly();
+    if (changes.lost_note !== undefined && changes.lost !== true && !(changes.lost === undefined && person.lost_at)) {
+      throw RpcError.validation({ lost_note: 'invalid' }, 'A note is for an item marked lost.');
     }
     // Nothing to change is not a change: no version, no event.
-    if (changes.name === undefined && changes.reward === undefined && changes.lost === undefined && changes.lost_note === undefined) return this.getOwned(code, ownerUserId);
+    if (changes.name === undefined && changes.reward === undefined && changes.lost === undefined && changes.lost_note === undefined) return this.toPublic(person, ownerUserId, person);
+    const owner = person.owner_user_id;
     return this.items.transaction(async (manager) => {
-      const row = await this.items.updateOwned(manager, { code, ownerUserId, name: changes.name, rewardCents: changes.reward, lost: changes.lost, lostNote: changes.lost_note });
+      const row = await this.items.updateOwned(manager, { code, ownerUserId: owner, name: changes.name, rewardCents: changes.reward, lost: changes.lost, lostNote: changes.lost_note });
       if (!row) throw itemNotFound();
       await this.outbox.record(
         manager,
@@ -94,7 +98,7 @@ export class ItemsService {
         { code: row.code, name: row.name, rewardCents: row.reward_cents },
         { aggregateId: row.code, version: row.version },
       );
-      return this.toPublic(row, ownerUserId);
+      return this.toPublic(row, ownerUserId, person);
     });
   }
 
@@ -102,6 +106,7 @@ export class ItemsService {
   async delete(input: string, ownerUserId: string): Promise<void> {
     const code = parseTagCode(input);
     if (!code) throw itemNotFound();
+    if ((await this.items.findOwnedByCode(code, ownerUserId))?.role === 'co-owner') throw ownerOnly();
     await this.items.transaction(async (manager) => {
       const version = await this.items.deleteOwned(manager, code, ownerUserId);
       if (version === null) throw itemNotFound();
@@ -109,8 +114,9 @@ export class ItemsService {
     });
   }
 
-  private toPublic(row: ItemRow, viewerUserId: string | null): PublicItem {
-    const isOwner = viewerUserId !== null && row.owner_user_id === viewerUserId;
+  /** The item as `viewerUserId` sees it; `person` when they are the owner or a co-owner (their role, and whether it is shared). */
+  private toPublic(row: ItemRow, viewerUserId: string | null, person?: { role: ItemRole; shared: boolean }): PublicItem {
+    const isOwner = (viewerUserId !== null && row.owner_user_id === viewerUserId) || person?.role === 'co-owner';
     return {
       code: formatTagCode(row.code),
       name: row.name,
@@ -118,12 +124,18 @@ export class ItemsService {
       claimed_at: row.claimed_at ? row.claimed_at.toISOString() : null,
       activated: row.claimed_at !== null,
       is_owner: isOwner,
-      ...(isOwner ? { user_id: row.owner_user_id as string } : {}),
+      ...(viewerUserId !== null && row.owner_user_id === viewerUserId ? { user_id: row.owner_user_id } : {}),
       ...(row.photo_version !== null ? { photo: photoUrls(row.code, row.photo_version) } : {}),
       lost: row.lost_at !== null,
       ...(row.lost_at !== null && row.lost_note ? { lost_note: row.lost_note } : {}),
+      ...(person ? { role: person.role, shared: person.shared || person.role === 'co-owner' } : {}),
     };
   }
+}
+
+// What only the owner may do (rename, set a reward, delete, reset, invite, hand over), asked by a co-owner.
+function ownerOnly(): RpcError {
+  return RpcError.forbidden(ResponseCode.FORBIDDEN, 'Only the item’s owner can do this.');
 }
 
 // One answer for unknown, malformed and other people's codes.

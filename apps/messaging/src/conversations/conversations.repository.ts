@@ -267,9 +267,13 @@ export class ConversationsRepository {
     return true;
   }
 
-  /** Deletes every conversation of the item (their messages go with them); returns their ids. */
-  async deleteByItem(transaction: Transaction, itemCode: string): Promise<string[]> {
-    const rows = await this.database.rows<{ id: string }>('DELETE FROM conversations WHERE item_code = $1 RETURNING id', [itemCode], transaction);
+  /** Deletes every conversation of the item, or those begun before `startedBefore` (their messages go with them); returns their ids. */
+  async deleteByItem(transaction: Transaction, itemCode: string, startedBefore?: Date): Promise<string[]> {
+    const rows = await this.database.rows<{ id: string }>(
+      'DELETE FROM conversations WHERE item_code = $1 AND ($2::timestamptz IS NULL OR created_at < $2) RETURNING id',
+      [itemCode, startedBefore ?? null],
+      transaction,
+    );
     return rows.map((row) => row.id);
   }
 

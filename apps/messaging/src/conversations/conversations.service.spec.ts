@@ -9,10 +9,11 @@ import { finderLabels, threadCaller, toMessage } from './thread';
 
 const OWNER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
 const STRANGER = '5d1c4e7a-2b8f-4c3d-9e6a-7f0b1a2c3d4e';
+const CO_OWNER = '7e2d5f8b-3c9a-4d4e-8f7b-8a1c2b3d4e5f';
 const CODE = 'ABCDEFGHJKMNPQRS';
 const TOKEN = 'AAAAAAAAAAAAAAAAAAAAAA';
 const manager = {} as Transaction;
-const item: ItemOwner = { itemCode: CODE, ownerUserId: OWNER, claimedAt: new Date('2026-01-01T00:00:00Z') };
+const item: ItemOwner = { itemCode: CODE, ownerUserId: OWNER, coOwnerUserIds: [CO_OWNER], claimedAt: new Date('2026-01-01T00:00:00Z') };
 
 const conversation = (id: string, createdAt: string, extra: Partial<ConversationRow> = {}): ConversationRow => ({
   id,
@@ -73,6 +74,7 @@ function setUp({
     forgetFinder: jest.fn(async () => true),
     nextThreadVersion: jest.fn(async () => 9),
     latestMessageId: jest.fn(async () => 5),
+    countUnread: jest.fn(async () => 2),
   };
   const itemOwners = { findByCode: jest.fn(async () => owner) };
   const outbox = { record: jest.fn() };
@@ -217,7 +219,7 @@ describe('ConversationsService', () => {
   it('clears an item’s conversations and records it, and which conversations went, with versions after every message so far', async () => {
     const { service, repository, outbox } = setUp();
     await service.reset(CODE, OWNER);
-    expect(repository.deleteByItem).toHaveBeenCalledWith(manager, CODE);
+    expect(repository.deleteByItem).toHaveBeenCalledWith(manager, CODE, undefined);
     expect(outbox.record).toHaveBeenCalledWith(manager, 'messaging.conversations.erased.v1', { itemCode: CODE, conversationIds: [first.id, second.id] }, { aggregateId: CODE, version: 9 });
     expect(outbox.record).toHaveBeenCalledWith(manager, 'messaging.conversation.cleared.v1', { itemCode: CODE, ownerUserId: OWNER }, { aggregateId: CODE, version: 9 });
   });
@@ -226,6 +228,34 @@ describe('ConversationsService', () => {
     const { service, idempotencyKeys } = setUp();
     await service.postMessage(post({ idempotencyKey: 'k1' }));
     expect(idempotencyKeys.run).toHaveBeenCalledWith(expect.objectContaining({ caller: `item:${CODE}`, key: 'k1' }), expect.any(Function));
+  });
+});
+
+describe('a co-owner', () => {
+  it('reads every conversation as the owner does, marking finders’ messages read, and replies as the owner', async () => {
+    const { service, repository } = setUp({ conversations: [first, second], messages: [message(1, 'finder'), message(2, 'finder', second.id)], latest: second });
+    const messages = await service.listMessages({ code: CODE, viewerUserId: CO_OWNER });
+    expect(messages.map((shown) => shown.finder)).toEqual(['Finder 1', 'Finder 2']);
+    expect(repository.markFinderMessagesRead).toHaveBeenCalledWith(manager, CODE, 2);
+    const reply = await service.postMessage(post({ viewerUserId: CO_OWNER }));
+    expect(reply.message).toMatchObject({ author: 'owner', conversation_id: second.id });
+    await expect(service.threadAccess({ code: CODE, viewerUserId: CO_OWNER })).resolves.toMatchObject({ conversationId: null });
+    await expect(service.unreadCount(CODE, CO_OWNER)).resolves.toBe(2);
+  });
+
+  it('cannot find the item they share, nor clear its conversations: only the owner resets', async () => {
+    const { service, repository, outbox } = setUp();
+    await expect(service.setFinder({ code: CODE, email: 'me@example.test', viewerUserId: CO_OWNER })).rejects.toMatchObject({ body: { status: 403, response_code: 'CANNOT_FIND_YOUR_OWN_ITEM' } });
+    await expect(service.reset(CODE, CO_OWNER)).rejects.toMatchObject({ body: { status: 403, response_code: 'FORBIDDEN' } });
+    expect(repository.deleteByItem).not.toHaveBeenCalled();
+    expect(outbox.record).not.toHaveBeenCalled();
+  });
+
+  it('is a stranger once removed: refused the thread, and the item is missing to owner-only calls', async () => {
+    const { service } = setUp({ owner: { ...item, coOwnerUserIds: [] }, conversations: [first] });
+    await expect(service.listMessages({ code: CODE, viewerUserId: CO_OWNER })).rejects.toMatchObject({ body: { status: 403, response_code: 'FORBIDDEN' } });
+    await expect(service.finderDetails(CODE, CO_OWNER)).rejects.toMatchObject({ body: { status: 404, response_code: 'ITEM_NOT_FOUND' } });
+    await expect(service.reset(CODE, CO_OWNER)).rejects.toMatchObject({ body: { status: 404, response_code: 'ITEM_NOT_FOUND' } });
   });
 });
 
@@ -369,10 +399,19 @@ describe('a resume link', () => {
 
 describe('a thread', () => {
   it('knows the owner by their account even with a finder token, and a finder only by a token of this item', () => {
-    expect(threadCaller(OWNER, OWNER, first)).toEqual({ role: 'owner' });
-    expect(threadCaller(OWNER, STRANGER, first)).toEqual({ role: 'finder', conversation: first });
-    expect(threadCaller(OWNER, STRANGER, null)).toEqual({ role: 'stranger' });
-    expect(threadCaller(OWNER, null, null)).toEqual({ role: 'stranger' });
+    expect(threadCaller(item, OWNER, first)).toEqual({ role: 'owner' });
+    expect(threadCaller(item, STRANGER, first)).toEqual({ role: 'finder', conversation: first });
+    expect(threadCaller(item, STRANGER, null)).toEqual({ role: 'stranger' });
+    expect(threadCaller(item, null, null)).toEqual({ role: 'stranger' });
+  });
+
+  it('knows a co-owner as an owner, even with a finder token, and no longer once they were removed', () => {
+    expect(threadCaller(item, CO_OWNER, null)).toEqual({ role: 'owner' });
+    expect(threadCaller(item, CO_OWNER, first)).toEqual({ role: 'owner' });
+    const removed = { ...item, coOwnerUserIds: [] };
+    expect(threadCaller(removed, CO_OWNER, null)).toEqual({ role: 'stranger' });
+    expect(threadCaller(removed, CO_OWNER, first)).toEqual({ role: 'finder', conversation: first });
+    expect(threadCaller(removed, OWNER, null)).toEqual({ role: 'owner' });
   });
 
   it('labels finders only when there is more than one', () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type ThreadAccess, type ThreadMessage, type UserLanguage } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError, type Transaction } from '@homing/platform';
-import { ItemOwnersRepository, type ItemOwner } from '../item-owners/item-owners.repository';
+import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ErasedConversations } from './erased-conversations';
 import { ConversationsRepository, type ConversationRow, type ReceiptChange } from './conversations.repository';
 import { hashFinderToken, newFinderToken, resumeLinkAlive } from './finder-tokens';
@@ -35,7 +35,7 @@ export class ConversationsService {
    */
   async setFinder(request: RpcRequest<'messaging.rpc.set-finder'>): Promise<FinderTokenResponse> {
     const item = await this.activatedItem(request.code);
-    if (request.viewerUserId === item.ownerUserId) throw OWN_ITEM();
+    if (ownsItem(item, request.viewerUserId)) throw OWN_ITEM();
     const existing = await this.finderConversation(item, request.finderToken);
     if (existing && request.finderToken) {
       await this.conversations.setFinderEmail(existing.id, request.email);
@@ -62,7 +62,7 @@ export class ConversationsService {
    */
   async postMessage(request: RpcRequest<'messaging.rpc.post-message'>): Promise<CreateMessageResponse> {
     const item = await this.activatedItem(request.code);
-    const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
+    const caller = threadCaller(item, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     const target = caller.role === 'owner' ? await this.ownerTarget(item, request.conversationId) : caller.role === 'finder' ? caller.conversation : null;
     const author = caller.role === 'owner' ? 'owner' : 'finder';
     if (target?.closed_at) throw CONVERSATION_CLOSED();
@@ -107,7 +107,7 @@ export class ConversationsService {
    */
   async shareLocation(request: RpcRequest<'messaging.rpc.share-location'>): Promise<{ message: Message }> {
     const item = await this.activatedItem(request.code);
-    const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
+    const caller = threadCaller(item, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     if (caller.role !== 'finder') throw new RpcError({ status: 403, response_code: ResponseCode.FORBIDDEN, message: 'Only the finder of a conversation shares a place, with their finder token.' });
     if (caller.conversation.closed_at) throw CONVERSATION_CLOSED();
     const location = roundSharedLocation(request.location);
@@ -129,7 +129,7 @@ export class ConversationsService {
    */
   async listMessages(request: RpcRequest<'messaging.rpc.list-messages'>): Promise<Message[]> {
     const item = await this.activatedItem(request.code);
-    const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
+    const caller = threadCaller(item, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     const after = request.after ?? 0;
     if (caller.role === 'finder') {
       const rows = await this.conversations.findMessages([caller.conversation.id], after);
@@ -165,7 +165,7 @@ export class ConversationsService {
    */
   async threadAccess(request: RpcRequest<'messaging.rpc.thread-access'>): Promise<ThreadAccess> {
     const item = await this.activatedItem(request.code);
-    const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
+    const caller = threadCaller(item, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     if (caller.role === 'stranger') throw FORBIDDEN();
     const conversationId = caller.role === 'finder' ? caller.conversation.id : null;
     return { itemCode: item.itemCode, conversationId, latestMessageId: await this.conversations.latestMessageId(item.itemCode) };
@@ -206,7 +206,7 @@ export class ConversationsService {
     return this.conversations.countUnread(item.itemCode);
   }
 
-  /** For each code as asked: whether a finder wrote about it. Codes that are not the caller's are simply false. */
+  /** For each code as asked: whether a finder wrote about it. Codes that are not the caller's (as owner or co-owner) are simply false. */
   async foundItems(codes: string[], ownerUserId: string): Promise<FoundItems> {
     const parsed = new Map(codes.map((input) => [input, parseTagCode(input)]));
     const owned = await this.itemOwners.findCodesOwnedBy([...new Set([...parsed.values()].filter((code): code is string => code !== null))], ownerUserId);
@@ -214,9 +214,10 @@ export class ConversationsService {
     return Object.fromEntries([...parsed].map(([input, code]) => [input, code !== null && found.has(code)]));
   }
 
-  /** Deletes every conversation of the owner's item, so the next finder starts afresh. */
+  /** Deletes every conversation of the owner's item, so the next finder starts afresh. The owner's alone: not a co-owner's. */
   async reset(code: string, ownerUserId: string): Promise<void> {
     const item = await this.ownedItem(code, ownerUserId);
+    if (item.ownerUserId !== ownerUserId) throw RpcError.forbidden(ResponseCode.FORBIDDEN, 'Only the item’s owner can delete its conversations.');
     await this.conversations.transaction(async (manager) => {
       await this.erasedConversations.eraseOfItem(manager, item.itemCode);
       const version = await this.conversations.nextThreadVersion(manager);
@@ -232,7 +233,7 @@ export class ConversationsService {
    */
   async forgetFinder(request: RpcRequest<'messaging.rpc.forget-finder'>): Promise<void> {
     const item = await this.activatedItem(request.code);
-    const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
+    const caller = threadCaller(item, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     if (caller.role !== 'finder') throw FORBIDDEN();
     const conversationId = caller.conversation.id;
     await this.conversations.transaction(async (manager) => {
@@ -349,10 +350,10 @@ export class ConversationsService {
     return item;
   }
 
-  // Another person's item is the same 404 as a missing one: no probing whose it is.
+  // Another person's item is the same 404 as a missing one: no probing whose it is. Co-owners own it here too.
   private async ownedItem(input: string, ownerUserId: string): Promise<ItemOwner> {
     const item = await this.activatedItem(input);
-    if (item.ownerUserId !== ownerUserId) throw ITEM_NOT_FOUND();
+    if (!ownsItem(item, ownerUserId)) throw ITEM_NOT_FOUND();
     return item;
   }
 

@@ -5,7 +5,7 @@ import { ConversationsRepository } from './conversations.repository';
 /**
  * Deletes every conversation of an item (their messages, finders' addresses and tokens go with them) and records
  * `messaging.conversations.erased.v1` with their ids, so notifications drops the finders' push subscriptions. The one
- * way conversations are deleted whole: an owner's reset, an item's deletion, an erased account.
+ * way conversations are deleted whole: an owner's reset, an item's deletion or transfer, an erased account.
  */
 @Injectable()
 export class ErasedConversations {
@@ -14,8 +14,9 @@ export class ErasedConversations {
     private readonly outbox: OutboxWriter,
   ) {}
 
-  async eraseOfItem(transaction: Transaction, itemCode: string): Promise<void> {
-    const conversationIds = await this.conversations.deleteByItem(transaction, itemCode);
+  /** With `startedBefore`, only the conversations begun before then (a transfer spares those with the next owner). */
+  async eraseOfItem(transaction: Transaction, itemCode: string, options: { startedBefore?: Date } = {}): Promise<void> {
+    const conversationIds = await this.conversations.deleteByItem(transaction, itemCode, options.startedBefore);
     if (conversationIds.length === 0) return;
     const version = await this.conversations.nextThreadVersion(transaction);
     await this.outbox.record(transaction, 'messaging.conversations.erased.v1', { itemCode, conversationIds }, { aggregateId: itemCode, version });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { HANDOVER_MAX_WRONG_PER_HOUR, parseTagCode, ResponseCode, type ConversationState, type HandoverCode, type RpcRequest } from '@homing/contracts';
 import { OutboxWriter, RpcError } from '@homing/platform';
-import { ItemOwnersRepository, type ItemOwner } from '../item-owners/item-owners.repository';
+import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ConversationsRepository, type ConversationRow, type ReceiptChange } from './conversations.repository';
 import { CONVERSATION_CLOSED } from './conversations.service';
 import { hashFinderToken } from './finder-tokens';
@@ -52,7 +52,8 @@ export class SafeHandoverService {
 
   async handoverCode(code: string, ownerUserId: string, now = new Date()): Promise<HandoverCode> {
     const item = await this.activatedItem(code);
-    if (item.ownerUserId !== ownerUserId) throw ITEM_NOT_FOUND();
+    // A co-owner may be the one who meets the finder: they get the same code.
+    if (!ownsItem(item, ownerUserId)) throw ITEM_NOT_FOUND();
     const secret = await this.itemOwners.handoverSecret(item.itemCode, randomBytes(32));
     if (!secret) throw ITEM_NOT_FOUND();
     const { code: today, validUntil } = currentHandoverCode(secret, now);
@@ -66,7 +67,7 @@ export class SafeHandoverService {
    */
   async handover(request: RpcRequest<'messaging.rpc.handover'>, now = new Date()): Promise<{ closedAt: string }> {
     const item = await this.activatedItem(request.code);
-    const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
+    const caller = threadCaller(item, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     if (caller.role !== 'finder') throw RpcError.forbidden(ResponseCode.FORBIDDEN, 'Only the finder of a conversation hands the item over, with their finder token.');
     const secret = await this.itemOwners.handoverSecret(item.itemCode, randomBytes(32));
     if (!secret) throw ITEM_NOT_FOUND();
@@ -107,7 +108,7 @@ export class SafeHandoverService {
   // The finder by their token; the owner for the conversation they name, else the latest one.
   private async sideOf(request: { code: string; conversationId?: string; viewerUserId: string | null; finderToken?: string }): Promise<{ item: ItemOwner; side: 'finder' | 'owner'; conversation: ConversationRow }> {
     const item = await this.activatedItem(request.code);
-    const caller = threadCaller(item.ownerUserId, request.viewerUserId, await this.finderConversation(item, request.finderToken));
+    const caller = threadCaller(item, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     if (caller.role === 'finder') return { item, side: 'finder', conversation: caller.conversation };
     if (caller.role === 'stranger') throw FORBIDDEN();
     const conversation = request.conversationId

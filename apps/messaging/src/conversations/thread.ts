@@ -1,4 +1,5 @@
 import type { Message, MessageAuthor, ThreadMessage } from '@homing/contracts';
+import { ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { maskContactDetails } from './contact-details';
 import type { ConversationRow, MessageRow } from './conversations.repository';
 
@@ -6,11 +7,12 @@ import type { ConversationRow, MessageRow } from './conversations.repository';
 export type ThreadCaller = { role: 'owner' } | { role: 'finder'; conversation: ConversationRow } | { role: 'stranger' };
 
 /**
- * The owner is recognised by their access token, whatever finder token they also send; a finder by the token of a
- * conversation of this item. Anyone else (a passer-by, a finder whose conversation was reset) is a stranger.
+ * The owner, or a co-owner (an owner to the thread: they read every conversation and reply as the owner), is
+ * recognised by their access token, whatever finder token they also send; a finder by the token of a conversation of
+ * this item. Anyone else (a passer-by, a finder whose conversation was reset, a co-owner removed) is a stranger.
  */
-export function threadCaller(ownerUserId: string, viewerUserId: string | null, finderConversation: ConversationRow | null): ThreadCaller {
-  if (viewerUserId !== null && viewerUserId === ownerUserId) return { role: 'owner' };
+export function threadCaller(item: Pick<ItemOwner, 'ownerUserId' | 'coOwnerUserIds'>, viewerUserId: string | null, finderConversation: ConversationRow | null): ThreadCaller {
+  if (ownsItem(item, viewerUserId)) return { role: 'owner' };
   if (finderConversation) return { role: 'finder', conversation: finderConversation };
   return { role: 'stranger' };
 }

@@ -7,7 +7,7 @@ import { USER_ERASURE_CONSUMER } from '../persisted-names';
 
 /**
  * An erased user's part of messaging (ARCHITECTURE §12): their items become tombstones in `item_owners` (no owner,
- * no name), every conversation of them goes with its messages, finders' addresses and tokens, and the answers kept
+ * no name), they leave the co-owners of others' items, every conversation of their own items goes with its messages, finders' addresses and tokens, and the answers kept
  * for their idempotency keys are forgotten. Items' deletion events for the same items follow and change nothing more;
  * this consumer does not wait for them, so a user's conversations go even while items is behind.
  */
@@ -25,6 +25,8 @@ export class UserErasureConsumer extends EveryEventConsumer<'identity.user.delet
     for (const code of await this.itemOwners.forgetOwner(transaction, event.data.userId)) {
       await this.erasedConversations.eraseOfItem(transaction, code);
     }
+    // Items they shared stay their owners', with their conversations; only the erased id goes from the co-owners.
+    await this.itemOwners.forgetCoOwner(transaction, event.data.userId);
     await this.idempotencyKeys.forgetCaller(transaction, event.data.userId);
   }
 }

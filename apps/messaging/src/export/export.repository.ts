@@ -25,7 +25,8 @@ export interface MessageExportRow {
 }
 
 /**
- * Reads the conversations of an owner's items for their export. The finder's address, language and token hashes are
+ * Reads the conversations of an owner's items for their export, the items they co-own with them (they read and answer
+ * those as the owner does). The finder's address, language and token hashes are
  * never selected: they are the finder's data, not the owner's.
  */
 @Injectable()
@@ -38,7 +39,7 @@ export class ExportRepository {
               c.finder_email IS NOT NULL AS "finderLeftAnAddress",
               (c.finder_consented_at IS NOT NULL AND c.owner_consented_at IS NOT NULL) AS "contactShared"
        FROM conversations c JOIN item_owners o ON o.item_code = c.item_code
-       WHERE o.owner_user_id = $1 AND o.deleted_at IS NULL
+       WHERE (o.owner_user_id = $1 OR o.co_owner_user_ids @> ARRAY[$1::uuid]) AND o.deleted_at IS NULL
        ORDER BY c.item_code, c.created_at, c.id`,
       [ownerUserId],
     );

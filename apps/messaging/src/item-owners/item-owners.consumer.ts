@@ -5,17 +5,17 @@ import { ErasedConversations } from '../conversations/erased-conversations';
 import { ITEM_OWNERS_CONSUMER } from '../persisted-names';
 import { ItemOwnersRepository } from './item-owners.repository';
 
-type ItemOwnerEvents = 'items.item.created.v1' | 'items.item.claimed.v1' | 'items.item.updated.v1' | 'items.item.deleted.v1';
+type ItemOwnerEvents = 'items.item.created.v1' | 'items.item.claimed.v1' | 'items.item.updated.v1' | 'items.item.people-changed.v1' | 'items.item.deleted.v1';
 
 /**
- * Keeps messaging's `item code → owner, name` projection current from items' events, so messaging authorises on its own.
+ * Keeps messaging's `item code → owner, co-owners, name` projection current from items' events, so messaging authorises on its own.
  * A deletion also deletes the item's conversations, in the same transaction.
  * Each event applies only if it is newer than the row (the item's version): a late event never undoes a later change.
  */
 @Injectable()
 export class ItemOwnersConsumer implements LedgerConsumer<ItemOwnerEvents> {
   readonly durableName = ITEM_OWNERS_CONSUMER;
-  readonly subjects = ['items.item.created.v1', 'items.item.claimed.v1', 'items.item.updated.v1', 'items.item.deleted.v1'] as const;
+  readonly subjects = ['items.item.created.v1', 'items.item.claimed.v1', 'items.item.updated.v1', 'items.item.people-changed.v1', 'items.item.deleted.v1'] as const;
   // A projection: every event the stream holds, each applied once, in a transaction with the ledger.
   readonly startFrom = 'all';
   readonly idempotency = 'ledger';
@@ -34,6 +34,10 @@ export class ItemOwnersConsumer implements LedgerConsumer<ItemOwnerEvents> {
     }
     if (event.subject === 'items.item.updated.v1') {
       await this.itemOwners.rename(transaction, event.data.code, event.data.name, event.version);
+      return;
+    }
+    if (event.subject === 'items.item.people-changed.v1') {
+      await this.itemOwners.setPeople(transaction, { itemCode: event.data.code, ownerUserId: event.data.ownerUserId, coOwnerUserIds: event.data.coOwnerUserIds }, event.version);
       return;
     }
     // A claimed tag has no name yet (its owner names it later, a rename); a created item has one from the start.

@@ -4,10 +4,11 @@ import { ConversationsStoreModule } from '../conversations/conversations-store.m
 import { UserErasureConsumer } from '../erasure/user-erasure.consumer';
 import { ItemOwnersConsumer } from './item-owners.consumer';
 import { ItemOwnersRepository } from './item-owners.repository';
+import { ItemTransfersConsumer } from './item-transfers.consumer';
 
 @Module({
   imports: [ConversationsStoreModule],
-  providers: [ItemOwnersRepository, ...eventConsumerProviders(ItemOwnersConsumer, UserErasureConsumer)],
+  providers: [ItemOwnersRepository, ...eventConsumerProviders(ItemOwnersConsumer, ItemTransfersConsumer, UserErasureConsumer)],
   exports: [ItemOwnersRepository],
 })
 export class ItemOwnersModule {}

@@ -5,9 +5,16 @@ export interface ItemOwner {
   itemCode: string;
   ownerUserId: string;
   claimedAt: Date;
+  /** The item's co-owners: owners to its thread as the owner is, except that only the owner resets it. */
+  coOwnerUserIds: string[];
 }
 
-const TOMBSTONE = { owner_user_id: null, claimed_at: null, name: null, handover_secret: null };
+/** Whether the user is an owner to the item's thread: its owner or one of its co-owners. */
+export function ownsItem(item: Pick<ItemOwner, 'ownerUserId' | 'coOwnerUserIds'>, userId: string | null): boolean {
+  return userId !== null && (userId === item.ownerUserId || item.coOwnerUserIds.includes(userId));
+}
+
+const TOMBSTONE = { owner_user_id: null, co_owner_user_ids: [], claimed_at: null, name: null, handover_secret: null };
 
 /** The only place that reads or writes the item_owners projection. */
 @Injectable()
@@ -19,7 +26,7 @@ export class ItemOwnersRepository {
    * version changes nothing, except that it fills in a missing owner: an item's owner is set once, when it is
    * created or claimed, so a rename that overtook the creation must not leave the item without one.
    */
-  async upsert(transaction: Transaction, owner: ItemOwner & { name?: string | null }, version: number): Promise<boolean> {
+  async upsert(transaction: Transaction, owner: Omit<ItemOwner, 'coOwnerUserIds'> & { name?: string | null }, version: number): Promise<boolean> {
     const applied = await applyIfNewer(transaction, {
       table: 'item_owners',
       key: { item_code: owner.itemCode },
@@ -33,9 +40,32 @@ export class ItemOwnersRepository {
       },
     });
     if (!applied) {
+      // A newer people-changed event may have set the owner (perhaps a later one, after a transfer) but never the claim time.
       await this.database.affected(
-        'UPDATE item_owners SET owner_user_id = $2, claimed_at = $3 WHERE item_code = $1 AND owner_user_id IS NULL AND deleted_at IS NULL',
+        `UPDATE item_owners SET owner_user_id = coalesce(owner_user_id, $2), claimed_at = coalesce(claimed_at, $3)
+         WHERE item_code = $1 AND (owner_user_id IS NULL OR claimed_at IS NULL) AND deleted_at IS NULL`,
         [owner.itemCode, owner.ownerUserId, owner.claimedAt],
+        transaction,
+      );
+    }
+    return applied;
+  }
+
+  /**
+   * Records the item's people (owner and co-owners, the whole set) as of `version`; an older event changes nothing,
+   * except that it fills in an item still without owner (a rename overtook every event that named one).
+   */
+  async setPeople(transaction: Transaction, people: { itemCode: string; ownerUserId: string; coOwnerUserIds: string[] }, version: number): Promise<boolean> {
+    const applied = await applyIfNewer(transaction, {
+      table: 'item_owners',
+      key: { item_code: people.itemCode },
+      version,
+      values: { owner_user_id: people.ownerUserId, co_owner_user_ids: people.coOwnerUserIds, updated_at: new Date() },
+    });
+    if (!applied) {
+      await this.database.affected(
+        'UPDATE item_owners SET owner_user_id = $2, co_owner_user_ids = $3 WHERE item_code = $1 AND owner_user_id IS NULL AND deleted_at IS NULL',
+        [people.itemCode, people.ownerUserId, people.coOwnerUserIds],
         transaction,
       );
     }
@@ -49,7 +79,7 @@ export class ItemOwnersRepository {
 
   /**
    * Marks the item deleted as of `version`, keeping the row as a tombstone against late events: the code and its
-   * version only, no owner, name or time of claim (a deleted item ties no one to anything).
+   * version only, no owner, co-owners, name or time of claim (a deleted item ties no one to anything).
    */
   async markDeleted(transaction: Transaction, itemCode: string, version: number): Promise<boolean> {
     return applyIfNewer(transaction, {
@@ -66,7 +96,7 @@ export class ItemOwnersRepository {
    */
   async forgetOwner(transaction: Transaction, ownerUserId: string): Promise<string[]> {
     const rows = await this.database.rows<{ item_code: string }>(
-      `UPDATE item_owners SET owner_user_id = NULL, claimed_at = NULL, name = NULL, deleted_at = COALESCE(deleted_at, now()), updated_at = now()
+      `UPDATE item_owners SET owner_user_id = NULL, co_owner_user_ids = '{}', claimed_at = NULL, name = NULL, deleted_at = COALESCE(deleted_at, now()), updated_at = now()
        WHERE owner_user_id = $1 RETURNING item_code`,
       [ownerUserId],
       transaction,
@@ -74,20 +104,33 @@ export class ItemOwnersRepository {
     return rows.map((row) => row.item_code);
   }
 
-  async findByCode(itemCode: string): Promise<ItemOwner | null> {
-    const row = await this.database.one<{ item_code: string; owner_user_id: string; claimed_at: Date }>(
-      'SELECT item_code, owner_user_id, claimed_at FROM item_owners WHERE item_code = $1 AND deleted_at IS NULL AND owner_user_id IS NOT NULL',
-      [itemCode],
+  /**
+   * Takes an erased user out of the co-owners of every item they shared, at once: items' people-changed events
+   * without them follow (at a newer version) and agree. The items and their conversations stay their owners'.
+   */
+  async forgetCoOwner(transaction: Transaction, userId: string): Promise<void> {
+    await this.database.affected(
+      'UPDATE item_owners SET co_owner_user_ids = array_remove(co_owner_user_ids, $1::uuid), updated_at = now() WHERE co_owner_user_ids @> ARRAY[$1::uuid]',
+      [userId],
+      transaction,
     );
-    return row ? { itemCode: row.item_code, ownerUserId: row.owner_user_id, claimedAt: row.claimed_at } : null;
   }
 
-  /** Which of these codes are the owner's (activated, not deleted). */
-  async findCodesOwnedBy(itemCodes: string[], ownerUserId: string): Promise<Set<string>> {
+  async findByCode(itemCode: string): Promise<ItemOwner | null> {
+    const row = await this.database.one<{ item_code: string; owner_user_id: string; co_owner_user_ids: string[]; claimed_at: Date }>(
+      'SELECT item_code, owner_user_id, co_owner_user_ids, claimed_at FROM item_owners WHERE item_code = $1 AND deleted_at IS NULL AND owner_user_id IS NOT NULL',
+      [itemCode],
+    );
+    return row ? { itemCode: row.item_code, ownerUserId: row.owner_user_id, coOwnerUserIds: row.co_owner_user_ids, claimedAt: row.claimed_at } : null;
+  }
+
+  /** Which of these codes are the user's (activated, not deleted), as owner or co-owner. */
+  async findCodesOwnedBy(itemCodes: string[], userId: string): Promise<Set<string>> {
     if (itemCodes.length === 0) return new Set();
     const rows = await this.database.rows<{ item_code: string }>(
-      'SELECT item_code FROM item_owners WHERE item_code = ANY($1::char(16)[]) AND owner_user_id = $2 AND deleted_at IS NULL',
-      [itemCodes, ownerUserId],
+      `SELECT item_code FROM item_owners
+       WHERE item_code = ANY($1::char(16)[]) AND (owner_user_id = $2 OR co_owner_user_ids @> ARRAY[$2::uuid]) AND deleted_at IS NULL`,
+      [itemCodes, userId],
     );
     return new Set(rows.map((row) => row.item_code));
   }

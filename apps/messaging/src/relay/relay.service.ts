@@ -4,7 +4,7 @@ import { IdempotencyKeys, OutboxWriter, RpcError } from '@homing/platform';
 import { ConversationsRepository, type ConversationRow } from '../conversations/conversations.repository';
 import { CONVERSATION_CLOSED } from '../conversations/conversations.service';
 import { hashFinderToken, newFinderToken } from '../conversations/finder-tokens';
-import { ItemOwnersRepository, type ItemOwner } from '../item-owners/item-owners.repository';
+import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ReplyAddressesRepository } from './reply-addresses.repository';
 
 // Unknown, retired, erased and malformed recipients answer alike: the relay says "no such user" to each, no oracle.
@@ -83,11 +83,14 @@ export class RelayService {
     });
   }
 
-  /** A new reply address of the owner in a conversation, for an e-mail to them; null when it is no longer theirs. */
+  /**
+   * A new reply address of the owner (or a co-owner) in a conversation, for an e-mail to them, kept with their user id;
+   * null when it is no longer theirs.
+   */
   async ownerReplyAddress(conversationId: string, userId: string): Promise<{ token: string | null }> {
     const conversation = await this.conversations.findById(conversationId);
     const item = conversation ? await this.itemOwners.findByCode(conversation.item_code) : null;
-    if (!conversation || item?.ownerUserId !== userId) return { token: null };
+    if (!conversation || !item || !ownsItem(item, userId)) return { token: null };
     return { token: await this.replyAddresses.mint(conversationId, { recipient: 'owner', userId }) };
   }
 
@@ -108,8 +111,8 @@ export class RelayService {
       if (conversation.finder_left_at) throw NO_SUCH_RECIPIENT();
       return { item, author: 'finder', conversation };
     }
-    // An owner's address stops with their ownership (the item was erased, or passed on).
-    if (address.user_id !== item.ownerUserId) throw NO_SUCH_RECIPIENT();
+    // An owner's (or co-owner's) address stops with their ownership (the item was erased or passed on, they were removed).
+    if (!ownsItem(item, address.user_id)) throw NO_SUCH_RECIPIENT();
     if (conversation.finder_left_at) throw FINDER_LEFT();
     return { item, author: 'owner', conversation };
   }

@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { eventConsumerProviders } from '@homing/platform';
 import { DeliveriesRepository } from '../channels/deliveries.repository';
 import { EmailQueueRepository } from '../jobs/email-queue.repository';
+import { ItemPeopleModule } from '../item-people/item-people.module';
 import { PushQueueRepository } from '../jobs/push-queue.repository';
 import { PushSubscriptionsModule } from '../push-subscriptions/push-subscriptions.module';
 import {
   FarewellMailConsumer,
+  InvitationMailConsumer,
   LoginCodeMailConsumer,
   PasswordResetMailConsumer,
   RelayAcknowledgementMailConsumer,
@@ -15,6 +17,7 @@ import {
 } from './mail.consumer';
 import { ConversationsErasedConsumer } from './conversations-erased.consumer';
 import { FinderLeftConsumer } from './finder-left.consumer';
+import { ItemPeopleConsumer } from './item-people.consumer';
 import { MessageMailWindowsRepository } from './message-mail-windows.repository';
 import { NewMessageMailConsumer } from './new-message-mail.consumer';
 import { NewMessagePushConsumer } from './new-message-push.consumer';
@@ -25,7 +28,7 @@ import { UserDeletedConsumer } from './user-deleted.consumer';
 
 /** The event consumers: decide who is told what and enqueue the jobs (roles `consumer` and `all`). */
 @Module({
-  imports: [PushSubscriptionsModule],
+  imports: [PushSubscriptionsModule, ItemPeopleModule],
   providers: [
     EmailQueueRepository,
     PushQueueRepository,
@@ -47,6 +50,8 @@ import { UserDeletedConsumer } from './user-deleted.consumer';
       ConversationsErasedConsumer,
       FarewellMailConsumer,
       UserDeletedConsumer,
+      ItemPeopleConsumer,
+      InvitationMailConsumer,
     ),
   ],
 })

@@ -110,3 +110,19 @@ export const FarewellMailConsumer = mailConsumer({
   staleAfterMs: SECRET_MAIL_STALE_AFTER_MS,
   mailOf: ({ data }) => ({ kind: EMAIL_JOBS.accountDeleted, data: { email: data.email, language: data.language } }),
 });
+
+/**
+ * Someone was invited to share an item or take it over: e-mail the link to the address the event carries (the invitee
+ * may have no account), in the invitee's language if they have one, else the inviter's (asked when the job runs). The
+ * job is named by the event and the invitation's id, never the address; address and token leave Redis once the job is
+ * done. Stale like a secret's mail: the secrets stream keeps it as long.
+ */
+export const InvitationMailConsumer = mailConsumer({
+  durableName: DURABLE_CONSUMERS.invitationMail,
+  subject: 'items.invitation.created.v1',
+  staleAfterMs: SECRET_MAIL_STALE_AFTER_MS,
+  mailOf: ({ data }) => ({
+    kind: EMAIL_JOBS.invitation,
+    data: { invitationId: data.invitationId, email: data.email, token: data.token, invitationKind: data.kind, inviterUserId: data.inviterUserId },
+  }),
+});

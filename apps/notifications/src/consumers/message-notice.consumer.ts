@@ -1,4 +1,3 @@
-import type { DomainEvent, PushSubscriber } from '@homing/contracts';
 import { NotificationConsumer } from './notification.consumer';
 import { MESSAGE_NOTICE_STALE_AFTER_MS } from './stale-after';
 
@@ -9,7 +8,3 @@ export abstract class MessageNoticeConsumer extends NotificationConsumer<'messag
   }
 }
 
-/** Who is told of a message: a finder's goes to the item's owner, an owner's reply to the finder of that conversation. */
-export function otherSideOf(event: DomainEvent<'messaging.message.created.v1'>): PushSubscriber {
-  return event.data.author === 'finder' ? { userId: event.data.ownerUserId } : { conversationId: event.data.conversationId };
-}

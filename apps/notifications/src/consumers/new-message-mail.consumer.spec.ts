@@ -1,4 +1,5 @@
 import type { DomainEvent } from '@homing/contracts';
+import type { ItemRecipient, ItemRecipientsService } from '../item-people/item-recipients.service';
 import type { EmailQueueRepository } from '../jobs/email-queue.repository';
 import type { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
 import type { MessageMailWindowsRepository } from './message-mail-windows.repository';
@@ -6,6 +7,7 @@ import { NewMessageMailConsumer, ownerEmailDelayMs } from './new-message-mail.co
 
 const OWNER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
 const CONVERSATION = '11111111-1111-4111-8111-111111111111';
+const CO_OWNER = '44444444-4444-4444-8444-444444444444';
 
 const event = (author: 'finder' | 'owner'): DomainEvent<'messaging.message.created.v1'> =>
   ({
@@ -15,17 +17,23 @@ const event = (author: 'finder' | 'owner'): DomainEvent<'messaging.message.creat
     data: { itemCode: 'ABCDEFGHJKMNPQRS', conversationId: CONVERSATION, messageId: 42, author, ownerUserId: OWNER },
   }) as DomainEvent<'messaging.message.created.v1'>;
 
-function setUp(subscriptions: Array<{ id: string }>, window: { eventId: string; messageId: number } | null = { eventId: 'event-1', messageId: 41 }) {
+function setUp(
+  subscriptions: Array<{ id: string }>,
+  window: { eventId: string; messageId: number } | null = { eventId: 'event-1', messageId: 41 },
+  people: ItemRecipient[] = [{ userId: OWNER, email: true, push: true }],
+) {
   const emails = { enqueue: jest.fn(async () => 'job') };
   const windows = { windowOf: jest.fn(async () => window) };
   const pushes = { listFor: jest.fn(async () => subscriptions) };
+  const recipients = { recipientsOf: jest.fn(async () => people) };
   const consumer = new NewMessageMailConsumer(
     emails as unknown as EmailQueueRepository,
     windows as unknown as MessageMailWindowsRepository,
     pushes as unknown as PushSubscriptionsRepository,
+    recipients as unknown as ItemRecipientsService,
     { OWNER_EMAIL_DELAY_MINUTES: 0.5 },
   );
-  return { consumer, emails, pushes };
+  return { consumer, emails, pushes, recipients };
 }
 
 describe('the owner’s delayed e-mail', () => {
@@ -49,6 +57,21 @@ describe('the owner’s delayed e-mail', () => {
     const withoutPush = setUp([]);
     await withoutPush.consumer.handle(event('finder'));
     expect(withoutPush.emails.enqueue).toHaveBeenCalledWith(expect.anything(), 'event-1', { delayMs: 0 });
+  });
+
+  it('gives the owner and each co-owner with e-mail on their own job of the window, none to one with e-mail off', async () => {
+    const { consumer, emails, recipients } = setUp([{ id: 'subscription' }], { eventId: 'event-1', messageId: 41 }, [
+      { userId: OWNER, email: true, push: true },
+      { userId: CO_OWNER, email: true, push: false },
+      { userId: '55555555-5555-4555-8555-555555555555', email: false, push: true },
+    ]);
+    await consumer.handle(event('finder'));
+    expect(recipients.recipientsOf).toHaveBeenCalledWith('ABCDEFGHJKMNPQRS', OWNER);
+    expect(emails.enqueue.mock.calls).toEqual([
+      [{ kind: 'new-message', data: { userId: OWNER, tagCode: 'ABCDEFGHJKMNPQRS', conversationId: CONVERSATION, messageId: 41 } }, 'event-1', { delayMs: 30_000 }],
+      // Push off for the item: they were not pushed, so their e-mail does not wait for one, whatever subscriptions they have.
+      [{ kind: 'new-message', data: { userId: CO_OWNER, tagCode: 'ABCDEFGHJKMNPQRS', conversationId: CONVERSATION, messageId: 41 } }, 'event-1', { delayMs: 0 }],
+    ]);
   });
 
   it('sends nothing for a message older than the window in force, and e-mails a finder’s reply without delay', async () => {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
 import { InjectConfig } from '@homing/platform';
 import type { NotificationsConfig } from '../config/notifications.config';
+import { ItemRecipientsService } from '../item-people/item-recipients.service';
 import { EmailQueueRepository } from '../jobs/email-queue.repository';
 import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
 import { DURABLE_CONSUMERS, EMAIL_JOBS } from '../persisted-names';
@@ -9,21 +10,25 @@ import { MessageMailWindowsRepository } from './message-mail-windows.repository'
 import { MessageNoticeConsumer } from './message-notice.consumer';
 
 /**
- * How long the owner's e-mail about a finder's message waits: an owner with a push subscription was pushed at once, so
- * the e-mail follows only after `OWNER_EMAIL_DELAY_MINUTES` (and only if the message is still unread then, which the
- * worker asks); an owner without one is e-mailed at once.
+ * How long a person's e-mail about a finder's message waits: one with a push subscription (and push on for the item)
+ * was pushed at once, so the e-mail follows only after `OWNER_EMAIL_DELAY_MINUTES` (and only if the message is still
+ * unread then, which the worker asks); one without is e-mailed at once.
  */
 export function ownerEmailDelayMs(ownerHasPush: boolean, delayMinutes: number): number {
   return ownerHasPush ? Math.round(delayMinutes * 60_000) : 0;
 }
 
 /**
- * A message was written. From a finder: e-mail the owner, at most once per conversation per 15 minutes (the job of a
- * window is named by the event that opened it, so the window's later messages coalesce into that one job), delayed by
- * `ownerEmailDelayMs`. From the owner: e-mail the finder, if they left an address (looked up when the job runs).
+ * A message was written. From a finder: e-mail the item's owner and every co-owner who has e-mail on for the item, each
+ * at most once per conversation per 15 minutes, delayed by `ownerEmailDelayMs`. The window is the conversation's (which
+ * event opens 15 minutes is a fact of its messages' times, the same for everyone), and each person's job of a window is
+ * named by the event that opened it and their id (`email_<opener>_<userId>`), so the window's later messages coalesce
+ * into that person's one job: each gets their own coalesced mail, and one who turns e-mail on, or joins, mid-window
+ * gets the window's mail then. From the owner or a co-owner (author `owner`): e-mail the finder, if they left an
+ * address (looked up when the job runs).
  *
- * Crash-safe: the window is recorded before the job is enqueued, and a redelivered event finds the same window and
- * enqueues the same job id, which the queue refuses once it exists.
+ * Crash-safe: the window is recorded before the jobs are enqueued, and a redelivered event finds the same window and
+ * enqueues the same job ids, which the queue refuses once they exist.
  */
 @Injectable()
 export class NewMessageMailConsumer extends MessageNoticeConsumer {
@@ -31,6 +36,7 @@ export class NewMessageMailConsumer extends MessageNoticeConsumer {
     private readonly emails: EmailQueueRepository,
     private readonly windows: MessageMailWindowsRepository,
     private readonly subscriptions: PushSubscriptionsRepository,
+    private readonly recipients: ItemRecipientsService,
     @InjectConfig() private readonly config: Pick<NotificationsConfig, 'OWNER_EMAIL_DELAY_MINUTES'>,
   ) {
     super(DURABLE_CONSUMERS.newMessageMail);
@@ -44,12 +50,16 @@ export class NewMessageMailConsumer extends MessageNoticeConsumer {
     }
     const window = await this.windows.windowOf(conversationId, event.id, new Date(event.occurredAt), messageId);
     if (!window) return;
-    const ownerHasPush = (await this.subscriptions.listFor({ userId: ownerUserId })).length > 0;
-    await this.emails.enqueue(
-      // The message that opened the window: the worker asks whether it, or a later one, is still unread.
-      { kind: EMAIL_JOBS.newMessage, data: { userId: ownerUserId, tagCode, conversationId, messageId: window.messageId } },
-      window.eventId,
-      { delayMs: ownerEmailDelayMs(ownerHasPush, this.config.OWNER_EMAIL_DELAY_MINUTES) },
-    );
+    for (const recipient of await this.recipients.recipientsOf(tagCode, ownerUserId)) {
+      if (!recipient.email) continue;
+      // Push off for the item: nothing was pushed to them, so the e-mail is all they get, at once.
+      const pushed = recipient.push && (await this.subscriptions.listFor({ userId: recipient.userId })).length > 0;
+      await this.emails.enqueue(
+        // The message that opened the window: the worker asks whether it, or a later one, is still unread.
+        { kind: EMAIL_JOBS.newMessage, data: { userId: recipient.userId, tagCode, conversationId, messageId: window.messageId } },
+        window.eventId,
+        { delayMs: ownerEmailDelayMs(pushed, this.config.OWNER_EMAIL_DELAY_MINUTES) },
+      );
+    }
   }
 }

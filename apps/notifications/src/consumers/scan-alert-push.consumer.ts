@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
+import { ItemRecipientsService } from '../item-people/item-recipients.service';
 import { PushQueueRepository } from '../jobs/push-queue.repository';
 import { DURABLE_CONSUMERS, PUSH_JOBS } from '../persisted-names';
 import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
@@ -7,23 +8,27 @@ import { NotificationConsumer } from './notification.consumer';
 import { SCAN_ALERT_STALE_AFTER_MS } from './stale-after';
 
 /**
- * A lost item's tag was scanned: push to every subscription of the owner, on every scan (pushes are not coalesced: a
- * browser shows them as one notification per item, by tag). One job per subscription, named by the event and the
- * subscription, so a redelivered event pushes nothing again.
+ * A lost item's tag was scanned: push to every subscription of the owner and of every co-owner who has push on for
+ * the item, on every scan (pushes are not coalesced: a browser shows them as one notification per item, by tag). One
+ * job per subscription, named by the event and the subscription, so a redelivered event pushes nothing again.
  */
 @Injectable()
 export class ScanAlertPushConsumer extends NotificationConsumer<'items.item.scanned.v1'> {
   constructor(
     private readonly pushes: PushQueueRepository,
     private readonly subscriptions: PushSubscriptionsRepository,
+    private readonly recipients: ItemRecipientsService,
   ) {
     super(DURABLE_CONSUMERS.scanAlertPush, 'items.item.scanned.v1', SCAN_ALERT_STALE_AFTER_MS);
   }
 
   async handle(event: DomainEvent<'items.item.scanned.v1'>): Promise<void> {
     const { code: tagCode, ownerUserId, scanId } = event.data;
-    for (const subscription of await this.subscriptions.listFor({ userId: ownerUserId })) {
-      await this.pushes.enqueue({ kind: PUSH_JOBS.scanAlert, data: { subscriptionId: subscription.id, tagCode, scanId } }, event.id);
+    for (const recipient of await this.recipients.recipientsOf(tagCode, ownerUserId)) {
+      if (!recipient.push) continue;
+      for (const subscription of await this.subscriptions.listFor({ userId: recipient.userId })) {
+        await this.pushes.enqueue({ kind: PUSH_JOBS.scanAlert, data: { subscriptionId: subscription.id, tagCode, scanId } }, event.id);
+      }
     }
   }
 }

@@ -2,6 +2,7 @@ import type { DomainEvent } from '@homing/contracts';
 import type { EmailQueueRepository } from '../jobs/email-queue.repository';
 import { notificationJobId } from '../jobs/job-ids';
 import type { PushQueueRepository } from '../jobs/push-queue.repository';
+import type { ItemRecipient, ItemRecipientsService } from '../item-people/item-recipients.service';
 import type { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
 import { ScanAlertMailConsumer } from './scan-alert-mail.consumer';
 import { ScanAlertPushConsumer } from './scan-alert-push.consumer';
@@ -10,6 +11,10 @@ import type { ScanAlertWindow, ScanAlertWindowsRepository } from './scan-alert-w
 const OWNER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
 const SCAN = '22222222-2222-4222-8222-222222222222';
 const OPENING_SCAN = '33333333-3333-4333-8333-333333333333';
+const CO_OWNER = '44444444-4444-4444-8444-444444444444';
+
+const ownerAlone: ItemRecipient[] = [{ userId: OWNER, email: true, push: true }];
+const recipientsOf = (people: ItemRecipient[]) => ({ recipientsOf: jest.fn(async () => people) }) as unknown as ItemRecipientsService;
 
 const event = (id = 'event-2'): DomainEvent<'items.item.scanned.v1'> =>
   ({
@@ -20,10 +25,10 @@ const event = (id = 'event-2'): DomainEvent<'items.item.scanned.v1'> =>
   }) as DomainEvent<'items.item.scanned.v1'>;
 
 describe('the scan alert e-mail', () => {
-  function setUp(window: ScanAlertWindow | null) {
+  function setUp(window: ScanAlertWindow | null, people = ownerAlone) {
     const emails = { enqueue: jest.fn(async () => 'job') };
     const windows = { windowOf: jest.fn(async () => window) };
-    const consumer = new ScanAlertMailConsumer(emails as unknown as EmailQueueRepository, windows as unknown as ScanAlertWindowsRepository);
+    const consumer = new ScanAlertMailConsumer(emails as unknown as EmailQueueRepository, windows as unknown as ScanAlertWindowsRepository, recipientsOf(people));
     return { consumer, emails, windows };
   }
 
@@ -47,6 +52,19 @@ describe('the scan alert e-mail', () => {
     expect(emails.enqueue).toHaveBeenCalledWith({ kind: 'scan-alert', data: { userId: OWNER, tagCode: 'ABCDEFGHJKMNPQRS', scanId: OPENING_SCAN } }, 'event-1');
   });
 
+  it('e-mails each person of the item with e-mail on, each their own job of the window', async () => {
+    const { consumer, emails } = setUp({ eventId: 'event-1', scanId: OPENING_SCAN }, [
+      { userId: OWNER, email: true, push: false },
+      { userId: CO_OWNER, email: true, push: true },
+      { userId: '55555555-5555-4555-8555-555555555555', email: false, push: true },
+    ]);
+    await consumer.handle(event());
+    expect(emails.enqueue.mock.calls).toEqual([
+      [{ kind: 'scan-alert', data: { userId: OWNER, tagCode: 'ABCDEFGHJKMNPQRS', scanId: OPENING_SCAN } }, 'event-1'],
+      [{ kind: 'scan-alert', data: { userId: CO_OWNER, tagCode: 'ABCDEFGHJKMNPQRS', scanId: OPENING_SCAN } }, 'event-1'],
+    ]);
+  });
+
   it('e-mails nothing for a scan older than the window in force', async () => {
     const { consumer, emails } = setUp(null);
     await consumer.handle(event());
@@ -65,10 +83,10 @@ describe('the scan alert e-mail', () => {
 });
 
 describe('the scan alert push', () => {
-  function setUp(subscriptions: Array<{ id: string }>) {
+  function setUp(subscriptions: Array<{ id: string }>, people = ownerAlone) {
     const pushes = { enqueue: jest.fn(async () => 'job') };
     const listed = { listFor: jest.fn(async () => subscriptions) };
-    const consumer = new ScanAlertPushConsumer(pushes as unknown as PushQueueRepository, listed as unknown as PushSubscriptionsRepository);
+    const consumer = new ScanAlertPushConsumer(pushes as unknown as PushQueueRepository, listed as unknown as PushSubscriptionsRepository, recipientsOf(people));
     return { consumer, pushes, listed };
   }
 
@@ -84,6 +102,16 @@ describe('the scan alert push', () => {
       [{ kind: 'scan-alert', data: { subscriptionId: 'phone', tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-2'],
       [{ kind: 'scan-alert', data: { subscriptionId: 'laptop', tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-2'],
     ]);
+  });
+
+  it('pushes to the subscriptions of each person of the item with push on, and none of one with push off', async () => {
+    const { consumer, pushes, listed } = setUp([{ id: 'phone' }], [
+      { userId: OWNER, email: true, push: false },
+      { userId: CO_OWNER, email: false, push: true },
+    ]);
+    await consumer.handle(event('event-1'));
+    expect(listed.listFor.mock.calls).toEqual([[{ userId: CO_OWNER }]]);
+    expect(pushes.enqueue).toHaveBeenCalledTimes(1);
   });
 
   it('pushes nothing to an owner without subscriptions', async () => {

@@ -2,13 +2,15 @@ import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
 import { EveryEventConsumer, type Transaction } from '@homing/platform';
 import { DeliveriesRepository } from '../channels/deliveries.repository';
+import { ItemPeopleRepository } from '../item-people/item-people.repository';
+import { ItemSettingsRepository } from '../item-people/item-settings.repository';
 import { DURABLE_CONSUMERS } from '../persisted-names';
 import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
 
 /**
  * A user erased their account: what this service holds about them goes in one transaction, their push subscriptions
- * (endpoints and keys) and the delivery records of the jobs addressed to them or to those subscriptions (the same
- * records their export lists). An erasure must never be skipped, so this starts from the first event the stream holds
+ * (endpoints and keys), the delivery records of the jobs addressed to them or to those subscriptions (the same
+ * records their export lists), their notification settings and their place among items' people. An erasure must never be skipped, so this starts from the first event the stream holds
  * and has no staleness; each event is applied once, with the ledger.
  */
 @Injectable()
@@ -16,6 +18,8 @@ export class UserDeletedConsumer extends EveryEventConsumer<'identity.user.delet
   constructor(
     private readonly subscriptions: PushSubscriptionsRepository,
     private readonly deliveries: DeliveriesRepository,
+    private readonly itemPeople: ItemPeopleRepository,
+    private readonly itemSettings: ItemSettingsRepository,
   ) {
     super(DURABLE_CONSUMERS.userDeleted, 'identity.user.deleted.v1');
   }
@@ -25,5 +29,7 @@ export class UserDeletedConsumer extends EveryEventConsumer<'identity.user.delet
     const subscriptionIds = (await this.subscriptions.listFor(subscriber, transaction)).map(({ id }) => id);
     await this.deliveries.deleteAllTo([subscriber.userId, ...subscriptionIds], transaction);
     await this.subscriptions.deleteAllOf(subscriber, transaction);
+    await this.itemSettings.deleteOfUser(transaction, subscriber.userId);
+    await this.itemPeople.forgetUser(transaction, subscriber.userId);
   }
 }

@@ -31,4 +31,14 @@ describe('e-mail jobs as the queue hands them over', () => {
     expect(() => emailJobOf({ name: 'account-deleted', data: { email: '', language: 'en' } })).toThrow(UnrecoverableError);
     expect(() => emailJobOf({ name: 'account-deleted', data: { email: 'gone@example.test', language: 'fr' } })).toThrow(UnrecoverableError);
   });
+
+  it('name an invitation by its id, never its address, and keep neither address nor token once scrubbed', () => {
+    const data = { invitationId: '019ab1c2-0000-7000-8000-0000000000aa', email: 'invitee@example.test', token: 'AAAAAAAAAAAAAAAAAAAAAA', invitationKind: 'transfer', inviterUserId: userId };
+    const invitation = emailJobOf({ name: 'invitation', data });
+    expect(invitation).toEqual({ kind: 'invitation', data });
+    expect(recipientIdOf(invitation.data)).toBe(data.invitationId);
+    expect(recipientOf(invitation.data)).toEqual({ invitationId: data.invitationId });
+    expect(() => emailJobOf({ name: 'invitation', data: recipientOf(invitation.data) })).toThrow(UnrecoverableError);
+    expect(() => emailJobOf({ name: 'invitation', data: { ...data, invitationKind: 'guest' } })).toThrow(UnrecoverableError);
+  });
 });

@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
-import { userLanguageSchema } from '@homing/contracts';
+import { invitationKindSchema, userLanguageSchema } from '@homing/contracts';
 import { EMAIL_JOBS } from '../persisted-names';
 
 const userId = z.string().min(1);
@@ -8,8 +8,9 @@ const userId = z.string().min(1);
 /**
  * Every e-mail job: its kind (the BullMQ job name) and what it carries, the recipient (a user's id, or for a finder
  * without an account their conversation's id; address and language are looked up when the job runs) and what
- * identity cannot give again, the code or token it keeps only as a hash. Nothing else. The one exception is the
- * farewell to a user who erased their account: identity has no address left to look up, so the job carries it.
+ * identity cannot give again, the code or token it keeps only as a hash. Nothing else. The exceptions are the
+ * farewell to a user who erased their account (identity has no address left to look up) and an invitation (the
+ * invitee may have no account): those jobs carry the address.
  */
 const emailJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal(EMAIL_JOBS.loginCode), data: z.object({ userId, code: z.string() }) }),
@@ -28,6 +29,17 @@ const emailJobSchema = z.discriminatedUnion('kind', [
   // The scan that opened the item's mail window: where and when it was is asked of items when the mail is made.
   z.object({ kind: z.literal(EMAIL_JOBS.scanAlert), data: z.object({ userId, tagCode: z.string(), scanId: z.string().min(1) }) }),
   z.object({ kind: z.literal(EMAIL_JOBS.accountDeleted), data: z.object({ email: z.string().min(1), language: userLanguageSchema }) }),
+  // The invitee may have no account to look up: the job carries the address and the link's token (items keeps a hash).
+  z.object({
+    kind: z.literal(EMAIL_JOBS.invitation),
+    data: z.object({
+      invitationId: z.string().min(1),
+      email: z.string().min(1),
+      token: z.string().min(1),
+      invitationKind: invitationKindSchema,
+      inviterUserId: userId,
+    }),
+  }),
 ]);
 
 /** One e-mail job, discriminated by `kind`: what consumers enqueue and what the processor switches on. */
@@ -37,9 +49,10 @@ export type EmailJobData<K extends EmailKind = EmailKind> = Extract<EmailJob, { 
 
 /**
  * Who a job writes to, as it stays in the kept job once its other data is scrubbed. A farewell names no one: its
- * address is all it knew of the user, and goes once the job is done.
+ * address is all it knew of the user, and goes once the job is done. An invitation is named by its id alone (items
+ * knows whom it invited), its address and token gone.
  */
-export type EmailRecipient = { userId: string } | { conversationId: string } | { farewell: true };
+export type EmailRecipient = { userId: string } | { conversationId: string } | { invitationId: string } | { farewell: true };
 
 /** What the queue holds for an e-mail job: its data while it waits, its recipient alone once done. */
 export type StoredEmailJobData = EmailJobData | EmailRecipient;
@@ -51,6 +64,7 @@ export const FAREWELL_RECIPIENT_ID = 'farewell';
 export function recipientOf(data: StoredEmailJobData): EmailRecipient {
   if ('userId' in data) return { userId: data.userId };
   if ('conversationId' in data) return { conversationId: data.conversationId };
+  if ('invitationId' in data) return { invitationId: data.invitationId };
   return { farewell: true };
 }
 
@@ -59,6 +73,7 @@ export function recipientIdOf(data: StoredEmailJobData): string {
   const recipient = recipientOf(data);
   if ('userId' in recipient) return recipient.userId;
   if ('conversationId' in recipient) return recipient.conversationId;
+  if ('invitationId' in recipient) return recipient.invitationId;
   return FAREWELL_RECIPIENT_ID;
 }
 

@@ -71,6 +71,27 @@ describe('e-mail rendering', () => {
     expect(farewell.text.match(/https?:\/\/\S+/g)).toEqual(['https://homing.example/']);
   });
 
+  it.each(USER_LANGUAGES)('renders both invitations in %s with their link and days, naming neither the inviter nor the address', (language) => {
+    const token = 'AbCdEfGhIjKlMnOpQrStUv';
+    const data = { invitationId: '019ab1c2-0000-7000-8000-0000000000aa', email: 'invitee@example.test', token, inviterUserId: userId };
+    const share = renderer.render({ kind: 'invitation', data: { ...data, invitationKind: 'co-owner' } }, language);
+    const transfer = renderer.render({ kind: 'invitation', data: { ...data, invitationKind: 'transfer' } }, language);
+    expect(share.subject).toBe(EMAIL_TEXTS[language].mails.invitation.subject);
+    expect(transfer.subject).toBe(EMAIL_TEXTS[language].transferInvitation.subject);
+    for (const [email, texts] of [[share, EMAIL_TEXTS[language].mails.invitation], [transfer, EMAIL_TEXTS[language].transferInvitation]] as const) {
+      expect(email.html).toContain(`<html lang="${language}">`);
+      expect(email.text).toContain(`${texts.action}: https://homing.example/invite/${token}`);
+      expect(email.text).toContain(texts.outro[0]);
+      expect(email.text).toContain(texts.footer);
+      expect(email.text).toMatch(/\b7\b/);
+      for (const part of [email.subject, email.html, email.text]) {
+        expect(part).not.toMatch(/{{|}}/);
+        expect(part).not.toContain('invitee@example.test');
+        expect(part).not.toContain(userId);
+      }
+    }
+  });
+
   it('has every text in every language, and texts differ between languages', () => {
     const keys = (language: (typeof USER_LANGUAGES)[number]) => JSON.stringify(Object.keys(EMAIL_TEXTS[language].mails).sort());
     expect(keys('nl')).toBe(keys('en'));

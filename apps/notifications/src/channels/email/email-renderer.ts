@@ -1,5 +1,5 @@
 import Handlebars from 'handlebars';
-import { formatTagCode, type UserLanguage } from '@homing/contracts';
+import { formatTagCode, INVITATION_VALID_DAYS, type UserLanguage } from '@homing/contracts';
 import type { EmailJob } from '../../jobs/email-jobs';
 import type { ScanOfAlert } from '../scan-of-alert';
 import { HTML_LAYOUT, TEXT_LAYOUT } from '../../templates/layout';
@@ -57,7 +57,8 @@ export class EmailRenderer {
   render(job: EmailJob, language: UserLanguage, recipient: { hasPassword?: boolean; resumeToken?: string; scan?: ScanOfAlert } = {}): RenderedEmail {
     const texts = EMAIL_TEXTS[language] ?? EMAIL_TEXTS.en;
     const withPassword = job.kind === 'welcome' && recipient.hasPassword === true;
-    const mail = withPassword ? texts.welcomeWithPassword : texts.mails[job.kind];
+    const transfer = job.kind === 'invitation' && job.data.invitationKind === 'transfer';
+    const mail = withPassword ? texts.welcomeWithPassword : transfer ? texts.transferInvitation : texts.mails[job.kind];
     const values = withPassword ? { actionUrl: `${this.publicUrl}/login`, params: {} } : this.valuesOf(job, recipient, language, texts);
     const paragraphs = (list: string[], mode: 'html' | 'text') => list.map((paragraph) => this.paragraph(paragraph, mode)(values.params));
     const context = (mode: 'html' | 'text') => ({
@@ -116,6 +117,9 @@ export class EmailRenderer {
       // Nothing of the account is left to link to: the home page, to start over.
       case 'account-deleted':
         return { actionUrl: `${base}/`, params: {} };
+      // The invitation page says what the link offers and lets the invitee accept, logged in or not.
+      case 'invitation':
+        return { actionUrl: `${base}/invite/${encodeURIComponent(mail.data.token)}`, params: { validDays: String(INVITATION_VALID_DAYS) } };
     }
   }
 

@@ -14,7 +14,8 @@ import { SmtpRefusedError, SmtpRepository } from './smtp.repository';
 
 /**
  * The worker of the `email` queue: looks the recipient up when the job runs (address and language are never carried
- * in the job, but for the farewell to an erased account, which has nobody left to look up), renders the mail in their
+ * in the job, but for the farewell to an erased account, which has nobody left to look up, and an invitation's
+ * address, which may be nobody's account yet), renders the mail in their
  * language, records the delivery, and hands it to SMTP. A job whose delivery row says `sent` sends nothing again.
  * Logs name job ids and outcomes only: never an address, code, token or link.
  */
@@ -99,8 +100,9 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
    */
   private async recipient(mail: EmailJob): Promise<{ email: string; language: UserLanguage; hasPassword?: boolean } | null> {
     if (mail.kind === 'account-deleted') return { email: mail.data.email, language: mail.data.language };
+    if (mail.kind === 'invitation') return { email: mail.data.email, language: await this.languageOfInvitation(mail.data.email, mail.data.inviterUserId) };
     const recipient = recipientOf(mail.data);
-    if ('farewell' in recipient) return null;
+    if ('farewell' in recipient || 'invitationId' in recipient) return null;
     try {
       if ('userId' in recipient) return await this.rpc.request('identity.rpc.get-user', { userId: recipient.userId });
       const contact = await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId });
@@ -108,6 +110,21 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
     } catch (error) {
       // The user is gone: nobody to write to, now or later.
       if (error instanceof RpcError && error.body.status === 404) throw new UnrecoverableError('recipient not found');
+      throw error;
+    }
+  }
+
+  /**
+   * An invitation is worded in the invitee's language when the address is an account's, else in the inviter's (who
+   * chose to write to them); English when the inviter is gone meanwhile (the link itself says whether it still holds).
+   */
+  private async languageOfInvitation(email: string, inviterUserId: string): Promise<UserLanguage> {
+    const { language } = await this.rpc.request('identity.rpc.language-of-email', { email });
+    if (language) return language;
+    try {
+      return (await this.rpc.request('identity.rpc.get-user', { userId: inviterUserId })).language;
+    } catch (error) {
+      if (error instanceof RpcError && error.body.status === 404) return 'en';
       throw error;
     }
   }
@@ -147,9 +164,9 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
   }
 
   /**
-   * Identity keeps only hashes of codes and tokens, so the job must carry them, and a farewell its address; once the
-   * job is done (sent, or failed for good) they leave Redis, and the kept job holds the recipient's id alone (a
-   * farewell's: `{farewell: true}`, no address).
+   * Identity and items keep only hashes of codes and tokens, so the job must carry them, and a farewell or an
+   * invitation its address; once the job is done (sent, or failed for good) they leave Redis, and the kept job holds
+   * the recipient's id alone (a farewell's: `{farewell: true}`; an invitation's: `{invitationId}`; no address).
    */
   private async scrub(job: Job<StoredEmailJobData>): Promise<void> {
     await job.updateData(recipientOf(job.data)).catch(() => undefined);

@@ -31,6 +31,12 @@ export interface EmailTexts {
   scanPlace: { cityAndCountry: string; city: string; country: string; unknown: string };
   /** The welcome mail to a user who chose a password at activation: an invitation to log in, no set-password link. */
   welcomeWithPassword: MailTexts;
+  /**
+   * An invitation to take an item over (`mails.invitation` is the one to share it). Neither names the inviter's address
+   * nor the item (the event carries no name): the invitation page shows what it offers. `{{validDays}}`: how long the
+   * link holds.
+   */
+  transferInvitation: MailTexts;
 }
 
 export type { UserLanguage };

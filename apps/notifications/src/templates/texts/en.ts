@@ -81,6 +81,16 @@ export const en: EmailTexts = {
       outro: ['Thank you for using Homing. You are welcome to start again with a new tag any time.'],
       footer: 'You receive this e-mail because the Homing account of this address was deleted.',
     },
+    invitation: {
+      subject: 'You are invited to share an item on Homing',
+      intro: [
+        'Someone who uses Homing invited you to share an item with them. As a co-owner you are told when a finder writes about it or its tag is scanned, and you can answer the finder.',
+        'The invitation holds for {{validDays}} days and can be used once.',
+      ],
+      action: 'See the invitation',
+      outro: ['If you did not expect this, ignore this e-mail: nothing happens unless you accept.'],
+      footer: 'You receive this e-mail because someone invited this address on Homing. Homing brings lost things home.',
+    },
   },
   scanPlace: {
     cityAndCountry: 'near {{city}}, {{country}}',
@@ -93,5 +103,15 @@ export const en: EmailTexts = {
     intro: ['Your Homing account is ready. Log in with your e-mail address and the password you chose to see who found your things.'],
     action: 'Log in',
     outro: ['Forgot your password? You can always log in with a code sent to this address.'],
+  },
+  transferInvitation: {
+    subject: 'You are invited to take over an item on Homing',
+    intro: [
+      'You are invited to take over an item on Homing: once you accept, it is yours, and finders of it reach you.',
+      'The invitation holds for {{validDays}} days and can be used once.',
+    ],
+    action: 'See the invitation',
+    outro: ['If you did not expect this, ignore this e-mail: nothing happens unless you accept.'],
+    footer: 'You receive this e-mail because someone invited this address on Homing. Homing brings lost things home.',
   },
 };

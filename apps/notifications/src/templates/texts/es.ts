@@ -81,6 +81,16 @@ export const es: EmailTexts = {
       outro: ['Gracias por usar Homing. Puedes volver a empezar con una etiqueta nueva cuando quieras.'],
       footer: 'Recibes este correo porque se eliminó la cuenta de Homing de esta dirección.',
     },
+    invitation: {
+      subject: 'Te han invitado a compartir un objeto en Homing',
+      intro: [
+        'Alguien que usa Homing te ha invitado a compartir un objeto. Como copropietario te avisamos cuando alguien que lo encuentra escribe o se escanea su etiqueta, y puedes responder a quien lo encontró.',
+        'La invitación es válida durante {{validDays}} días y solo se puede usar una vez.',
+      ],
+      action: 'Ver la invitación',
+      outro: ['Si no esperabas esto, ignora este correo: no pasa nada si no aceptas.'],
+      footer: 'Recibes este correo porque alguien invitó a esta dirección en Homing. Homing devuelve a casa las cosas perdidas.',
+    },
   },
   scanPlace: {
     cityAndCountry: 'cerca de {{city}}, {{country}}',
@@ -93,5 +103,15 @@ export const es: EmailTexts = {
     intro: ['Tu cuenta de Homing está lista. Entra con tu dirección de correo y la contraseña que elegiste para ver quién ha encontrado tus cosas.'],
     action: 'Entrar',
     outro: ['¿Olvidaste tu contraseña? Siempre puedes entrar con un código enviado a esta dirección.'],
+  },
+  transferInvitation: {
+    subject: 'Te han invitado a hacerte cargo de un objeto en Homing',
+    intro: [
+      'Te han invitado a hacerte cargo de un objeto en Homing: en cuanto aceptes, será tuyo y quien lo encuentre te escribirá a ti.',
+      'La invitación es válida durante {{validDays}} días y solo se puede usar una vez.',
+    ],
+    action: 'Ver la invitación',
+    outro: ['Si no esperabas esto, ignora este correo: no pasa nada si no aceptas.'],
+    footer: 'Recibes este correo porque alguien invitó a esta dirección en Homing. Homing devuelve a casa las cosas perdidas.',
   },
 };

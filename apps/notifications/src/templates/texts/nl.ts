@@ -81,6 +81,16 @@ export const nl: EmailTexts = {
       outro: ['Bedankt dat je Homing hebt gebruikt. Je bent altijd welkom om opnieuw te beginnen met een nieuw label.'],
       footer: 'Je ontvangt deze e-mail omdat het Homing-account van dit adres is verwijderd.',
     },
+    invitation: {
+      subject: 'Je bent uitgenodigd om een item te delen op Homing',
+      intro: [
+        'Iemand die Homing gebruikt, heeft je uitgenodigd om een item met hem of haar te delen. Als mede-eigenaar hoor je het wanneer een vinder erover schrijft of het label wordt gescand, en kun je de vinder antwoorden.',
+        'De uitnodiging is {{validDays}} dagen geldig en kan één keer worden gebruikt.',
+      ],
+      action: 'Bekijk de uitnodiging',
+      outro: ['Had je dit niet verwacht? Negeer dan deze e-mail: er gebeurt niets zolang je niet accepteert.'],
+      footer: 'Je ontvangt deze e-mail omdat iemand dit adres heeft uitgenodigd op Homing. Homing brengt verloren spullen thuis.',
+    },
   },
   scanPlace: {
     cityAndCountry: 'in de buurt van {{city}}, {{country}}',
@@ -93,5 +103,15 @@ export const nl: EmailTexts = {
     intro: ['Je Homing-account is klaar. Log in met je e-mailadres en het wachtwoord dat je hebt gekozen om te zien wie je spullen heeft gevonden.'],
     action: 'Inloggen',
     outro: ['Wachtwoord vergeten? Je kunt altijd inloggen met een code die naar dit adres wordt gestuurd.'],
+  },
+  transferInvitation: {
+    subject: 'Je bent uitgenodigd om een item over te nemen op Homing',
+    intro: [
+      'Je bent uitgenodigd om een item over te nemen op Homing: zodra je accepteert, is het van jou en bereiken vinders ervan jou.',
+      'De uitnodiging is {{validDays}} dagen geldig en kan één keer worden gebruikt.',
+    ],
+    action: 'Bekijk de uitnodiging',
+    outro: ['Had je dit niet verwacht? Negeer dan deze e-mail: er gebeurt niets zolang je niet accepteert.'],
+    footer: 'Je ontvangt deze e-mail omdat iemand dit adres heeft uitgenodigd op Homing. Homing brengt verloren spullen thuis.',
   },
 };
