@@ -67,6 +67,8 @@ export type MessagingExport = z.infer<typeof messagingExportSchema>;
 export const notificationsExportSchema = z.object({
   pushSubscriptions: z.array(z.object({ endpoint: z.string(), createdAt: z.string() })),
   deliveries: z.array(z.object({ kind: z.string(), channel: z.string(), status: z.string(), createdAt: z.string(), sentAt: z.string().nullable() })),
+  /** The person's own notification settings per item they turned something off for (no row: both on). */
+  itemSettings: z.array(z.object({ itemCode: z.string(), email: z.boolean(), push: z.boolean(), updatedAt: z.string() })),
 });
 export type NotificationsExport = z.infer<typeof notificationsExportSchema>;
 
@@ -81,6 +83,7 @@ export const userExportSchema = z.object({
   conversations: messagingExportSchema.shape.conversations,
   push_subscriptions: notificationsExportSchema.shape.pushSubscriptions,
   notifications_sent: notificationsExportSchema.shape.deliveries,
+  notification_settings: notificationsExportSchema.shape.itemSettings,
 });
 export type UserExport = z.infer<typeof userExportSchema>;
 

@@ -12,7 +12,7 @@ const ANSWERS: Record<string, unknown> = {
   },
   'items.rpc.export-owner': { items: [{ code: 'ABCD-EFGH-JKMN-PQRS', name: 'Keys', rewardCents: null, createdAt: '2026-01-01T00:00:00.000Z', claimedAt: '2026-01-01T00:00:00.000Z', photo: null }] },
   'messaging.rpc.export-owner': { conversations: [] },
-  'notifications.rpc.export-user': { pushSubscriptions: [], deliveries: [{ kind: 'login-code', channel: 'email', status: 'sent', createdAt: '2026-01-01T00:00:00.000Z', sentAt: '2026-01-01T00:00:01.000Z' }] },
+  'notifications.rpc.export-user': { pushSubscriptions: [], deliveries: [{ kind: 'login-code', channel: 'email', status: 'sent', createdAt: '2026-01-01T00:00:00.000Z', sentAt: '2026-01-01T00:00:01.000Z' }], itemSettings: [] },
 };
 
 function serviceAnswering(failing: Record<string, Error> = {}) {

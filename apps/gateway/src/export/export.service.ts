@@ -8,10 +8,11 @@ export const EXPORT_ABOUT = {
   account: 'Your account: e-mail address, language, when it was made, whether it has a password, whether it is an admin.',
   sessions: 'Each time you logged in: when, when it was last used, when it expires or was ended. No tokens.',
   mail_requests: 'Login codes and password links asked for in your name over the last day (kind and time), kept for the sending limits.',
-  items: 'Your items: tag code, name, reward (in cents), when created and activated, photo links.',
-  conversations: 'The conversations about your items with every message, and when each was delivered and read. Finders are shown as "finder" only: their e-mail address and language are theirs, not yours.',
+  items: 'Your items: tag code, name, reward (in cents), when created and activated, photo links, lost mode and its note, and the scans of the last 30 days (time, city, country, kind of device).',
+  conversations: 'The conversations about the items you own or share with every message, the places finders shared, and when each was delivered and read. Finders are shown as "finder" only: their e-mail address and language are theirs, not yours; their contact details stay masked unless both sides agreed to share them.',
   push_subscriptions: 'Browsers that receive your notifications: the push service and the last 8 characters of the address. No keys.',
   notifications_sent: 'E-mails and pushes sent to you: kind, channel, status and time. Not their content or addresses.',
+  notification_settings: 'For each item you turned e-mail or push off for: what you chose, and when.',
 } as const satisfies Record<Exclude<keyof UserExport, 'exported_at' | 'about'>, string>;
 
 /** `homing-export-<yyyy-mm-dd>.json`, dated in UTC like `exported_at`. */
@@ -44,6 +45,7 @@ export class ExportService {
       conversations: messaging.conversations,
       push_subscriptions: notifications.pushSubscriptions,
       notifications_sent: notifications.deliveries,
+      notification_settings: notifications.itemSettings,
     };
   }
 

@@ -39,4 +39,11 @@ export class ExportRepository {
       [recipientIds],
     );
   }
+
+  itemSettingsOf(userId: string): Promise<Array<{ itemCode: string; email: boolean; push: boolean; updatedAt: Date }>> {
+    return this.database.rows(
+      `SELECT item_code AS "itemCode", email, push, updated_at AS "updatedAt" FROM item_notification_settings WHERE user_id = $1 ORDER BY item_code`,
+      [userId],
+    );
+  }
 }
