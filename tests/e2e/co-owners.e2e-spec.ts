@@ -70,6 +70,7 @@ describe('co-owners and the hand-over of ownership', () => {
     const seen = await call<PublicItem>('GET', `/user/items/${owner.code}`, { token: coOwner.token });
     expect(seen.body).toMatchObject({ code: owner.code, is_owner: true, role: 'co-owner', shared: true });
     expect((await call<PublicItem[]>('GET', '/user/items', { token: coOwner.token })).body.map((item) => item.code)).toContain(owner.code);
+    expect((await call('GET', `/user/items/${owner.code}/scans`, { token: coOwner.token })).status).toBe(200);
     const people = (await call<ItemPeople>('GET', `/user/items/${owner.code}/co-owners`, { token: coOwner.token })).body;
     expect(people.people.map(({ email, role }) => ({ email, role }))).toEqual([
       { email: owner.email, role: 'owner' },

@@ -180,7 +180,7 @@ export const RpcMap = {
     request: z.object({ code: z.string().min(1).max(64), city: z.string().max(200).nullable(), country: z.string().length(2).nullable(), deviceKind: deviceKindSchema }),
     response: z.object({ scanId: z.uuid(), lost: z.boolean() }),
   },
-  /** The owner's scan history: the last SCAN_HISTORY_DAYS days, at most SCAN_HISTORY_MAX, newest first; else 404. */
+  /** The item's scan history for its owner or a co-owner: the last SCAN_HISTORY_DAYS days, at most SCAN_HISTORY_MAX, newest first; else 404. */
   'items.rpc.list-scans': {
     request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
     response: scanHistorySchema,

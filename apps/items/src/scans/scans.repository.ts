@@ -44,14 +44,14 @@ export class ScansRepository {
     return row ?? null;
   }
 
-  /** The owner's item's scans since `since`, newest first, at most `limit`; null when it is not their item. */
+  /** The item's scans since `since`, newest first, at most `limit`, for its owner or a co-owner; null for anyone else. */
   async listOwned(code: string, ownerUserId: string, since: Date, limit: number): Promise<ScanRow[] | null> {
     const rows = await this.database.rows<ScanRow & { owned: boolean }>(
       `SELECT true AS owned, s.item_code, s.scanned_at, s.city, s.country, s.device_kind
          FROM items i LEFT JOIN LATERAL (
            SELECT item_code, scanned_at, city, country, device_kind FROM scans
             WHERE item_code = i.code AND scanned_at >= $3 ORDER BY scanned_at DESC LIMIT $4) s ON true
-        WHERE i.code = $1 AND i.owner_user_id = $2`,
+        WHERE i.code = $1 AND (i.owner_user_id = $2 OR EXISTS (SELECT 1 FROM item_co_owners c WHERE c.item_code = i.code AND c.user_id = $2))`,
       [code, ownerUserId, since, limit],
     );
     if (rows.length === 0) return null;

@@ -41,6 +41,7 @@ export const routes: RouteObject[] = [
           { path: 'add-item', lazy: page(() => import('./routes/items/item-editor')) },
           { path: 'item/:code', lazy: page(() => import('./routes/items/item-editor')) },
           { path: 'item/:code/print', lazy: page(() => import('./routes/items/print-qr')) },
+          { path: 'invite/:token', lazy: page(() => import('./routes/invite')) },
           { path: 'admin/tag-batches', lazy: page(() => import('./routes/admin/tag-batches')) },
           { path: 'not-found', Component: NotFoundPage },
           { path: '*', Component: NotFoundPage },

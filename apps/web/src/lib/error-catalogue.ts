@@ -21,6 +21,9 @@ const textByCode: Record<string, ErrorKey> = {
   FINDER_LEFT: 'errors.finderLeft',
   CONVERSATION_CLOSED: 'errors.conversationClosed',
   CONTACT_ALREADY_SHARED: 'errors.contactAlreadyShared',
+  TOO_MANY_PEOPLE: 'errors.tooManyPeople',
+  ALREADY_INVITED: 'errors.alreadyInvited',
+  INVITATION_EXPIRED: 'errors.invitationExpired',
 };
 
 /** When no response code has a text of its own. */

@@ -4,11 +4,10 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@homing/contracts';
 
 import { FormError, FormField } from '../../components/form/form-field';
 import { PageTitle } from '../../components/page-title';
-import { useSetPassword } from '../../features/auth/api';
+import { OptionalPassword } from '../../features/auth/components/optional-password';
 import { useClaimItem, usePublicItem } from '../../features/items/api';
 import { ItemNotFound } from '../../features/items/components/item-not-found';
 import { ApiError, isNotFound } from '../../lib/api-transport';
@@ -127,7 +126,7 @@ function Activation({ code, alreadyActivated }: { code: string; alreadyActivated
           </div>
         </form>
       )}
-      {step === 'setPassword' && <SetPassword passwordToken={passwordToken} onDone={() => setStep('doneNewUser')} />}
+      {step === 'setPassword' && <OptionalPassword passwordToken={passwordToken} onDone={() => setStep('doneNewUser')} />}
       {step === 'doneExistingUser' && mustLogIn && (
         <>
           <p>{t('activateLogIn.text')}</p>
@@ -196,37 +195,6 @@ function EnterEmail({ loggedInEmail, email, busy, error, onSubmit }: EnterEmailP
       <FormError>{error}</FormError>
       <button type="submit" disabled={busy}>
         {t('activate.submit')}
-      </button>
-    </form>
-  );
-}
-
-/** setPassword: optional; an empty password skips the call (spec §4). */
-function SetPassword({ passwordToken, onDone }: { passwordToken: string; onDone(): void }) {
-  const { t } = useTranslation();
-  const setPassword = useSetPassword();
-  const schema = useMemo(
-    () =>
-      z.object({
-        password: z
-          .string()
-          .refine((password) => !password || password.length >= PASSWORD_MIN_LENGTH, t('validation.passwordTooShort', { minLength: PASSWORD_MIN_LENGTH }))
-          .refine((password) => password.length <= PASSWORD_MAX_LENGTH, t('validation.passwordTooLong', { maxLength: PASSWORD_MAX_LENGTH })),
-      }),
-    [t],
-  );
-  const form = useForm<{ password: string }>({ resolver: zodResolver(schema), defaultValues: { password: '' }, reValidateMode: 'onSubmit' });
-  const submit = ({ password }: { password: string }) => {
-    if (!password) return onDone();
-    // The server's refusal is shown where a wrong password is, under the field.
-    setPassword.mutate({ token: passwordToken, password }, { onSuccess: onDone, onError: (cause) => form.setError('password', { message: errorText(t, cause) }) });
-  };
-  return (
-    <form noValidate onSubmit={form.handleSubmit(submit)}>
-      <p>{t('activate.setPasswordText')}</p>
-      <FormField label={t('activate.passwordOptional')} type="password" autoComplete="new-password" form={form} name="password" />
-      <button type="submit" disabled={setPassword.isPending}>
-        {t('activate.finish')}
       </button>
     </form>
   );

@@ -1,5 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ClaimResponse, FoundItems, PublicItem, ScanHistory, UpdateItemBody } from '@homing/contracts';
+import type {
+  ClaimResponse,
+  FoundItems,
+  Invitation,
+  InvitationAccepted,
+  InvitationSent,
+  ItemNotificationSettings,
+  ItemNotificationSettingsBody,
+  ItemPeople,
+  PublicItem,
+  ScanHistory,
+  UpdateItemBody,
+} from '@homing/contracts';
 
 import type { ApiClient } from '../../lib/api-client';
 import { useApi } from '../../lib/api-context';
@@ -13,6 +25,9 @@ export const itemKeys = {
   found: (codes: readonly string[]) => ['items', 'found', codes.join(',')] as const,
   qr: (code: string) => ['qr', code] as const,
   scans: (code: string) => ['items', 'scans', code] as const,
+  people: (code: string) => ['items', 'people', code] as const,
+  notifications: (code: string) => ['items', 'notifications', code] as const,
+  invitation: (token: string) => ['invitations', token] as const,
 };
 
 /** The one key of an item as anyone who scans its tag sees it (the finder page, activation). */
@@ -123,5 +138,122 @@ export function useQrImage(code: string) {
     queryKey: itemKeys.qr(code),
     queryFn: () => api.request<string>('GET', `/qr/${encodeURIComponent(code)}`, { base: '', query: { sizeInPx: 400, b64: 1 }, responseType: 'text' }),
     staleTime: Infinity,
+  });
+}
+
+const itemPath = (code: string) => `/user/items/${encodeURIComponent(code)}`;
+
+/** The item's owner and co-owners, and the invitations still open (to share it, or to take it over). */
+export function useItemPeople(code: string) {
+  const api = useApi();
+  return useQuery({ queryKey: itemKeys.people(code), queryFn: () => api.request<ItemPeople>('GET', `${itemPath(code)}/co-owners`) });
+}
+
+/** After a change of the item's people: the list, and the "shared" markers of the item and of My items. */
+function usePeopleChanged(code: string) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: itemKeys.people(code) }),
+      queryClient.invalidateQueries({ queryKey: itemKeys.one(code) }),
+      queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true }),
+    ]);
+}
+
+/** The owner invites an address to share the item; the link goes by e-mail only. */
+export function useInviteCoOwner(code: string) {
+  const api = useApi();
+  const changed = usePeopleChanged(code);
+  return useMutation({
+    mutationFn: (email: string) => api.request<InvitationSent>('POST', `${itemPath(code)}/co-owners`, { body: { email } }),
+    onSuccess: changed,
+  });
+}
+
+/**
+ * Removes a person of the item or withdraws an invitation (the owner), or leaves the item (a co-owner, their own id):
+ * after leaving, the item is gone for them.
+ */
+export function useRemovePerson(code: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const changed = usePeopleChanged(code);
+  return useMutation({
+    mutationFn: (id: string) => api.request<void>('DELETE', `${itemPath(code)}/co-owners/${encodeURIComponent(id)}`),
+    onSuccess: changed,
+    onError: () => queryClient.invalidateQueries({ queryKey: itemKeys.people(code) }),
+  });
+}
+
+/** The co-owner leaves: the item is no longer theirs, so it is forgotten rather than asked for again. */
+export function useLeaveItem(code: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (yourId: string) => api.request<void>('DELETE', `${itemPath(code)}/co-owners/${encodeURIComponent(yourId)}`),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: itemKeys.one(code) });
+      queryClient.removeQueries({ queryKey: itemKeys.people(code) });
+      queryClient.removeQueries({ queryKey: itemKeys.notifications(code) });
+      return queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true });
+    },
+  });
+}
+
+/** The owner offers the item to another address: it changes hands when they accept by the e-mailed link. */
+export function useTransferItem(code: string) {
+  const api = useApi();
+  const changed = usePeopleChanged(code);
+  return useMutation({
+    mutationFn: (email: string) => api.request<InvitationSent>('POST', `${itemPath(code)}/transfer`, { body: { email } }),
+    onSuccess: changed,
+  });
+}
+
+/** The owner takes back the offer to hand the item over. */
+export function useCancelTransfer(code: string) {
+  const api = useApi();
+  const changed = usePeopleChanged(code);
+  return useMutation({ mutationFn: () => api.request<void>('DELETE', `${itemPath(code)}/transfer`), onSuccess: changed, onError: changed });
+}
+
+/** How this person of the item is told about it (e-mail, push): their own settings, not the item's. */
+export function useItemNotificationSettings(code: string) {
+  const api = useApi();
+  return useQuery({ queryKey: itemKeys.notifications(code), queryFn: () => api.request<ItemNotificationSettings>('GET', `${itemPath(code)}/notifications`) });
+}
+
+export function useUpdateItemNotificationSettings(code: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (changes: ItemNotificationSettingsBody) => api.request<ItemNotificationSettings>('PATCH', `${itemPath(code)}/notifications`, { body: changes }),
+    onSuccess: (settings) => queryClient.setQueryData(itemKeys.notifications(code), settings),
+  });
+}
+
+/** What an invitation link offers (public). */
+export function useInvitation(token: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: itemKeys.invitation(token),
+    queryFn: () => api.request<Invitation>('GET', `/invitations/${encodeURIComponent(token)}`),
+    gcTime: 0,
+  });
+}
+
+/**
+ * Accepts an invitation, logged in (for this account) or not (for the invited address). An account made for a new
+ * address logs in with its login token, as activation does.
+ */
+export function useAcceptInvitation(token: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.request<InvitationAccepted>('POST', `/invitations/${encodeURIComponent(token)}/accept`),
+    onSuccess: (answer) => {
+      if (answer.response_code === 'NEW_USER_REGISTERED' && answer.login_token) api.setToken(answer.login_token);
+      return queryClient.invalidateQueries({ queryKey: itemKeys.owned });
+    },
   });
 }

@@ -11,6 +11,8 @@ import { PageTitle } from '../../../components/page-title';
 import { RequireLogin } from '../../../components/require-login';
 import { useCreateItem, useDeleteItem, useOwnedItem, useUpdateItem } from '../../../features/items/api';
 import { ItemNotFound } from '../../../features/items/components/item-not-found';
+import { ItemNotifications } from '../../../features/items/components/item-notifications';
+import { ItemPeople } from '../../../features/items/components/item-people';
 import { LostModePanel } from '../../../features/items/components/lost-mode';
 import { QrImage } from '../../../features/items/components/qr-image';
 import { ScanHistory } from '../../../features/items/components/scan-history';
@@ -27,7 +29,10 @@ interface ItemValues {
   reward: string;
 }
 
-/** `/add-item` and `/item/{code}`: name an item, set its reward (when rewards are on), see its scans, delete it. */
+/**
+ * `/add-item` and `/item/{code}`: name an item, set its reward (when rewards are on), see its scans, delete it, share
+ * it and hand it over. A co-owner sees the item without what only its owner may do (rename, reward, delete).
+ */
 export function ItemEditorPage() {
   return (
     <RequireLogin>
@@ -45,7 +50,35 @@ function ItemEditor() {
   if (item.isPending) return <p role="status">{t('common.loading')}</p>;
   if (isNotFound(item.error)) return <ItemNotFound code={code} />;
   if (item.isError) return <FormError>{errorText(t, item.error)}</FormError>;
+  if (item.data.role === 'co-owner') return <SharedItem item={item.data} />;
   return <ItemForm item={item.data} />;
+}
+
+/** The item page of a co-owner: what they may do (lost mode, notifications, leave), the owner's controls left out. */
+function SharedItem({ item }: { item: PublicItem }) {
+  const { t } = useTranslation();
+  const title = t('itemForm.titleShared');
+  return (
+    <section className="page page--wide item-editor">
+      <PageTitle title={title} />
+      <h1>{title}</h1>
+      <div className="item-editor__grid">
+        <div className="item-editor__form">
+          <p className="muted">{t('itemForm.code', { code: item.code })}</p>
+          <p className="item-editor__name">{item.name || t('items.noName')}</p>
+          <p>{t('itemForm.sharedText')}</p>
+        </div>
+        <aside className="item-editor__aside">
+          <QrImage code={item.code} size={200} />
+          <QrActions code={item.code} />
+          <LostModePanel key={String(item.lost)} item={item} />
+        </aside>
+      </div>
+      <ItemNotifications code={item.code} />
+      <ItemPeople item={item} />
+      <ScanHistory code={item.code} />
+    </section>
+  );
 }
 
 function ItemForm({ item }: { item?: PublicItem }) {
@@ -119,7 +152,13 @@ function ItemForm({ item }: { item?: PublicItem }) {
           </aside>
         )}
       </div>
-      {item && <ScanHistory code={item.code} />}
+      {item && (
+        <>
+          <ItemNotifications code={item.code} />
+          <ItemPeople item={item} />
+          <ScanHistory code={item.code} />
+        </>
+      )}
     </section>
   );
 }

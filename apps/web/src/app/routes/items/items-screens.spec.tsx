@@ -134,6 +134,8 @@ describe('add and edit an item', () => {
         return jsonResponse(200, current);
       },
       [`GET /api/v1/user/items/${CODE}/scans`]: () => jsonResponse(200, { scans: [] }),
+      [`GET /api/v1/user/items/${CODE}/co-owners`]: () => jsonResponse(200, { people: [], invitations: [] }),
+      [`GET /api/v1/user/items/${CODE}/notifications`]: () => jsonResponse(200, { email: true, push: true }),
     });
     renderApp(`/item/${CODE}`, { fetch, token: fakeToken() });
     expect(await screen.findByText(/Marked as lost\./)).toBeInTheDocument();

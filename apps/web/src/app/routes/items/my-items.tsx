@@ -72,6 +72,12 @@ function ItemCard({ item, found }: { item: PublicItem; found: boolean }) {
         <span className="item-card__name">{item.name || t('items.noName')}</span>
       </Link>
       {item.lost && <span className="item-card__lost">{t('items.lost')}</span>}
+      {/* Shared by its owner with co-owners, or with this person by its owner. */}
+      {item.role === 'co-owner' ? (
+        <span className="item-card__shared">{t('items.sharedWithYou')}</span>
+      ) : (
+        item.shared && <span className="item-card__shared">{t('items.shared')}</span>
+      )}
       <span className="item-card__code">{item.code}</span>
       {rewardsEnabled && item.reward !== undefined && item.reward > 0 && (
         <span className="item-card__reward">{t('items.reward', { amount: formatReward(item.reward, i18n.resolvedLanguage ?? 'en') })}</span>
