@@ -98,6 +98,22 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
+/**
+ * axe and the page's width at the phone and the desktop size, with a screenshot of each: every serious violation,
+ * and a page wider than the screen, added to `violations` named by `name` and the width.
+ */
+export async function checkAtBothSizes(page: Page, name: string, violations: string[]): Promise<void> {
+  const original = page.viewportSize();
+  for (const viewport of Object.values(VIEWPORTS)) {
+    await page.setViewportSize(viewport);
+    violations.push(...(await seriousViolations(page)).map((violation) => `${name} (${viewport.width}): ${violation}`));
+    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+    if (width > viewport.width) violations.push(`${name} (${viewport.width}): ${width} px wide, wider than the screen`);
+    await screenshot(page, `${name}-${viewport.width}`);
+  }
+  if (original) await page.setViewportSize(original);
+}
+
 /** Waits for the page's main heading. */
 export async function heading(page: Page, name: string | RegExp): Promise<void> {
   await page.getByRole('heading', { name, level: 1 }).waitFor();

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
-import { appTookOver, chromiumForSuite, logIn as logInAt, screenshot, seriousViolations, VIEWPORTS } from './browser';
+import { appTookOver, checkAtBothSizes, chromiumForSuite, logIn as logInAt } from './browser';
 import { ownerWithItem } from './owners';
 
 // The safe hand-over in two browsers against the whole product: a finder writes their phone number and IBAN, the owner
@@ -125,18 +125,6 @@ describe('the safe hand-over in two browsers', () => {
     }
   }
 
-  /** axe and width at both sizes, with a screenshot of each. */
-  async function check(page: Page, name: string, violations: string[]) {
-    const original = page.viewportSize();
-    for (const viewport of Object.values(VIEWPORTS)) {
-      await page.setViewportSize(viewport);
-      violations.push(...(await seriousViolations(page)).map((violation) => `${name} (${viewport.width}): ${violation}`));
-      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
-      if (width > viewport.width) violations.push(`${name} (${viewport.width}): ${width} px wide, wider than the screen`);
-      await screenshot(page, `${name}-${viewport.width}`);
-    }
-    if (original) await page.setViewportSize(original);
-  }
 
   it.each(Object.keys(TEXTS) as Language[])(
     'masks contact details until both agree, and closes the case with the owner’s hand-over code, in %s, accessibly at 360 and 1280 px',
@@ -159,7 +147,7 @@ describe('the safe hand-over in two browsers', () => {
       await bubble(finder, language, '06-12345678').waitFor();
       const finderConsent = region(finder, texts.consentTitle);
       await finderConsent.waitFor();
-      await check(finder, `handover-finder-wrote-${language}`, violations);
+      await checkAtBothSizes(finder, `handover-finder-wrote-${language}`, violations);
 
       // The owner reads it masked, with a word of what is hidden and why.
       const ownerPage = await pageWithoutPushOffer({ viewport: 'desktop' });
@@ -173,7 +161,7 @@ describe('the safe hand-over in two browsers', () => {
       expect(maskedText).not.toContain('0417');
       expect(maskedText).toContain('••');
       await masked.getByText(texts.maskedNote, { exact: true }).waitFor();
-      await check(ownerPage, `handover-owner-masked-${language}`, violations);
+      await checkAtBothSizes(ownerPage, `handover-owner-masked-${language}`, violations);
 
       // The finder agrees first, then the owner: the owner reads the message as written.
       await finderConsent.getByRole('button', { name: texts.agree }).click();
@@ -192,7 +180,7 @@ describe('the safe hand-over in two browsers', () => {
       const shownCode = (await codeCard.locator('.handover-code').innerText()).trim();
       expect(shownCode).toMatch(/^\d{3} \d{3}$/);
       const handoverCode = shownCode.replace(/\s/g, '');
-      await check(ownerPage, `handover-owner-code-${language}`, violations);
+      await checkAtBothSizes(ownerPage, `handover-owner-code-${language}`, violations);
 
       // The finder reads the safety card, tries a wrong code, then the one the owner tells.
       const handover = region(finder, texts.handoverTitle);
@@ -206,7 +194,7 @@ describe('the safe hand-over in two browsers', () => {
       await handover.getByRole('button', { name: texts.confirm }).click();
       await handover.getByRole('alert').filter({ hasText: texts.wrongCode }).waitFor();
       expect(await input.getAttribute('aria-invalid')).toBe('true');
-      await check(finder, `handover-finder-wrong-code-${language}`, violations);
+      await checkAtBothSizes(finder, `handover-finder-wrong-code-${language}`, violations);
 
       await input.fill(handoverCode);
       await handover.getByRole('button', { name: texts.confirm }).click();
@@ -214,14 +202,14 @@ describe('the safe hand-over in two browsers', () => {
       await finder.getByText(texts.closed, { exact: true }).waitFor();
       expect(await finder.getByLabel(texts.message, { exact: true }).count()).toBe(0);
       expect(await region(finder, texts.handoverTitle).count()).toBe(0);
-      await check(finder, `handover-finder-closed-${language}`, violations);
+      await checkAtBothSizes(finder, `handover-finder-closed-${language}`, violations);
 
       // The owner's page learns it is closed, and thanks them.
       await waitWhileActive(ownerPage, ownerPage.getByText(texts.ownerThanks, { exact: true }));
       await ownerPage.getByText(texts.closed, { exact: true }).waitFor();
       expect(await ownerPage.getByLabel(texts.message, { exact: true }).count()).toBe(0);
       expect(await region(ownerPage, texts.codeTitle).count()).toBe(0);
-      await check(ownerPage, `handover-owner-closed-${language}`, violations);
+      await checkAtBothSizes(ownerPage, `handover-owner-closed-${language}`, violations);
 
       // A reply through the API now finds the conversation closed.
       const reply = await fetch(`${stack.api}/items/${owner.code}/messages`, {

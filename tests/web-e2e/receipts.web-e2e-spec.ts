@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expectEventually } from '@homing/testing';
 import { startStack, type Stack } from '../support/stack';
-import { chromiumForSuite, logIn as logInAt, pushReadyPage, screenshot, seriousViolations, VIEWPORTS } from './browser';
+import { checkAtBothSizes, chromiumForSuite, logIn as logInAt, pushReadyPage } from './browser';
 import { newItem, ownerWithItem } from './owners';
 
 // Receipts in two browsers against the whole product: the finder sees "Delivered" under their message once the owner
@@ -78,7 +78,7 @@ describe('message receipts in two browsers', () => {
     // The owner has no push subscription: the e-mail goes at once, and the receipt follows.
     await waitWhileActive(finder, sent.getByText(texts.delivered, { exact: true }));
     expect(await sent.getByText(texts.read, { exact: true }).count()).toBe(0);
-    await check(finder, `receipts-finder-delivered-${language}`, violations);
+    await checkAtBothSizes(finder, `receipts-finder-delivered-${language}`, violations);
 
     const ownerPage = await openPage({ viewport: 'desktop' });
     await logInAt(ownerPage, stack.base, owner);
@@ -89,7 +89,7 @@ describe('message receipts in two browsers', () => {
     // The owner opened the thread: the finder's page shows "Read" in place of "Delivered".
     await waitWhileActive(finder, sent.getByText(texts.read, { exact: true }));
     expect(await sent.getByText(texts.delivered, { exact: true }).count()).toBe(0);
-    await check(finder, `receipts-finder-read-${language}`, violations);
+    await checkAtBothSizes(finder, `receipts-finder-read-${language}`, violations);
 
     // The finder is elsewhere while the owner replies; the reply says nothing until they open their conversation.
     await finder.goto(url('/'));
@@ -104,21 +104,9 @@ describe('message receipts in two browsers', () => {
     // The owner's own page never says "Delivered", and the finder's message is not the owner's to label.
     expect(await ownerPage.getByText(texts.delivered, { exact: true }).count()).toBe(0);
     expect(await bubble(ownerPage, language, 'I found your backpack').getByText(texts.read, { exact: true }).count()).toBe(0);
-    await check(ownerPage, `receipts-owner-read-${language}`, violations);
+    await checkAtBothSizes(ownerPage, `receipts-owner-read-${language}`, violations);
   }
 
-  /** axe and width at both sizes, with a screenshot of each. */
-  async function check(page: Page, name: string, violations: string[]) {
-    const original = page.viewportSize();
-    for (const viewport of Object.values(VIEWPORTS)) {
-      await page.setViewportSize(viewport);
-      violations.push(...(await seriousViolations(page)).map((violation) => `${name} (${viewport.width}): ${violation}`));
-      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
-      if (width > viewport.width) violations.push(`${name} (${viewport.width}): ${width} px wide, wider than the screen`);
-      await screenshot(page, `${name}-${viewport.width}`);
-    }
-    if (original) await page.setViewportSize(original);
-  }
 
   it.each(Object.keys(TEXTS) as Language[])('shows the finder "delivered" then "read", and the owner "read" on a reply, in %s, accessibly at 360 and 1280 px', async (language) => {
     const violations: string[] = [];

@@ -2,7 +2,7 @@ import type { Message } from '@homing/contracts';
 import { expectEventually } from '@homing/testing';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
-import { appTookOver, chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations, VIEWPORTS } from './browser';
+import { appTookOver, checkAtBothSizes, chromiumForSuite, heading, logIn as logInAt } from './browser';
 import { ownerWithItem } from './owners';
 
 // A lost item's tag scanned, and the place its finder shares, in two browsers against the whole product: the finder's
@@ -116,18 +116,6 @@ describe('scans of a lost item’s tag and the place its finder shares, in two b
     await finder.getByRole('button', { name: texts.sendReply }).waitFor();
   }
 
-  /** axe and width at both sizes, with a screenshot of each. */
-  async function check(page: Page, name: string, violations: string[]) {
-    const original = page.viewportSize();
-    for (const viewport of Object.values(VIEWPORTS)) {
-      await page.setViewportSize(viewport);
-      violations.push(...(await seriousViolations(page)).map((violation) => `${name} (${viewport.width}): ${violation}`));
-      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
-      if (width > viewport.width) violations.push(`${name} (${viewport.width}): ${width} px wide, wider than the screen`);
-      await screenshot(page, `${name}-${viewport.width}`);
-    }
-    if (original) await page.setViewportSize(original);
-  }
 
   it.each(Object.keys(TEXTS) as Language[])(
     'lets a finder share roughly where they found a lost item, shows it to the owner with a map link, and lists the scan, in %s, accessibly at 360 and 1280 px',
@@ -143,14 +131,14 @@ describe('scans of a lost item’s tag and the place its finder shares, in two b
       const preview = finder.getByRole('region', { name: texts.shareTitle });
       await preview.getByText(texts.coarsePreview, { exact: true }).waitFor();
       expect(await preview.getByRole('checkbox', { name: texts.precise }).isChecked()).toBe(false);
-      await check(finder, `location-finder-preview-${language}`, violations);
+      await checkAtBothSizes(finder, `location-finder-preview-${language}`, violations);
 
       await preview.getByRole('button', { name: texts.send }).click();
       const place = bubble(finder, language, texts.shared);
       await place.waitFor();
       await preview.waitFor({ state: 'detached' });
       expect(await place.getByRole('link', { name: texts.openMap }).getAttribute('href')).toContain('mlat=52.37&mlon=4.89');
-      await check(finder, `location-finder-sent-${language}`, violations);
+      await checkAtBothSizes(finder, `location-finder-sent-${language}`, violations);
 
       const ownerPage = await pageWithoutPushOffer({ viewport: 'desktop' });
       await logInAt(ownerPage, stack.base, owner);
@@ -162,14 +150,14 @@ describe('scans of a lost item’s tag and the place its finder shares, in two b
       expect(await mapLink.getAttribute('href')).toContain('mlat=52.37');
       expect(await mapLink.getAttribute('href')).toMatch(/^https:\/\/www\.openstreetmap\.org\//);
       expect(await mapLink.getAttribute('rel')).toBe('noopener noreferrer');
-      await check(ownerPage, `location-owner-thread-${language}`, violations);
+      await checkAtBothSizes(ownerPage, `location-owner-thread-${language}`, violations);
 
       // The finder's visit is a scan; a private client address has no city.
       await ownerPage.goto(url(`/item/${owner.code}`));
       await heading(ownerPage, texts.itemTitle);
       const scans = ownerPage.getByRole('region', { name: texts.scans });
       await scans.getByRole('listitem').filter({ hasText: texts.unknownPlace }).first().waitFor();
-      await check(ownerPage, `scans-owner-item-${language}`, violations);
+      await checkAtBothSizes(ownerPage, `scans-owner-item-${language}`, violations);
 
       expect(violations).toEqual([]);
     },

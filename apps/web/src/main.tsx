@@ -10,7 +10,7 @@ import { keepPrerenderedDraft } from './features/messages/prerendered-draft';
 import { keepServerRenderedItem } from './features/messages/server-rendered-item';
 import { registerServiceWorker } from './features/push/service-worker';
 import { tellServiceWorkerLanguage } from './features/push/push-subscription';
-import { createI18n, keepPrerenderedLanguage } from './i18n/i18n';
+import { createI18n, followPrerenderedLanguage, keepPrerenderedLanguage } from './i18n/i18n';
 import { ApiClient } from './lib/api-client';
 
 const container = document.getElementById('root');
@@ -39,6 +39,8 @@ const start = () =>
 
 // The finder page arrives prerendered (found.html): it stays, and keeps what the finder types, until the page's code
 // has loaded and the app can take its place without a blank moment in between.
+if (container.hasChildNodes()) followPrerenderedLanguage(i18n, container);
+
 if (container.hasChildNodes() && !router.state.initialized) {
   // The gateway's finder page posts its form itself, for browsers that run no script. This one does: the app sends it,
   // so the page's button waits for the app as found.html's does (a message posted meanwhile would open a conversation

@@ -1,7 +1,7 @@
 import { waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
-import { chooseLanguage, createI18n, keepPrerenderedLanguage, pickLanguage } from './i18n';
+import { chooseLanguage, createI18n, followPrerenderedLanguage, keepPrerenderedLanguage, pickLanguage } from './i18n';
 import en from './locales/en.json';
 import es from './locales/es.json';
 import it_ from './locales/it.json';
@@ -143,5 +143,16 @@ describe('choosing the display language', () => {
     await keepPrerenderedLanguage(picked, page);
     expect(picked.resolvedLanguage).toBe('nl');
     expect(localStorage.getItem('lang')).toBe('nl');
+  });
+  it('applies a language picked in the prerendered page at once, while the app is still on its way', async () => {
+    const page = document.createElement('div');
+    page.innerHTML = '<select id="language"><option value="en" selected>English</option><option value="es">Español</option></select>';
+    const i18n = createI18n({ pageLanguage: 'en' });
+    followPrerenderedLanguage(i18n, page);
+    const select = page.querySelector('select')!;
+    select.value = 'es';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    await waitFor(() => expect(i18n.resolvedLanguage).toBe('es'));
+    expect(localStorage.getItem('lang')).toBe('es');
   });
 });

@@ -115,3 +115,15 @@ export async function keepPrerenderedLanguage(instance: i18n, root: ParentNode):
   const picked = select ? [...select.options].find((option) => option.selected && !option.defaultSelected)?.value : undefined;
   if (picked && isSupportedLanguage(picked)) await chooseLanguage(instance, picked);
 }
+
+/**
+ * Until the app has taken a prerendered page over, a language picked in that page's list applies at once: the list
+ * has no handler of its own, and a pick between `keepPrerenderedLanguage` and the app's first render would be lost.
+ * (The app's own list has an id of React's making, not `language`.)
+ */
+export function followPrerenderedLanguage(instance: i18n, root: HTMLElement): void {
+  root.addEventListener('change', (event) => {
+    const target = event.target;
+    if (target instanceof HTMLSelectElement && target.id === 'language' && isSupportedLanguage(target.value)) void chooseLanguage(instance, target.value);
+  });
+}
