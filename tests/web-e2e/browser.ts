@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 // Debian's Chromium (STACK.md): never a downloaded browser.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -112,6 +112,25 @@ export async function checkAtBothSizes(page: Page, name: string, violations: str
     await screenshot(page, `${name}-${viewport.width}`);
   }
   if (original) await page.setViewportSize(original);
+}
+
+/** Picks the interface language in the page header's language list. */
+export function chooseLanguage(page: Page, language: string): Promise<string[]> {
+  return page.locator('header').getByRole('combobox').selectOption(language);
+}
+
+/** Waits for `target` while moving the mouse now and then: the page polls only while its user is active. */
+export async function waitWhileActive(page: Page, target: Locator, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let step = 0; ; step += 1) {
+    await page.mouse.move(10 + (step % 50), 10 + (step % 30));
+    try {
+      await target.waitFor({ timeout: 1000 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
 }
 
 /** Waits for the page's main heading. */

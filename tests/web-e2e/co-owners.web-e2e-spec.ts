@@ -3,7 +3,7 @@ import type { InvitationAccepted } from '@homing/contracts';
 import { expectEventually, linkIn, type ReceivedMail } from '@homing/testing';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
-import { chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations, VIEWPORTS } from './browser';
+import { chooseLanguage, chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations, VIEWPORTS } from './browser';
 import { ownerWithItem } from './owners';
 
 // Co-owners and the hand-over of ownership (issue 27) in Chromium against the whole product: the owner invites an
@@ -131,7 +131,6 @@ describe('co-owners in a browser', () => {
     return page;
   }
 
-  const chooseLanguage = (page: Page, language: Language) => page.locator('header').getByRole('combobox').selectOption(language);
 
   /** The owner invites `email` from the item page, in `language`; the invitation's link from the e-mail. */
   async function inviteFromItemPage(page: Page, code: string, email: string, language: Language): Promise<string> {

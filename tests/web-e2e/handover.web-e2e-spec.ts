@@ -1,6 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
-import { appTookOver, checkAtBothSizes, chromiumForSuite, logIn as logInAt } from './browser';
+import { appTookOver, checkAtBothSizes, chooseLanguage, chromiumForSuite, logIn as logInAt, waitWhileActive } from './browser';
 import { ownerWithItem } from './owners';
 
 // The safe hand-over in two browsers against the whole product: a finder writes their phone number and IBAN, the owner
@@ -100,7 +100,6 @@ describe('the safe hand-over in two browsers', () => {
   const { openPage } = chromiumForSuite();
   const url = (path: string) => `${stack.base}${path}`;
 
-  const chooseLanguage = (page: Page, language: Language) => page.locator('header').getByRole('combobox').selectOption(language);
   const bubble = (page: Page, language: Language, text: string) => page.getByRole('list', { name: TEXTS[language].messages }).getByRole('listitem').filter({ hasText: text });
   const region = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 
@@ -111,19 +110,6 @@ describe('the safe hand-over in two browsers', () => {
     return page;
   }
 
-  /** Waits for `target` while moving the mouse now and then: the page polls only while its user is active. */
-  async function waitWhileActive(page: Page, target: Locator, timeoutMs = 30_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (let step = 0; ; step += 1) {
-      await page.mouse.move(10 + (step % 50), 10 + (step % 30));
-      try {
-        await target.waitFor({ timeout: 1000 });
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-      }
-    }
-  }
 
 
   it.each(Object.keys(TEXTS) as Language[])(

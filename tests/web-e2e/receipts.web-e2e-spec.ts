@@ -1,7 +1,7 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expectEventually } from '@homing/testing';
 import { startStack, type Stack } from '../support/stack';
-import { checkAtBothSizes, chromiumForSuite, logIn as logInAt, pushReadyPage } from './browser';
+import { checkAtBothSizes, chooseLanguage, chromiumForSuite, logIn as logInAt, pushReadyPage, waitWhileActive } from './browser';
 import { newItem, ownerWithItem } from './owners';
 
 // Receipts in two browsers against the whole product: the finder sees "Delivered" under their message once the owner
@@ -38,7 +38,6 @@ describe('message receipts in two browsers', () => {
     expect(written.status).toBe(201);
   }
 
-  const chooseLanguage = (page: Page, language: Language) => page.locator('header').getByRole('combobox').selectOption(language);
 
   async function declinePush(page: Page, language: Language) {
     const offer = page.getByRole('dialog', { name: TEXTS[language].pushTitle });
@@ -46,19 +45,6 @@ describe('message receipts in two browsers', () => {
     await offer.waitFor({ state: 'detached' });
   }
 
-  /** Waits for `target` while moving the mouse now and then: the page polls only while its user is active. */
-  async function waitWhileActive(page: Page, target: Locator, timeoutMs = 30_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (let step = 0; ; step += 1) {
-      await page.mouse.move(10 + (step % 50), 10 + (step % 30));
-      try {
-        await target.waitFor({ timeout: 1000 });
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-      }
-    }
-  }
 
   const bubble = (page: Page, language: Language, text: string) => page.getByRole('list', { name: TEXTS[language].messages }).getByRole('listitem').filter({ hasText: text });
 

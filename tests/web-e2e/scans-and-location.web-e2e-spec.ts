@@ -2,7 +2,7 @@ import type { Message } from '@homing/contracts';
 import { expectEventually } from '@homing/testing';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
-import { appTookOver, checkAtBothSizes, chromiumForSuite, heading, logIn as logInAt } from './browser';
+import { appTookOver, checkAtBothSizes, chooseLanguage, chromiumForSuite, heading, logIn as logInAt } from './browser';
 import { ownerWithItem } from './owners';
 
 // A lost item's tag scanned, and the place its finder shares, in two browsers against the whole product: the finder's
@@ -82,7 +82,6 @@ describe('scans of a lost item’s tag and the place its finder shares, in two b
   const { openPage } = chromiumForSuite();
   const url = (path: string) => `${stack.base}${path}`;
 
-  const chooseLanguage = (page: Page, language: Language) => page.locator('header').getByRole('combobox').selectOption(language);
   const bubble = (page: Page, language: Language, text: string) => page.getByRole('list', { name: TEXTS[language].messages }).getByRole('listitem').filter({ hasText: text });
 
   /** A page whose push offer is snoozed: it would cover what these tests look at. */

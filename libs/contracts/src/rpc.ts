@@ -170,11 +170,6 @@ export const RpcMap = {
     request: z.object({ token: z.string().max(64), userId: z.uuid().nullable(), language: userLanguageSchema.optional() }),
     response: z.object({ code: z.string(), userId: z.uuid(), claim: claimResponseSchema }),
   },
-  /** The persons of an item, for the gateway's scan cache and notifications' checks: owner and co-owners (404 unknown). */
-  'items.rpc.people-of': {
-    request: z.object({ code: z.string() }),
-    response: z.object({ ownerUserId: z.uuid().nullable(), coOwnerUserIds: z.array(z.uuid()) }),
-  },
   /** Records one scan of a tag's finder page (404 for an unknown code); a lost item's also publishes `items.item.scanned.v1`. */
   'items.rpc.record-scan': {
     request: z.object({ code: z.string().min(1).max(64), city: z.string().max(200).nullable(), country: z.string().length(2).nullable(), deviceKind: deviceKindSchema }),

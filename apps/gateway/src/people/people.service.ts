@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { formatTagCode, ResponseCode, type Invitation, type InvitationAccepted, type InvitationKind, type InvitationSent, type ItemNotificationSettings, type ItemPeople, type UserLanguage } from '@homing/contracts';
+import { formatTagCode, parseTagCode, ResponseCode, type Invitation, type InvitationAccepted, type InvitationKind, type InvitationSent, type ItemNotificationSettings, type ItemPeople, type UserLanguage } from '@homing/contracts';
 import { RpcClient, RpcError } from '@homing/platform';
 import { ApiError } from '../http/http-error';
 import { PublicItemCache } from '../items/public-item-cache';
@@ -41,12 +41,12 @@ export class PeopleService {
 
   async settings(code: string, userId: string): Promise<ItemNotificationSettings> {
     const item = await this.rpc.request('items.rpc.get-owned', { code, ownerUserId: userId });
-    return this.rpc.request('notifications.rpc.get-item-settings', { code: item.code.replace(/-/g, ''), userId });
+    return this.rpc.request('notifications.rpc.get-item-settings', { code: parseTagCode(item.code) ?? item.code, userId });
   }
 
   async changeSettings(code: string, userId: string, changes: { email?: boolean; push?: boolean }): Promise<ItemNotificationSettings> {
     const item = await this.rpc.request('items.rpc.get-owned', { code, ownerUserId: userId });
-    return this.rpc.request('notifications.rpc.set-item-settings', { code: item.code.replace(/-/g, ''), userId, ...changes });
+    return this.rpc.request('notifications.rpc.set-item-settings', { code: parseTagCode(item.code) ?? item.code, userId, ...changes });
   }
 
   async invitation(token: string): Promise<Invitation> {

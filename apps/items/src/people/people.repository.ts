@@ -36,6 +36,11 @@ export class PeopleRepository {
     return (await this.database.one<LockedItem>('SELECT code, name, owner_user_id, claimed_at FROM items WHERE code = $1 FOR UPDATE', [code], transaction)) ?? null;
   }
 
+  /** The item's name, for an invitation's page (a read: nothing is changed, nothing locked). */
+  async itemName(code: string): Promise<string | null> {
+    return (await this.database.one<{ name: string | null }>('SELECT name FROM items WHERE code = $1', [code]))?.name ?? null;
+  }
+
   async coOwners(code: string, transaction?: Transaction): Promise<Array<{ user_id: string; added_at: Date }>> {
     return this.database.rows('SELECT user_id, added_at FROM item_co_owners WHERE item_code = $1 ORDER BY added_at, user_id', [code], transaction);
   }

@@ -32,9 +32,4 @@ export class PeopleRpcController {
   accept(@Payload() request: Request<'items.rpc.accept-invitation'>): Promise<Response<'items.rpc.accept-invitation'>> {
     return this.people.accept(request);
   }
-
-  @RpcHandler('items.rpc.people-of')
-  peopleOf(@Payload() { code }: Request<'items.rpc.people-of'>): Promise<Response<'items.rpc.people-of'>> {
-    return this.people.peopleOf(code);
-  }
 }

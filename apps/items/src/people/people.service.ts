@@ -110,8 +110,8 @@ export class PeopleService {
 
   async invitation(token: string, now = new Date()): Promise<RpcResponse<'items.rpc.get-invitation'>> {
     const invitation = await this.openInvitation(token, now);
-    const item = await this.people.transaction((transaction) => this.people.lockItem(transaction, invitation.item_code));
-    return { kind: invitation.kind, itemName: item?.name ?? null, email: invitation.email, expiresAt: invitation.expires_at.toISOString() };
+    const itemName = await this.people.itemName(invitation.item_code);
+    return { kind: invitation.kind, itemName, email: invitation.email, expiresAt: invitation.expires_at.toISOString() };
   }
 
   /**
@@ -147,16 +147,6 @@ export class PeopleService {
       await this.transferred(transaction, item, person);
     });
     return { code: invitation.item_code, userId: person, claim };
-  }
-
-  async peopleOf(input: string): Promise<RpcResponse<'items.rpc.people-of'>> {
-    const code = parseTagCode(input);
-    if (!code) throw ITEM_NOT_FOUND();
-    return this.people.transaction(async (transaction) => {
-      const item = await this.people.lockItem(transaction, code);
-      if (!item) throw ITEM_NOT_FOUND();
-      return { ownerUserId: item.owner_user_id, coOwnerUserIds: (await this.people.coOwners(code, transaction)).map((person) => person.user_id) };
-    });
   }
 
   /** An erased user leaves every item they co-owned (their own items are deleted by the erasure itself). */
