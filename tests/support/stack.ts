@@ -10,6 +10,11 @@ export interface Stack {
   namespace: string;
   /** `http://127.0.0.1:<port>` of the gateway, and its `/api/v1`. */
   base: string;
+  /**
+   * PUBLIC_URL of the stack, `http://localhost:<port>` of the gateway: the origin e-mails link to and passkeys are
+   * bound to (WebAuthn takes no IP address as its relying party), so a browser test of passkeys opens pages here.
+   */
+  publicUrl: string;
   api: string;
   nc: NatsConnection;
   db: Client;
@@ -45,11 +50,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const mail = await new SmtpSink().start();
   // And its own push service: notifications may call it (an allowed host) and trusts its self-signed certificate.
   const push = await new PushSink().start();
+  const gatewayPort = await freePort();
+  const publicUrl = `http://localhost:${gatewayPort}`;
   const shared = { DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl, REDIS_URL: infra.redisUrl, NATS_NAMESPACE: namespace, NODE_ENV: 'test' };
   const envOf = (service: BackendService): NodeJS.ProcessEnv => ({
     ...shared,
     DATABASE_SCHEMA: schemaOf(service),
     // Welcome mails at once unless a suite asks otherwise (in production they wait for activation's password step).
+    // identity binds passkeys to PUBLIC_URL's host and origin.
+    ...(service === 'identity' ? { PUBLIC_URL: publicUrl } : {}),
     ...(service === 'notifications' ? { SMTP_URL: mail.url, PUSH_SERVICE_HOSTS: push.host, NODE_EXTRA_CA_CERTS: push.caPath, WELCOME_MAIL_DELAY_MINUTES: '0' } : {}),
     ...options.env?.[service],
   });
@@ -60,10 +69,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await options.beforeStart?.({ envOf });
   const services = new Map<string, ServiceProcess>();
   for (const service of BACKEND_SERVICES) services.set(service, new ServiceProcess(service, await freePort(), envOf(service)));
-  const gatewayPort = await freePort();
   services.set(
     'gateway',
-    new ServiceProcess('gateway', gatewayPort, { ...shared, WEB_DIST: 'dist/apps/web', PUBLIC_URL: `http://localhost:${gatewayPort}`, ...options.env?.gateway }),
+    new ServiceProcess('gateway', gatewayPort, { ...shared, WEB_DIST: 'dist/apps/web', PUBLIC_URL: publicUrl, ...options.env?.gateway }),
   );
   const relaySmtpPort = options.relay ? await freePort() : undefined;
   if (relaySmtpPort) {
@@ -84,6 +92,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   return {
     namespace,
     base,
+    publicUrl,
     api: `${base}/api/v1`,
     nc,
     db,

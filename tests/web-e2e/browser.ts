@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Locator, type Page } from 'playwright-core';
 
 // Debian's Chromium (STACK.md): never a downloaded browser.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -143,7 +143,8 @@ export async function logIn(page: Page, base: string, user: { email: string; pas
   await page.goto(`${base}/login`);
   await page.getByLabel('E-mail').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  // Exact: the page also has "Log in with a passkey".
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
   await page.waitForURL(`${base}/items`);
   await heading(page, 'My items');
 }
@@ -154,4 +155,23 @@ export async function logIn(page: Page, base: string, user: { email: string; pas
  */
 export async function appTookOver(page: Page): Promise<void> {
   await page.locator('#root form.message-form:not([action])').waitFor();
+}
+
+/** A virtual authenticator in a page's browser (DevTools protocol), and the session that controls it. */
+export interface VirtualAuthenticator {
+  cdp: CDPSession;
+  authenticatorId: string;
+}
+
+/**
+ * Gives the page's browser a platform authenticator that holds passkeys (resident keys), verifies its user and agrees
+ * to every ceremony by itself: WebAuthn without a dialog. Pages must be on a host name (not an IP address) for it.
+ */
+export async function addVirtualAuthenticator(page: Page): Promise<VirtualAuthenticator> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable', { enableUI: false });
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return { cdp, authenticatorId };
 }

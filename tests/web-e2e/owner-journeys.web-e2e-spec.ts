@@ -105,7 +105,7 @@ describe('owners’ ways in, in a browser', () => {
     await heading(page, 'Log in');
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await onThread(page, tag);
     await screenshot(page, 'owner-journeys-thread-after-password-1280');
   });

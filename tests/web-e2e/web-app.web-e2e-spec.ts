@@ -82,7 +82,7 @@ describe('the web app in a browser', () => {
     await page.goto(url('/login'));
     await page.getByLabel('E-mail').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill('not the password');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByText('Invalid login credentials.').waitFor();
 
     await logIn(page, user);
@@ -104,7 +104,7 @@ describe('the web app in a browser', () => {
     const code = new URL(linkIn(await mailWithLink(user.email, prefix), prefix)).searchParams.get('code');
     expect(code).toBeTruthy();
     await page.getByLabel('Login code').fill(code as string);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.waitForURL(url('/items'));
     await heading(page, 'My items');
   });
@@ -248,7 +248,7 @@ describe('the web app in a browser', () => {
         'login-errors',
         '/login',
         async (page) => {
-          await page.getByRole('button', { name: 'Log in' }).click();
+          await page.getByRole('button', { name: 'Log in', exact: true }).click();
           await page.getByText('This field is required.').first().waitFor();
         },
       ],

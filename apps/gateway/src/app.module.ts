@@ -29,6 +29,7 @@ import { ThreadWatermarks } from './conversations/thread-watermarks';
 import type { GatewayConfig } from './config/gateway.config';
 import { rateLimitsModule, ClientAddressThrottlerGuard } from './http/rate-limits';
 import { AuthHttpController } from './identity/auth.http-controller';
+import { PasskeysHttpController } from './identity/passkeys.http-controller';
 import { UsersHttpController } from './identity/users.http-controller';
 import { ItemsHttpController } from './items/items.http-controller';
 import { PhotosHttpController } from './photos/photos.http-controller';
@@ -63,7 +64,7 @@ export class AppModule {
         }),
         rateLimitsModule(config),
       ],
-      controllers: [AuthHttpController, UsersHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController, ConversationsHttpController, OwnerConversationsHttpController, PushHttpController, ExportHttpController, ScansHttpController, SafeHandoverHttpController, PeopleHttpController],
+      controllers: [AuthHttpController, UsersHttpController, PasskeysHttpController, ItemsHttpController, ClaimsHttpController, OwnedItemsHttpController, QrHttpController, TagBatchesHttpController, PhotosHttpController, ConversationsHttpController, OwnerConversationsHttpController, PushHttpController, ExportHttpController, ScansHttpController, SafeHandoverHttpController, PeopleHttpController],
       providers: [
         // The decisions behind the routes, one service per feature.
         AuthService,

@@ -10,6 +10,9 @@ import { LoginCodesRpcController } from './login-codes/login-codes.rpc-controlle
 import { LoginCodesService } from './login-codes/login-codes.service';
 import { MailBudget } from './mail-limits/mail-budget';
 import { MailSendsRepository } from './mail-limits/mail-sends.repository';
+import { PasskeysRepository } from './passkeys/passkeys.repository';
+import { PasskeysRpcController } from './passkeys/passkeys.rpc-controller';
+import { PasskeysService } from './passkeys/passkeys.service';
 import { PasswordHasher } from './passwords/password-hasher';
 import { PasswordTokensRepository } from './password-tokens/password-tokens.repository';
 import { PasswordTokensRpcController } from './password-tokens/password-tokens.rpc-controller';
@@ -21,7 +24,7 @@ import { SessionsService } from './sessions/sessions.service';
 
 // One module: the features share users, sessions and the password hasher at every turn.
 @Module({
-  controllers: [AccountsRpcController, SessionsRpcController, LoginCodesRpcController, PasswordTokensRpcController, ExportRpcController],
+  controllers: [AccountsRpcController, SessionsRpcController, LoginCodesRpcController, PasswordTokensRpcController, PasskeysRpcController, ExportRpcController],
   providers: [
     UsersRepository,
     SessionsRepository,
@@ -35,6 +38,8 @@ import { SessionsService } from './sessions/sessions.service';
     PasswordTokensService,
     LoginCodesService,
     AccountsService,
+    PasskeysRepository,
+    PasskeysService,
     ExportRepository,
     ExportService,
   ],

@@ -29,6 +29,10 @@ export const EMAIL_JOBS = {
   accountDeleted: 'account-deleted',
   /** To an address invited to share an item or take it over: the invitation's link, to the address the event carries. */
   invitation: 'invitation',
+  /** To a user: a passkey was added to their account (which, and when), and what to do if it was not them. */
+  passkeyAdded: 'passkey-added',
+  /** To a user: a passkey was deleted from their account (which, and when), and what to do if it was not them. */
+  passkeyDeleted: 'passkey-deleted',
 } as const;
 
 /** Job names of the `push` queue. */
@@ -68,6 +72,10 @@ export const DURABLE_CONSUMERS = {
   itemPeople: 'notifications__item-people',
   /** An invitation to share an item or take it over (`items.invitation.created.v1`, secrets stream). */
   invitationMail: 'notifications__invitation-mail',
+  /** A passkey was added to an account (`identity.passkey.added.v1`): the owner's e-mail. */
+  passkeyAddedMail: 'notifications__passkey-added-mail',
+  /** A passkey was deleted from an account (`identity.passkey.deleted.v1`): the owner's e-mail. */
+  passkeyDeletedMail: 'notifications__passkey-deleted-mail',
 } as const;
 
 /** Prefix of BullMQ's Redis keys when `BULLMQ_PREFIX` is not set: `homing`, or `homing_<NATS_NAMESPACE>`. */

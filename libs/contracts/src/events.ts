@@ -101,6 +101,19 @@ export const EventMap = {
     data: z.object({ email: z.string(), language: userLanguageSchema }),
   },
   /**
+   * A passkey was added to, or deleted from, an account: notifications e-mails the owner, so a passkey they did not
+   * add is seen at once. Ids and the provider's name from the authenticator's model (AAGUID; public, never the
+   * owner's name for it). Deleting the account erases passkeys without these events.
+   */
+  'identity.passkey.added.v1': {
+    stream: 'events',
+    data: z.object({ userId: z.uuid(), passkeyId: z.uuid(), provider: z.string().nullable() }),
+  },
+  'identity.passkey.deleted.v1': {
+    stream: 'events',
+    data: z.object({ userId: z.uuid(), passkeyId: z.uuid(), provider: z.string().nullable() }),
+  },
+  /**
    * A lost item's tag was scanned (scans of items not lost publish nothing). Ids and the time only: where it was
    * scanned stays in items, which notifications asks (`items.rpc.get-scan`) when it words the alert.
    */

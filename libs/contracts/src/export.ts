@@ -14,6 +14,9 @@ export const identityExportSchema = z.object({
     isAdmin: z.boolean(),
   }),
   sessions: z.array(z.object({ createdAt: z.string(), lastUsedAt: z.string(), expiresAt: z.string(), revokedAt: z.string().nullable() })),
+  /** The account's passkeys: their names, providers and times (never a key or credential id). */
+  // Defaults to none: an identity replica older than passkeys still answers during a rollout.
+  passkeys: z.array(z.object({ name: z.string().nullable(), provider: z.string().nullable(), synced: z.boolean(), createdAt: z.string(), lastUsedAt: z.string().nullable() })).default([]),
   /** The per-address mail limits' records: which kind of e-mail was asked for, and when. */
   mailRequests: z.array(z.object({ kind: z.string(), sentAt: z.string() })),
 });
@@ -78,6 +81,7 @@ export const userExportSchema = z.object({
   about: z.record(z.string(), z.string()),
   account: identityExportSchema.shape.account,
   sessions: identityExportSchema.shape.sessions,
+  passkeys: identityExportSchema.shape.passkeys,
   mail_requests: identityExportSchema.shape.mailRequests,
   items: itemsExportSchema.shape.items,
   conversations: messagingExportSchema.shape.conversations,

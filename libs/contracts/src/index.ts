@@ -7,6 +7,7 @@ export * from './events';
 export * from './http-error';
 export * from './identity';
 export * from './items';
+export * from './passkeys';
 export * from './people';
 export * from './photos';
 export * from './push';

@@ -42,6 +42,10 @@ export const ResponseCode = {
   ALREADY_INVITED: 'ALREADY_INVITED',
   /** An invitation link that is unknown, used, cancelled or past its 7 days. */
   INVITATION_EXPIRED: 'INVITATION_EXPIRED',
+  /** Adding a passkey needs a log-in of the last PASSKEY_RECENT_LOGIN_MINUTES: log in again. */
+  RECENT_LOGIN_REQUIRED: 'RECENT_LOGIN_REQUIRED',
+  /** The account has PASSKEYS_PER_USER_MAX passkeys already. */
+  TOO_MANY_PASSKEYS: 'TOO_MANY_PASSKEYS',
   /** `DELETE /user` erased the account: every token of it stops working at once. */
   USER_DELETED: 'USER_DELETED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',

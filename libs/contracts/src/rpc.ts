@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { deviceKindSchema, scanHistorySchema, shareLocationBodySchema } from './scans';
 import { contactKindSchema, conversationStateSchema, handoverCodeSchema } from './handover';
+import {
+  passkeyAuthenticationResponseSchema,
+  passkeyCreationOptionsSchema,
+  passkeyListSchema,
+  passkeyRegistrationResponseSchema,
+  passkeyRequestOptionsSchema,
+  passkeySchema,
+} from './passkeys';
 import { invitationKindSchema, itemNotificationSettingsSchema, itemRoleSchema } from './people';
 import {
   accessTokenSchema,
@@ -471,6 +479,44 @@ export const RpcMap = {
   'identity.rpc.delete-user': {
     request: z.object({ userId: z.uuid(), password: z.string().min(1).max(128).optional(), code: loginCodeInputSchema.optional() }),
     response: z.object({ email: z.string() }),
+  },
+  // identity: passkeys (WebAuthn). The relying party is PUBLIC_URL's host; every challenge is kept by identity, 5 minutes,
+  // single use. Every failure of a passkey log-in answers 401 INVALID_CREDENTIALS, as a wrong password does.
+  /**
+   * Options to create a passkey for the user of this session, whose log-in must be recent (403
+   * RECENT_LOGIN_REQUIRED otherwise); their passkeys are excluded, so one authenticator is registered once.
+   */
+  'identity.rpc.passkey-registration-options': {
+    request: z.object({ userId: z.uuid(), sessionId: z.uuid() }),
+    response: passkeyCreationOptionsSchema,
+  },
+  /** Verifies the browser's answer to those options and stores the passkey (422 VALIDATION_ERROR {response} when it fails). */
+  'identity.rpc.register-passkey': {
+    request: z.object({ userId: z.uuid(), sessionId: z.uuid(), response: passkeyRegistrationResponseSchema }),
+    response: passkeySchema,
+  },
+  'identity.rpc.list-passkeys': {
+    request: z.object({ userId: z.uuid() }),
+    response: passkeyListSchema,
+  },
+  /** 404 NOT_FOUND for a passkey that is not the user's. */
+  'identity.rpc.rename-passkey': {
+    request: z.object({ userId: z.uuid(), passkeyId: z.uuid(), name: z.string().min(1).max(64) }),
+    response: passkeySchema,
+  },
+  'identity.rpc.delete-passkey': {
+    request: z.object({ userId: z.uuid(), passkeyId: z.uuid() }),
+    response: nothing,
+  },
+  /** Options for a log-in with any passkey of this site (discoverable: no address asked first). */
+  'identity.rpc.passkey-login-options': {
+    request: nothing,
+    response: passkeyRequestOptionsSchema,
+  },
+  /** A session for a verified assertion; anything else (a used or expired challenge, another origin, an unknown credential, a counter gone back) is 401. */
+  'identity.rpc.passkey-login': {
+    request: z.object({ response: passkeyAuthenticationResponseSchema }),
+    response: tokenResponseSchema,
   },
   /** What identity keeps about a user, for their export (`GET /user/export`): no hash, token or token id. */
   'identity.rpc.export-user': {

@@ -8,3 +8,4 @@ export * from './keys';
 export * from './smtp-sink';
 export * from './images';
 export * from './push-sink';
+export * from './soft-authenticator';

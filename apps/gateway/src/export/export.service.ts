@@ -7,6 +7,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user';
 export const EXPORT_ABOUT = {
   account: 'Your account: e-mail address, language, when it was made, whether it has a password, whether it is an admin.',
   sessions: 'Each time you logged in: when, when it was last used, when it expires or was ended. No tokens.',
+  passkeys: 'Your passkeys: the name you gave each (or none), the password manager it is kept in where known, whether it is synced, when it was added and last used. Never its key.',
   mail_requests: 'Login codes and password links asked for in your name over the last day (kind and time), kept for the sending limits.',
   items: 'Your items: tag code, name, reward (in cents), when created and activated, photo links, lost mode and its note, and the scans of the last 30 days (time, city, country, kind of device).',
   conversations: 'The conversations about the items you own or share with every message, the places finders shared, and when each was delivered and read. Finders are shown as "finder" only: their e-mail address and language are theirs, not yours; their contact details stay masked unless both sides agreed to share them.',
@@ -40,6 +41,7 @@ export class ExportService {
       about: EXPORT_ABOUT,
       account: identity.account,
       sessions: identity.sessions,
+      passkeys: identity.passkeys,
       mail_requests: identity.mailRequests,
       items: items.items,
       conversations: messaging.conversations,

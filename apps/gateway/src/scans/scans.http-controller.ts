@@ -6,12 +6,8 @@ import { CurrentUser, OptionalCurrentUser, type AuthenticatedUser } from '../aut
 import { ApiRoute } from '../http/api-route.decorator';
 import { NOT_YOURS } from '../http/openapi';
 import { SCAN_LIMITS } from './scan-limits';
-import { ScansService, type ScanRequestHeaders } from './scans.service';
-
-function pickScanHeaders(request: FastifyRequest): ScanRequestHeaders {
-  const { origin, 'sec-fetch-site': site } = request.headers;
-  return { ...(typeof origin === 'string' ? { origin } : {}), ...(typeof site === 'string' ? { 'sec-fetch-site': site } : {}) };
-}
+import { requestSiteHeaders } from '../http/from-our-pages';
+import { ScansService } from './scans.service';
 
 @ApiTags('items')
 @Controller()
@@ -36,7 +32,7 @@ export class ScansHttpController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
-    return this.scans.record(code, { address: request.ip, userAgent: request.headers['user-agent'], viewerUserId: viewer?.id ?? null, headers: pickScanHeaders(request) }, reply);
+    return this.scans.record(code, { address: request.ip, userAgent: request.headers['user-agent'], viewerUserId: viewer?.id ?? null, headers: requestSiteHeaders(request.headers) }, reply);
   }
 
   @Get('user/items/:code/scans')

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { parseTagCode, ResponseCode, type ScanHistory } from '@homing/contracts';
 import { InjectConfig, RpcClient } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
+import { fromOurPages, type RequestSiteHeaders } from '../http/from-our-pages';
 import { ApiError } from '../http/http-error';
 import { PublicItemsService } from '../items/public-items.service';
 import { ScanLimits } from './scan-limits';
@@ -29,7 +30,7 @@ export class ScansService {
    */
   async record(
     input: string,
-    visitor: { address: string; userAgent: string | undefined; viewerUserId: string | null; headers: ScanRequestHeaders },
+    visitor: { address: string; userAgent: string | undefined; viewerUserId: string | null; headers: RequestSiteHeaders },
     reply: Pick<FastifyReply, 'header'>,
   ): Promise<void> {
     if (!fromOurPages(visitor.headers, this.publicOrigin)) throw new ApiError(403, ResponseCode.FORBIDDEN, 'Scans are recorded by the finder page itself.');
@@ -44,21 +45,4 @@ export class ScansService {
   history(ownerUserId: string, code: string): Promise<ScanHistory> {
     return this.rpc.request('items.rpc.list-scans', { code, ownerUserId });
   }
-}
-
-export interface ScanRequestHeaders {
-  origin?: string;
-  'sec-fetch-site'?: string;
-}
-
-/**
- * Whether a scan comes from our own finder page rather than from a form or script on another site, which needs no
- * preflight for a POST without a body and could otherwise alert an owner falsely. A browser says where a request comes
- * from (`Sec-Fetch-Site`, else `Origin`); a client that says neither is no browser page, and is limited like any caller.
- */
-export function fromOurPages(headers: ScanRequestHeaders, publicOrigin: string): boolean {
-  const site = headers['sec-fetch-site'];
-  if (typeof site === 'string') return site === 'same-origin' || site === 'none';
-  const origin = headers.origin;
-  return typeof origin !== 'string' || origin === publicOrigin;
 }

@@ -31,6 +31,11 @@ const identityEnvSchema = baseEnvSchema
       .string()
       .refine((key) => Buffer.byteLength(key, 'utf8') >= 32, 'must be at least 32 bytes (e.g. `openssl rand -base64 48`)')
       .optional(),
+    /**
+     * Where owners use the product: passkeys are bound to its host (the relying party id) and accepted only from its
+     * origin. Changing the host makes every passkey unusable (owners log in otherwise and add new ones).
+     */
+    PUBLIC_URL: envSchemas.urlWithProtocol(['http:', 'https:']).default('http://localhost:8080'),
     /** Self-registration (`POST /user`); off by default: accounts are created when a tag is activated. */
     REGISTRATION_ENABLED: envSchemas.booleanFlag.default(false),
     /** argon2id hashes computed at once (about one per core: each takes 15–20 ms of CPU). */

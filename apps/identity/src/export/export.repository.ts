@@ -36,6 +36,14 @@ export class ExportRepository {
     );
   }
 
+  /** Names, models and times only: never a credential id or public key. */
+  passkeys(userId: string): Promise<Array<{ name: string | null; aaguid: string | null; backedUp: boolean; createdAt: Date; lastUsedAt: Date | null }>> {
+    return this.database.rows(
+      `SELECT name, aaguid, backed_up AS "backedUp", created_at AS "createdAt", last_used_at AS "lastUsedAt" FROM passkeys WHERE user_id = $1 ORDER BY created_at`,
+      [userId],
+    );
+  }
+
   mailRequests(userId: string): Promise<Array<{ kind: string; sentAt: Date }>> {
     return this.database.rows(`SELECT kind, sent_at AS "sentAt" FROM mail_sends WHERE user_id = $1 ORDER BY sent_at`, [userId]);
   }

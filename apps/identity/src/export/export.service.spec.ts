@@ -11,7 +11,7 @@ describe('identity’s part of a data export', () => {
   });
 
   it('answers 404 for a user it does not know', async () => {
-    const repository = { account: async () => undefined, sessions: async () => [], mailRequests: async () => [] } as unknown as ExportRepository;
+    const repository = { account: async () => undefined, sessions: async () => [], passkeys: async () => [], mailRequests: async () => [] } as unknown as ExportRepository;
     await expect(new ExportService(repository).exportUser('0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10')).rejects.toMatchObject({ body: { status: 404 } });
   });
 });

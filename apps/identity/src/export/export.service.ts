@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ResponseCode, type IdentityExport } from '@homing/contracts';
 import { RpcError } from '@homing/platform';
+import { providerOf } from '../passkeys/passkey-providers';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../sessions/session-lifetime';
 import { ExportRepository, type SessionExportRow } from './export.repository';
 
@@ -15,9 +16,10 @@ export class ExportService {
   constructor(private readonly repository: ExportRepository) {}
 
   async exportUser(userId: string): Promise<IdentityExport> {
-    const [account, sessions, mailRequests] = await Promise.all([
+    const [account, sessions, passkeys, mailRequests] = await Promise.all([
       this.repository.account(userId),
       this.repository.sessions(userId),
+      this.repository.passkeys(userId),
       this.repository.mailRequests(userId),
     ]);
     if (!account) throw RpcError.notFound(ResponseCode.NOT_FOUND, 'User not found.');
@@ -28,6 +30,13 @@ export class ExportService {
         lastUsedAt: session.lastUsedAt.toISOString(),
         expiresAt: sessionExpiry(session).toISOString(),
         revokedAt: session.revokedAt?.toISOString() ?? null,
+      })),
+      passkeys: passkeys.map((passkey) => ({
+        name: passkey.name,
+        provider: providerOf(passkey.aaguid),
+        synced: passkey.backedUp,
+        createdAt: passkey.createdAt.toISOString(),
+        lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null,
       })),
       mailRequests: mailRequests.map(({ kind, sentAt }) => ({ kind, sentAt: sentAt.toISOString() })),
     };

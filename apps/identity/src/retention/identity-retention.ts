@@ -43,6 +43,11 @@ export function identityRetentionRules(database: Database, config: Pick<Identity
         }),
     },
     {
+      // A ceremony's challenge is useless once expired (5 minutes); a used one is deleted as it is taken.
+      name: 'passkey-challenges-expired',
+      purge: (now) => deleteInBatches(database, { table: 'passkey_challenges', where: 'expires_at <= $1::timestamptz', parameters: [now], batchSize }),
+    },
+    {
       name: 'mail-sends-past-window',
       purge: (now) =>
         deleteInBatches(database, { table: 'mail_sends', where: `sent_at < $1::timestamptz - $2 * interval '1 millisecond'`, parameters: [now, LONGEST_MAIL_WINDOW_MS], batchSize }),

@@ -25,6 +25,19 @@ export class SessionsRepository {
     return (await this.database.one<SessionRow>(`SELECT ${COLUMNS} FROM sessions WHERE id = $1 FOR UPDATE`, [id], tx)) ?? null;
   }
 
+  /**
+   * Whether the user's live session was opened (a log-in) within the last `minutes`: null when it is not theirs or was
+   * revoked. A refresh does not make a log-in recent.
+   */
+  async loggedInWithin(tx: Transaction | undefined, userId: string, sessionId: string, minutes: number): Promise<boolean | null> {
+    const row = await this.database.one<{ recent: boolean }>(
+      `SELECT created_at > now() - $3 * interval '1 minute' AS recent FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL`,
+      [sessionId, userId, minutes],
+      tx,
+    );
+    return row?.recent ?? null;
+  }
+
   async rotate(tx: Transaction | undefined, id: string, newJti: string): Promise<void> {
     await this.database.affected(
       `UPDATE sessions SET previous_jti = current_jti, current_jti = $2, rotated_at = now(), last_used_at = now() WHERE id = $1`,

@@ -9,6 +9,8 @@ import {
   FarewellMailConsumer,
   InvitationMailConsumer,
   LoginCodeMailConsumer,
+  PasskeyAddedMailConsumer,
+  PasskeyDeletedMailConsumer,
   PasswordResetMailConsumer,
   RelayAcknowledgementMailConsumer,
   ResumeLinkMailConsumer,
@@ -52,6 +54,8 @@ import { UserDeletedConsumer } from './user-deleted.consumer';
       UserDeletedConsumer,
       ItemPeopleConsumer,
       InvitationMailConsumer,
+      PasskeyAddedMailConsumer,
+      PasskeyDeletedMailConsumer,
     ),
   ],
 })

@@ -6,7 +6,7 @@ import type { EmailJob } from '../jobs/email-jobs';
 import { EmailQueueRepository } from '../jobs/email-queue.repository';
 import { DURABLE_CONSUMERS, EMAIL_JOBS } from '../persisted-names';
 import { NotificationConsumer } from './notification.consumer';
-import { ACTIVATION_MAIL_STALE_AFTER_MS, MESSAGE_NOTICE_STALE_AFTER_MS, SECRET_MAIL_STALE_AFTER_MS } from './stale-after';
+import { ACCOUNT_SECURITY_MAIL_STALE_AFTER_MS, ACTIVATION_MAIL_STALE_AFTER_MS, MESSAGE_NOTICE_STALE_AFTER_MS, SECRET_MAIL_STALE_AFTER_MS } from './stale-after';
 
 interface MailRule<S extends EventSubject> {
   durableName: string;
@@ -124,5 +124,30 @@ export const InvitationMailConsumer = mailConsumer({
   mailOf: ({ data }) => ({
     kind: EMAIL_JOBS.invitation,
     data: { invitationId: data.invitationId, email: data.email, token: data.token, invitationKind: data.kind, inviterUserId: data.inviterUserId },
+  }),
+});
+
+/**
+ * A passkey was added to an account: tell its owner at once, naming the provider and when, so one they did not add is
+ * seen (and deleted) while it matters. Address and language are asked of identity when the mail is sent.
+ */
+export const PasskeyAddedMailConsumer = mailConsumer({
+  durableName: DURABLE_CONSUMERS.passkeyAddedMail,
+  subject: 'identity.passkey.added.v1',
+  staleAfterMs: ACCOUNT_SECURITY_MAIL_STALE_AFTER_MS,
+  mailOf: ({ data, occurredAt }) => ({
+    kind: EMAIL_JOBS.passkeyAdded,
+    data: { userId: data.userId, passkeyId: data.passkeyId, provider: data.provider, occurredAt },
+  }),
+});
+
+/** A passkey was deleted from an account: tell its owner, as for one added (a deletion they did not make is a break-in). */
+export const PasskeyDeletedMailConsumer = mailConsumer({
+  durableName: DURABLE_CONSUMERS.passkeyDeletedMail,
+  subject: 'identity.passkey.deleted.v1',
+  staleAfterMs: ACCOUNT_SECURITY_MAIL_STALE_AFTER_MS,
+  mailOf: ({ data, occurredAt }) => ({
+    kind: EMAIL_JOBS.passkeyDeleted,
+    data: { userId: data.userId, passkeyId: data.passkeyId, provider: data.provider, occurredAt },
   }),
 });

@@ -41,4 +41,13 @@ describe('e-mail jobs as the queue hands them over', () => {
     expect(() => emailJobOf({ name: 'invitation', data: recipientOf(invitation.data) })).toThrow(UnrecoverableError);
     expect(() => emailJobOf({ name: 'invitation', data: { ...data, invitationKind: 'guest' } })).toThrow(UnrecoverableError);
   });
+
+  it('read a passkey mail with its ids, provider (or none) and time, and keep the user’s id alone once scrubbed', () => {
+    const data = { userId, passkeyId: '019ab1c2-0000-7000-8000-0000000000bb', provider: null, occurredAt: '2026-11-26T10:06:00.000Z' };
+    expect(emailJobOf({ name: 'passkey-deleted', data })).toEqual({ kind: 'passkey-deleted', data });
+    expect(emailJobOf({ name: 'passkey-added', data: { ...data, provider: 'iCloud Keychain' } }).kind).toBe('passkey-added');
+    expect(recipientIdOf(data)).toBe(userId);
+    expect(() => emailJobOf({ name: 'passkey-added', data: recipientOf(data) })).toThrow(UnrecoverableError);
+    expect(() => emailJobOf({ name: 'passkey-added', data: { ...data, occurredAt: 'yesterday' } })).toThrow(UnrecoverableError);
+  });
 });

@@ -4,13 +4,17 @@ import { invitationKindSchema, userLanguageSchema } from '@homing/contracts';
 import { EMAIL_JOBS } from '../persisted-names';
 
 const userId = z.string().min(1);
+// A passkey's id, its provider's public name (from the authenticator's model; null when unknown) and when the change
+// happened (the event's time, which the mail names): no secret.
+const passkeyChange = z.object({ userId, passkeyId: z.string().min(1), provider: z.string().nullable(), occurredAt: z.iso.datetime({ offset: true }) });
 
 /**
  * Every e-mail job: its kind (the BullMQ job name) and what it carries, the recipient (a user's id, or for a finder
  * without an account their conversation's id; address and language are looked up when the job runs) and what
  * identity cannot give again, the code or token it keeps only as a hash. Nothing else. The exceptions are the
  * farewell to a user who erased their account (identity has no address left to look up) and an invitation (the
- * invitee may have no account): those jobs carry the address.
+ * invitee may have no account): those jobs carry the address. A passkey's e-mail carries what its event told (the
+ * passkey's id, its provider's public name, when), which no service is asked for again.
  */
 const emailJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal(EMAIL_JOBS.loginCode), data: z.object({ userId, code: z.string() }) }),
@@ -40,6 +44,8 @@ const emailJobSchema = z.discriminatedUnion('kind', [
       inviterUserId: userId,
     }),
   }),
+  z.object({ kind: z.literal(EMAIL_JOBS.passkeyAdded), data: passkeyChange }),
+  z.object({ kind: z.literal(EMAIL_JOBS.passkeyDeleted), data: passkeyChange }),
 ]);
 
 /** One e-mail job, discriminated by `kind`: what consumers enqueue and what the processor switches on. */

@@ -24,6 +24,8 @@ const textByCode: Record<string, ErrorKey> = {
   TOO_MANY_PEOPLE: 'errors.tooManyPeople',
   ALREADY_INVITED: 'errors.alreadyInvited',
   INVITATION_EXPIRED: 'errors.invitationExpired',
+  RECENT_LOGIN_REQUIRED: 'errors.recentLoginRequired',
+  TOO_MANY_PASSKEYS: 'errors.tooManyPasskeys',
 };
 
 /** When no response code has a text of its own. */

@@ -132,6 +132,54 @@ describe('e-mail rendering', () => {
     expect(link.text).toContain('https://homing.example/found/ABCD-1234-EFGH-5678?resume=resume_Token-2');
     expect(link.text).toContain(EMAIL_TEXTS[language].mails['resume-link'].footer);
   });
+  describe('the passkey mails', () => {
+    const data = { userId, passkeyId: '019ab1c2-0000-7000-8000-0000000000bb', provider: 'iCloud Keychain', occurredAt: '2026-11-26T10:06:00.000Z' };
+
+    it.each([
+      ['en', 'A passkey was added to your Homing account', 'On November 26, 2026 at 11:06 AM GMT+1, a passkey from iCloud Keychain was added', 'Open your account'],
+      ['nl', 'Er is een toegangssleutel toegevoegd aan je Homing-account', 'Op 26 november 2026 om 11:06 CET is een toegangssleutel van iCloud Keychain toegevoegd', 'Open je account'],
+      ['es', 'Se ha añadido una llave de acceso a tu cuenta de Homing', 'El 26 de noviembre de 2026 a las 11:06 CET se añadió una llave de acceso de iCloud Keychain', 'Abrir tu cuenta'],
+    ] as const)('tells the owner in %s which passkey was added and when, what to do if it was not them, linking to the account page', (language, subject, when, action) => {
+      const email = renderer.render({ kind: 'passkey-added', data }, language);
+      const texts = EMAIL_TEXTS[language].mails['passkey-added'];
+      expect(email.subject).toBe(subject);
+      expect(email.html).toContain(`<html lang="${language}">`);
+      expect(email.text).toContain(when);
+      expect(email.html).toContain(when);
+      expect(email.text).toContain(texts.outro[0]);
+      expect(email.text).toContain(`${action}: https://homing.example/account`);
+      expect(email.text).toContain(EMAIL_TEXTS[language].layout.footer);
+      for (const part of [email.subject, email.html, email.text]) {
+        expect(part).not.toMatch(/{{|}}/);
+        expect(part).not.toContain(data.passkeyId);
+      }
+      expect(email.text.match(/https?:\/\/\S+/g)).toEqual(['https://homing.example/account']);
+    });
+
+    it.each([
+      ['en', 'A passkey was deleted from your Homing account', 'On November 26, 2026 at 11:06 AM GMT+1, a passkey was deleted'],
+      ['nl', 'Er is een toegangssleutel verwijderd uit je Homing-account', 'Op 26 november 2026 om 11:06 CET is een toegangssleutel verwijderd'],
+      ['es', 'Se ha eliminado una llave de acceso de tu cuenta de Homing', 'El 26 de noviembre de 2026 a las 11:06 CET se eliminó una llave de acceso de tu cuenta'],
+    ] as const)('tells the owner in %s that a passkey was deleted, without a provider when none is known', (language, subject, when) => {
+      for (const provider of [null, ' ']) {
+        const email = renderer.render({ kind: 'passkey-deleted', data: { ...data, provider } }, language);
+        expect(email.subject).toBe(subject);
+        expect(email.text).toContain(when);
+        expect(email.text).toContain(EMAIL_TEXTS[language].mails['passkey-deleted'].outro[0]);
+        expect(email.text).toContain('https://homing.example/account');
+        for (const part of [email.subject, email.html, email.text]) expect(part).not.toMatch(/{{|}}/);
+      }
+      expect(renderer.render({ kind: 'passkey-deleted', data }, language).text).toContain('iCloud Keychain');
+    });
+
+    it('escapes the provider’s name in the HTML part and keeps it out of the subject', () => {
+      const email = renderer.render({ kind: 'passkey-added', data: { ...data, provider: '<b>Evil</b>\r\nBcc: x@example.test' } }, 'en');
+      expect(email.html).not.toContain('<b>Evil');
+      expect(email.html).toContain('&lt;b&gt;Evil&lt;/b&gt;');
+      expect(email.subject).toBe(EMAIL_TEXTS.en.mails['passkey-added'].subject);
+    });
+  });
+
   describe('the scan alert', () => {
     const scanAlert = { kind: 'scan-alert', data: { userId, tagCode: 'ABCD1234EFGH5678', scanId: '019ab1c2-0000-7000-8000-000000000003' } } as const;
     const scan = { code: 'ABCD1234EFGH5678', scannedAt: '2026-11-26T10:06:00.000Z', city: 'Amsterdam', country: 'NL', deviceKind: 'phone' } as const;

@@ -120,6 +120,12 @@ export class EmailRenderer {
       // The invitation page says what the link offers and lets the invitee accept, logged in or not.
       case 'invitation':
         return { actionUrl: `${base}/invite/${encodeURIComponent(mail.data.token)}`, params: { validDays: String(INVITATION_VALID_DAYS) } };
+      // The account page lists the passkeys; logged out, it asks to log in first.
+      case 'passkey-added':
+      case 'passkey-deleted': {
+        const passkey = mail.data.provider?.trim() ? this.paragraph(texts.passkey.withProvider, 'text')({ provider: mail.data.provider.trim() }) : texts.passkey.unknown;
+        return { actionUrl: `${base}/account`, params: { occurredAt: formatMailTime(mail.data.occurredAt, language), passkey } };
+      }
     }
   }
 

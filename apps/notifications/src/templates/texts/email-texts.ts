@@ -29,6 +29,11 @@ export interface EmailTexts {
    * English, as the offline database names it) and `{{country}}` (its name in this language).
    */
   scanPlace: { cityAndCountry: string; city: string; country: string; unknown: string };
+  /**
+   * How the passkey mails name the passkey (`{{passkey}}`, mid-sentence): with `{{provider}}`, the public name of the
+   * authenticator's model ("iCloud Keychain"), or without when the authenticator did not tell.
+   */
+  passkey: { withProvider: string; unknown: string };
   /** The welcome mail to a user who chose a password at activation: an invitation to log in, no set-password link. */
   welcomeWithPassword: MailTexts;
   /**

@@ -91,12 +91,28 @@ export const en: EmailTexts = {
       outro: ['If you did not expect this, ignore this e-mail: nothing happens unless you accept.'],
       footer: 'You receive this e-mail because someone invited this address on Homing. Homing brings lost things home.',
     },
+    'passkey-added': {
+      subject: 'A passkey was added to your Homing account',
+      intro: ['On {{occurredAt}}, {{passkey}} was added to your Homing account. It can now be used to log in to your account without a password or code.', 'If that was you, there is nothing else to do.'],
+      action: 'Open your account',
+      outro: ['Was this not you? Then someone else may have got into your account. Log in, delete the passkey under Account, and change your password.'],
+    },
+    'passkey-deleted': {
+      subject: 'A passkey was deleted from your Homing account',
+      intro: ['On {{occurredAt}}, {{passkey}} was deleted from your Homing account. It can no longer be used to log in.', 'If that was you, there is nothing else to do.'],
+      action: 'Open your account',
+      outro: ['Was this not you? Then someone else may have got into your account. Log in, delete any passkey you do not recognise under Account, and change your password.'],
+    },
   },
   scanPlace: {
     cityAndCountry: 'near {{city}}, {{country}}',
     city: 'near {{city}}',
     country: 'somewhere in {{country}}',
     unknown: 'at a place we could not tell',
+  },
+  passkey: {
+    withProvider: 'a passkey from {{provider}}',
+    unknown: 'a passkey',
   },
   welcomeWithPassword: {
     subject: 'Welcome to Homing',

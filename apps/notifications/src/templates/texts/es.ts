@@ -91,12 +91,28 @@ export const es: EmailTexts = {
       outro: ['Si no esperabas esto, ignora este correo: no pasa nada si no aceptas.'],
       footer: 'Recibes este correo porque alguien invitó a esta dirección en Homing. Homing devuelve a casa las cosas perdidas.',
     },
+    'passkey-added': {
+      subject: 'Se ha añadido una llave de acceso a tu cuenta de Homing',
+      intro: ['El {{occurredAt}} se añadió {{passkey}} a tu cuenta de Homing. Con ella se puede entrar en tu cuenta sin contraseña ni código.', 'Si fuiste tú, no tienes que hacer nada más.'],
+      action: 'Abrir tu cuenta',
+      outro: ['¿No has sido tú? Entonces puede que alguien haya entrado en tu cuenta. Entra, elimina la llave de acceso en Cuenta y cambia tu contraseña.'],
+    },
+    'passkey-deleted': {
+      subject: 'Se ha eliminado una llave de acceso de tu cuenta de Homing',
+      intro: ['El {{occurredAt}} se eliminó {{passkey}} de tu cuenta de Homing. Ya no se puede usar para entrar.', 'Si fuiste tú, no tienes que hacer nada más.'],
+      action: 'Abrir tu cuenta',
+      outro: ['¿No has sido tú? Entonces puede que alguien haya entrado en tu cuenta. Entra, elimina en Cuenta cualquier llave de acceso que no reconozcas y cambia tu contraseña.'],
+    },
   },
   scanPlace: {
     cityAndCountry: 'cerca de {{city}}, {{country}}',
     city: 'cerca de {{city}}',
     country: 'en algún lugar de {{country}}',
     unknown: 'en un lugar que no pudimos determinar',
+  },
+  passkey: {
+    withProvider: 'una llave de acceso de {{provider}}',
+    unknown: 'una llave de acceso',
   },
   welcomeWithPassword: {
     subject: 'Bienvenido a Homing',

@@ -91,12 +91,28 @@ export const nl: EmailTexts = {
       outro: ['Had je dit niet verwacht? Negeer dan deze e-mail: er gebeurt niets zolang je niet accepteert.'],
       footer: 'Je ontvangt deze e-mail omdat iemand dit adres heeft uitgenodigd op Homing. Homing brengt verloren spullen thuis.',
     },
+    'passkey-added': {
+      subject: 'Er is een toegangssleutel toegevoegd aan je Homing-account',
+      intro: ['Op {{occurredAt}} is {{passkey}} toegevoegd aan je Homing-account. Daarmee kan voortaan zonder wachtwoord of code op je account worden ingelogd.', 'Was jij dit? Dan hoef je verder niets te doen.'],
+      action: 'Open je account',
+      outro: ['Was jij dit niet? Dan is iemand anders misschien in je account gekomen. Log in, verwijder de toegangssleutel onder Account en wijzig je wachtwoord.'],
+    },
+    'passkey-deleted': {
+      subject: 'Er is een toegangssleutel verwijderd uit je Homing-account',
+      intro: ['Op {{occurredAt}} is {{passkey}} verwijderd uit je Homing-account. Daarmee kan niet meer worden ingelogd.', 'Was jij dit? Dan hoef je verder niets te doen.'],
+      action: 'Open je account',
+      outro: ['Was jij dit niet? Dan is iemand anders misschien in je account gekomen. Log in, verwijder onder Account elke toegangssleutel die je niet herkent en wijzig je wachtwoord.'],
+    },
   },
   scanPlace: {
     cityAndCountry: 'in de buurt van {{city}}, {{country}}',
     city: 'in de buurt van {{city}}',
     country: 'ergens in {{country}}',
     unknown: 'op een plek die we niet konden bepalen',
+  },
+  passkey: {
+    withProvider: 'een toegangssleutel van {{provider}}',
+    unknown: 'een toegangssleutel',
   },
   welcomeWithPassword: {
     subject: 'Welkom bij Homing',

@@ -1,16 +1,27 @@
+// Pages a login may return to by `next` (e.g. Account's "Log in again" before adding a passkey): a fixed list, so a
+// crafted link cannot send a user elsewhere.
+const RETURN_PATHS = new Set(['/account']);
+
 /**
  * Where a logged-in user goes from a login page (spec §2): with `c` to the found page of that code, with `ec` to the
- * item page of that code, otherwise to their items.
+ * item page of that code, with `next` to that page of the app, otherwise to their items.
  */
 export function afterLoginPath(query: URLSearchParams): string {
   const code = query.get('c');
   if (code) return `/found/${encodeURIComponent(code)}`;
   const editCode = query.get('ec');
   if (editCode) return `/item/${encodeURIComponent(editCode)}`;
+  const next = query.get('next');
+  if (next && RETURN_PATHS.has(next)) return next;
   return '/items';
 }
 
-const CARRIED = ['c', 'ec'] as const;
+/** The login page that returns to `path` (one of RETURN_PATHS) afterwards. */
+export function loginReturningTo(path: string): string {
+  return `/login?${new URLSearchParams({ next: path }).toString()}`;
+}
+
+const CARRIED = ['c', 'ec', 'next'] as const;
 
 /** The query a login screen hands to the next one: the item codes travel along, plus an e-mail if given. */
 export function carriedQuery(query: URLSearchParams, email?: string): string {
@@ -39,7 +50,7 @@ function storage(): Storage | null {
   }
 }
 
-/** Keeps the login's `c`/`ec` for the code screen when a login code is asked for (and forgets an older one). */
+/** Keeps the login's `c`/`ec`/`next` for the code screen when a login code is asked for (and forgets an older one). */
 export function rememberLoginTarget(query: URLSearchParams, now = Date.now(), store = storage()): void {
   const name = CARRIED.find((key) => query.get(key));
   try {
@@ -72,10 +83,12 @@ export function withLoginTarget(query: URLSearchParams, now = Date.now(), store 
   return next;
 }
 
-function keptTarget(store: Storage | null): { c?: unknown; ec?: unknown; at?: unknown } | null {
+type KeptTarget = Partial<Record<(typeof CARRIED)[number] | 'at', unknown>>;
+
+function keptTarget(store: Storage | null): KeptTarget | null {
   try {
     const value: unknown = JSON.parse(store?.getItem(PENDING_KEY) ?? 'null');
-    return typeof value === 'object' ? (value as { c?: unknown; ec?: unknown; at?: unknown } | null) : null;
+    return typeof value === 'object' ? (value as KeptTarget | null) : null;
   } catch {
     return null;
   }

@@ -6,7 +6,9 @@ import { FormError } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
 import { NewPasswordFields, useNewPasswordForm } from '../../../features/auth/components/new-password-fields';
 import { RequireLogin } from '../../../components/require-login';
-import { useDownloadMyData, useUpdatePassword } from '../../../features/auth/api';
+import { useDownloadMyData, useLogout, useUpdatePassword } from '../../../features/auth/api';
+import { loginReturningTo } from '../../../features/auth/redirects';
+import { PasskeysSection } from '../../../features/passkeys';
 import { DeleteAccountModal } from '../../../features/auth/components/delete-account-modal';
 import { useSession } from '../../../lib/session';
 import { errorText } from '../../../lib/error-catalogue';
@@ -14,8 +16,8 @@ import { useFlash } from '../../../lib/flash';
 import type { NewPasswordValues } from '../../../lib/form-schemas';
 
 /**
- * The account: the e-mail (read-only), a new password, a download of everything kept about the user, and erasing the
- * account for good.
+ * The account: the e-mail (read-only), a new password, passkeys, a download of everything kept about the user, and
+ * erasing the account for good.
  */
 export function AccountPage() {
   return (
@@ -32,6 +34,14 @@ function AccountForm() {
   const flash = useFlash();
   const emailId = useId();
   const { form, showServerError } = useNewPasswordForm();
+  const logout = useLogout();
+  const navigate = useNavigate();
+  // Adding a passkey needs a recent login: log out, and come back here after logging in again. (Awaited rather than
+  // an onSettled of the call: the logout unmounts this form, and a gone component's call callbacks never run.)
+  const logInAgain = async () => {
+    await logout.mutateAsync().catch(() => undefined);
+    await navigate(loginReturningTo('/account'));
+  };
 
   const submit = ({ password }: NewPasswordValues) =>
     update.mutate(password, {
@@ -62,6 +72,7 @@ function AccountForm() {
           {t('account.submit')}
         </button>
       </form>
+      <PasskeysSection onLogInAgain={() => void logInAgain()} />
       <DownloadMyData />
       <DeleteMyAccount email={user?.email ?? ''} />
     </section>

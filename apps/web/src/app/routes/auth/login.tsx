@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { FormError, FormField } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
 import { useLoginWithPassword } from '../../../features/auth/api';
+import { PasskeyLogin } from '../../../features/passkeys';
 import { afterLoginPath, carriedQuery } from '../../../features/auth/redirects';
 import { useSession } from '../../../lib/session';
 import { useLanguageParam } from '../../../features/auth/use-language-param';
@@ -41,13 +42,15 @@ function LoginForm({ language }: { language?: string }) {
       <PageTitle title={t('login.title')} />
       <h1>{t('login.title')}</h1>
       <form noValidate onSubmit={form.handleSubmit((values) => login.mutate(values))}>
-        <FormField label={t('common.email')} type="email" autoComplete="email" form={form} name="email" />
+        {/* "webauthn": the browser may offer the user's passkeys here (PasskeyLogin's suggestions). */}
+        <FormField label={t('common.email')} type="email" autoComplete="username webauthn" form={form} name="email" />
         <FormField label={t('common.password')} type="password" autoComplete="current-password" form={form} name="password" />
         <FormError>{login.error && errorText(t, login.error, { 401: 'errors.invalidCredentials' })}</FormError>
         <button type="submit" disabled={login.isPending}>
           {t('login.submit')}
         </button>
       </form>
+      <PasskeyLogin />
       <ul className="links">
         <li>
           <Link to="/forgot-password">{t('login.forgotPassword')}</Link>

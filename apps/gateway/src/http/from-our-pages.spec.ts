@@ -1,4 +1,4 @@
-import { fromOurPages } from './scans.service';
+import { fromOurPages, requestSiteHeaders } from './from-our-pages';
 
 describe('fromOurPages', () => {
   const site = 'https://homing.example';
@@ -14,5 +14,12 @@ describe('fromOurPages', () => {
     expect(fromOurPages({ 'sec-fetch-site': 'same-site', origin: 'https://sub.homing.example' }, site)).toBe(false);
     expect(fromOurPages({ origin: 'https://evil.example' }, site)).toBe(false);
     expect(fromOurPages({ origin: 'null' }, site)).toBe(false);
+  });
+});
+
+describe('requestSiteHeaders', () => {
+  it('keeps the two headers once each, and drops one sent twice', () => {
+    expect(requestSiteHeaders({ origin: 'https://homing.example', 'sec-fetch-site': 'same-origin', cookie: 'x' })).toEqual({ origin: 'https://homing.example', 'sec-fetch-site': 'same-origin' });
+    expect(requestSiteHeaders({ origin: ['https://a.example', 'https://b.example'] })).toEqual({ origin: undefined, 'sec-fetch-site': undefined });
   });
 });

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { ResponseCode, type PasskeyAuthenticationResponse, type PasskeyRegistrationResponse } from '@homing/contracts';
+import { verifyAccessToken } from '@homing/platform';
+import { SoftAuthenticator, strangerUserHandle, waitForEvent } from '@homing/testing';
+import { claimsOf, IdentityHarness } from './identity-harness';
+
+// Passkeys against the built identity service on real PostgreSQL, NATS and Redis, with a software authenticator
+// answering the ceremonies as a browser would: registration after a recent log-in, log-in, and every refusal a
+// relying party owes (a replayed or expired challenge, another origin, a counter gone back, an unknown credential),
+// each answered exactly as a wrong password is.
+describe('identity: passkeys', () => {
+  const ORIGIN = 'https://owners.homing.test';
+  const identity = new IdentityHarness({ REGISTRATION_ENABLED: 'true', PUBLIC_URL: `${ORIGIN}/` });
+  const password = 'a long and uncommon passphrase';
+  let wrongPasswordAnswer: unknown;
+
+  beforeAll(async () => {
+    await identity.start();
+    const email = `wrong-${randomUUID().slice(0, 8)}@example.com`;
+    await identity.ok('identity.rpc.register', { email, password, language: 'en' });
+    wrongPasswordAnswer = await identity.refused('identity.rpc.login', { email, password: 'not the password at all' });
+  });
+  afterAll(() => identity.stop());
+
+  /** A new user, logged in just now: their id and session. */
+  async function newOwner(): Promise<{ userId: string; sessionId: string; email: string }> {
+    const email = `owner-${randomUUID().slice(0, 8)}@example.com`;
+    const { token } = await identity.ok('identity.rpc.register', { email, password, language: 'nl' });
+    const claims = claimsOf(token);
+    return { userId: claims.id, sessionId: claims.sid, email };
+  }
+
+  /** A user with a passkey on a new software authenticator. */
+  async function ownerWithPasskey(options: { synced?: boolean; aaguid?: string } = {}) {
+    const owner = await newOwner();
+    const authenticator = new SoftAuthenticator(options);
+    const creation = await identity.ok('identity.rpc.passkey-registration-options', owner);
+    const passkey = await identity.ok('identity.rpc.register-passkey', {
+      ...owner,
+      response: authenticator.register(creation, { origin: ORIGIN }) as PasskeyRegistrationResponse,
+    });
+    return { ...owner, authenticator, passkey };
+  }
+
+  const assertion = (authenticator: SoftAuthenticator, options: { challenge: string; rpId?: string }, context: Partial<Parameters<SoftAuthenticator['authenticate']>[1]> = {}) =>
+    authenticator.authenticate(options, { origin: ORIGIN, ...context }) as PasskeyAuthenticationResponse;
+
+  describe('registration', () => {
+    it('creates a discoverable passkey bound to PUBLIC_URL’s host for a user who just logged in, and announces it', async () => {
+      const owner = await newOwner();
+      const creation = await identity.ok('identity.rpc.passkey-registration-options', owner);
+      expect(creation).toMatchObject({
+        rp: { id: 'owners.homing.test', name: 'Homing' },
+        user: { id: Buffer.from(owner.userId.replace(/-/g, ''), 'hex').toString('base64url'), name: owner.email },
+        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+        attestation: 'none',
+        excludeCredentials: [],
+      });
+      const authenticator = new SoftAuthenticator({ synced: true, aaguid: 'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4' });
+      const added = waitForEvent(identity.nc, identity.namespace, 'identity.passkey.added.v1');
+      const passkey = await identity.ok('identity.rpc.register-passkey', { ...owner, response: authenticator.register(creation, { origin: ORIGIN }) as PasskeyRegistrationResponse });
+      expect(passkey).toEqual({ id: expect.any(String), name: null, provider: 'Google Password Manager', synced: true, created_at: expect.any(String), last_used_at: null });
+      expect((await added).data).toEqual({ userId: owner.userId, passkeyId: passkey.id, provider: 'Google Password Manager' });
+      const [row] = await identity.query('SELECT credential_id, device_type, backed_up, counter FROM passkeys WHERE id = $1', [passkey.id]);
+      expect(row).toEqual({ credential_id: authenticator.credentialId, device_type: 'multiDevice', backed_up: true, counter: '0' });
+
+      // A second ceremony excludes it, so the browser does not register the same authenticator twice.
+      const again = await identity.ok('identity.rpc.passkey-registration-options', owner);
+      expect(again.excludeCredentials).toEqual([{ id: authenticator.credentialId, type: 'public-key', transports: ['internal'] }]);
+    });
+
+    it('needs a log-in of the last 10 minutes: an older session is told to log in again', async () => {
+      const owner = await newOwner();
+      await identity.query(`UPDATE sessions SET created_at = now() - interval '11 minutes' WHERE id = $1`, [owner.sessionId]);
+      expect(await identity.refused('identity.rpc.passkey-registration-options', owner)).toMatchObject({ status: 403, response_code: ResponseCode.RECENT_LOGIN_REQUIRED });
+    });
+
+    it('refuses an answer from another origin, to another session’s challenge, or to a challenge already used', async () => {
+      const owner = await newOwner();
+      const refusedWith = async (response: unknown, sessionId = owner.sessionId) =>
+        identity.refused('identity.rpc.register-passkey', { userId: owner.userId, sessionId, response: response as PasskeyRegistrationResponse });
+
+      const creation = await identity.ok('identity.rpc.passkey-registration-options', owner);
+      expect(await refusedWith(new SoftAuthenticator().register(creation, { origin: 'https://homing.test.evil.example' }))).toMatchObject({ status: 422, validation: { response: 'invalid' } });
+
+      const other = await identity.ok('identity.rpc.passkey-registration-options', owner);
+      const { token } = await identity.ok('identity.rpc.login', { email: owner.email, password });
+      expect(await refusedWith(new SoftAuthenticator().register(other, { origin: ORIGIN }), claimsOf(token).sid)).toMatchObject({ status: 422 });
+
+      const used = await identity.ok('identity.rpc.passkey-registration-options', owner);
+      const authenticator = new SoftAuthenticator();
+      await identity.ok('identity.rpc.register-passkey', { ...owner, response: authenticator.register(used, { origin: ORIGIN }) as PasskeyRegistrationResponse });
+      expect(await refusedWith(new SoftAuthenticator().register(used, { origin: ORIGIN }))).toMatchObject({ status: 422 });
+      expect(await identity.query('SELECT count(*)::int AS count FROM passkeys WHERE user_id = $1', [owner.userId])).toEqual([{ count: 1 }]);
+    });
+  });
+
+  describe('log-in', () => {
+    it('opens a session like a password log-in, and records the counter and last use', async () => {
+      const owner = await ownerWithPasskey({ synced: true });
+      const options = await identity.ok('identity.rpc.passkey-login-options', {});
+      expect(options).toMatchObject({ rpId: 'owners.homing.test', userVerification: 'preferred' });
+      expect(options.allowCredentials ?? []).toEqual([]);
+      const { token } = await identity.ok('identity.rpc.passkey-login', { response: assertion(owner.authenticator, options) });
+      expect(verifyAccessToken(token, identity.keys.publicKey)).toMatchObject({ id: owner.userId, email: owner.email, is_admin: false });
+      expect(claimsOf(token).sid).not.toBe(owner.sessionId);
+      const [row] = await identity.query<{ counter: string; last_used_at: Date | null }>('SELECT counter, last_used_at FROM passkeys WHERE id = $1', [owner.passkey.id]);
+      expect(row.counter).toBe('1');
+      expect(row.last_used_at).toBeInstanceOf(Date);
+    });
+
+    it('answers a replayed challenge as a wrong password', async () => {
+      const owner = await ownerWithPasskey();
+      const options = await identity.ok('identity.rpc.passkey-login-options', {});
+      const response = assertion(owner.authenticator, options);
+      await identity.ok('identity.rpc.passkey-login', { response });
+      // The same answer again, and a fresh signature over the used challenge: both refused.
+      expect(await identity.refused('identity.rpc.passkey-login', { response })).toEqual(wrongPasswordAnswer);
+      expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(owner.authenticator, options) })).toEqual(wrongPasswordAnswer);
+    });
+
+    it('answers an expired challenge as a wrong password', async () => {
+      const owner = await ownerWithPasskey();
+      const options = await identity.ok('identity.rpc.passkey-login-options', {});
+      await identity.query(`UPDATE passkey_challenges SET expires_at = now() - interval '1 second' WHERE challenge = $1`, [options.challenge]);
+      expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(owner.authenticator, options) })).toEqual(wrongPasswordAnswer);
+      expect(await identity.query('SELECT challenge FROM passkey_challenges WHERE challenge = $1', [options.challenge])).toEqual([]);
+    });
+
+    it('answers an assertion made on another origin, or for another relying party, as a wrong password', async () => {
+      const owner = await ownerWithPasskey();
+      const phished = await identity.ok('identity.rpc.passkey-login-options', {});
+      expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(owner.authenticator, phished, { origin: 'https://owners-homing.example' }) })).toEqual(wrongPasswordAnswer);
+      const otherParty = await identity.ok('identity.rpc.passkey-login-options', {});
+      expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(owner.authenticator, otherParty, { rpId: 'homing.example' }) })).toEqual(wrongPasswordAnswer);
+    });
+
+    it('answers a counter that goes backwards, or stands still, as a wrong password', async () => {
+      const owner = await ownerWithPasskey();
+      await identity.ok('identity.rpc.passkey-login', { response: assertion(owner.authenticator, await identity.ok('identity.rpc.passkey-login-options', {}), { counter: 5 }) });
+      for (const counter of [3, 5]) {
+        const options = await identity.ok('identity.rpc.passkey-login-options', {});
+        expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(owner.authenticator, options, { counter }) })).toEqual(wrongPasswordAnswer);
+      }
+      expect(await identity.query('SELECT counter FROM passkeys WHERE id = $1', [owner.passkey.id])).toEqual([{ counter: '5' }]);
+      await identity.ok('identity.rpc.passkey-login', { response: assertion(owner.authenticator, await identity.ok('identity.rpc.passkey-login-options', {}), { counter: 6 }) });
+    });
+
+    it('answers an unknown credential id as a wrong password', async () => {
+      const never = new SoftAuthenticator();
+      const options = await identity.ok('identity.rpc.passkey-login-options', {});
+      expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(never, options, { userHandle: strangerUserHandle() }) })).toEqual(wrongPasswordAnswer);
+    });
+
+    it('answers another user’s handle, a changed backup eligibility, and a bad signature as a wrong password', async () => {
+      const owner = await ownerWithPasskey();
+      const other = await newOwner();
+      const otherHandle = Buffer.from(other.userId.replace(/-/g, ''), 'hex').toString('base64url');
+      expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(owner.authenticator, await identity.ok('identity.rpc.passkey-login-options', {}), { userHandle: otherHandle }) })).toEqual(
+        wrongPasswordAnswer,
+      );
+      expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(owner.authenticator, await identity.ok('identity.rpc.passkey-login-options', {}), { synced: true }) })).toEqual(wrongPasswordAnswer);
+      const forged = assertion(owner.authenticator, await identity.ok('identity.rpc.passkey-login-options', {}));
+      forged.response.signature = Buffer.from('not a signature').toString('base64url');
+      expect(await identity.refused('identity.rpc.passkey-login', { response: forged })).toEqual(wrongPasswordAnswer);
+    });
+  });
+
+  describe('managing passkeys', () => {
+    it('lists, renames and deletes the user’s own only; a deleted passkey logs in no more', async () => {
+      const owner = await ownerWithPasskey();
+      const stranger = await newOwner();
+      expect(await identity.ok('identity.rpc.list-passkeys', { userId: owner.userId })).toEqual({ passkeys: [owner.passkey] });
+      expect(await identity.ok('identity.rpc.list-passkeys', { userId: stranger.userId })).toEqual({ passkeys: [] });
+
+      expect(await identity.refused('identity.rpc.rename-passkey', { userId: stranger.userId, passkeyId: owner.passkey.id, name: 'Mine now' })).toMatchObject({ status: 404 });
+      expect(await identity.refused('identity.rpc.delete-passkey', { userId: stranger.userId, passkeyId: owner.passkey.id })).toMatchObject({ status: 404 });
+      expect(await identity.ok('identity.rpc.rename-passkey', { userId: owner.userId, passkeyId: owner.passkey.id, name: '  Work laptop ' })).toMatchObject({ id: owner.passkey.id, name: 'Work laptop' });
+
+      const deleted = waitForEvent(identity.nc, identity.namespace, 'identity.passkey.deleted.v1');
+      expect(await identity.ok('identity.rpc.delete-passkey', { userId: owner.userId, passkeyId: owner.passkey.id })).toEqual({});
+      expect((await deleted).data).toEqual({ userId: owner.userId, passkeyId: owner.passkey.id, provider: null });
+      const options = await identity.ok('identity.rpc.passkey-login-options', {});
+      expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(owner.authenticator, options) })).toEqual(wrongPasswordAnswer);
+    });
+
+    it('erases the passkeys and open challenges with the account, and exports names and times only', async () => {
+      const owner = await ownerWithPasskey({ aaguid: 'fbfc3007-154e-4ecc-8c0b-6e020557d7bd' });
+      await identity.ok('identity.rpc.passkey-registration-options', owner);
+      const exported = await identity.ok('identity.rpc.export-user', { userId: owner.userId });
+      expect(exported.passkeys).toEqual([{ name: null, provider: 'iCloud Keychain', synced: false, createdAt: expect.any(String), lastUsedAt: null }]);
+      expect(JSON.stringify(exported)).not.toContain(owner.authenticator.credentialId);
+
+      await identity.ok('identity.rpc.delete-user', { userId: owner.userId, password });
+      expect(await identity.query('SELECT id FROM passkeys WHERE user_id = $1', [owner.userId])).toEqual([]);
+      expect(await identity.query('SELECT challenge FROM passkey_challenges WHERE user_id = $1', [owner.userId])).toEqual([]);
+      const options = await identity.ok('identity.rpc.passkey-login-options', {});
+      expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(owner.authenticator, options) })).toEqual(wrongPasswordAnswer);
+    });
+  });
+});
