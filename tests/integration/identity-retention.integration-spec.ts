@@ -36,7 +36,7 @@ afterAll(async () => {
   await dropSchemas(infra.databaseUrl, [schema]);
 });
 
-it('deletes sessions past their 30-day lifetime, login codes and password links used or long expired, and mail-limit rows past their window; keeps the rest', async () => {
+it('deletes sessions past their 30-day lifetime, login codes and password links used or long expired, expired passkey challenges and mail-limit rows past their window; keeps the rest', async () => {
   const user = await newUser();
   const session = async (createdAt: Date, revokedAt: Date | null = null) => {
     const id = randomUUID();
@@ -71,17 +71,28 @@ it('deletes sessions past their 30-day lifetime, login codes and password links 
 
   await db.query("INSERT INTO mail_sends (user_id, kind, sent_at) VALUES ($1, 'login-code', $2), ($1, 'login-code', $3)", [user, at(-24 * HOUR - MINUTE), at(-23 * HOUR)]);
 
+  // Passkey ceremonies: three expired (more than a batch), one still open.
+  const challenge = async (expiresAt: Date) => {
+    const value = randomBytes(32).toString('base64url');
+    await db.query("INSERT INTO passkey_challenges (challenge, purpose, expires_at) VALUES ($1, 'login', $2)", [value, expiresAt]);
+    return value;
+  };
+  for (const expiresAt of [at(-MINUTE), at(-HOUR), at(-DAY)]) await challenge(expiresAt);
+  const openChallenge = await challenge(at(4 * MINUTE));
+
   const output = await runServiceCommand('identity', ['purge-expired', '--now', now.toISOString()], env);
 
   expect(await ids('SELECT id FROM sessions')).toEqual([...young].sort());
   expect(await ids('SELECT user_id AS id FROM login_codes')).toEqual([liveCode, lateCode].sort());
   expect(await ids('SELECT token_hash AS id FROM password_tokens')).toEqual([liveLink, lateLink].sort());
+  expect(await ids('SELECT challenge AS id FROM passkey_challenges')).toEqual([openChallenge]);
   expect((await db.query<{ sent_at: Date }>('SELECT sent_at FROM mail_sends')).rows.map((row) => row.sent_at.toISOString())).toEqual([at(-23 * HOUR).toISOString()]);
   // Rule names and counts only: no id, address or hash.
   expect(output.trim().split('\n')).toEqual([
     'identity: retention sessions-past-lifetime: purged 3',
     'identity: retention login-codes-used-or-expired: purged 2',
     'identity: retention password-tokens-used-or-expired: purged 2',
+    'identity: retention passkey-challenges-expired: purged 3',
     'identity: retention mail-sends-past-window: purged 1',
   ]);
 
