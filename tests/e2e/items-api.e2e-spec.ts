@@ -253,6 +253,9 @@ describe('items API through the gateway', () => {
       'POST /api/v1/user/password-forgot',
       'POST /api/v1/user/password',
       'POST /api/v1/auth/refresh-token',
+      // A log-in with a passkey: its options, then the browser's answer.
+      'POST /api/v1/user/login/passkey-options',
+      'POST /api/v1/user/login/passkey',
       'GET /qr/{code}',
       // The PNG of a tag follows the SVG's rule: anyone holding a code that exists.
       'GET /api/v1/items/{code}/qr/download',
