@@ -3,7 +3,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import IORedis from 'ioredis';
 import type { CreateMessageResponse, DomainEvent, FinderTokenResponse, HttpErrorBody, PublicItem } from '@homing/contracts';
 import { expectEventually, testInfra, waitForEvent } from '@homing/testing';
-import { apiExchange, type ApiCaller } from '../support/api';
+import { apiExchange, ownerOfStack, type ApiCaller } from '../support/api';
 import { BACKEND_SERVICES, startStack, type Stack } from '../support/stack';
 
 // `DELETE /user` through the gateway, every service a process: what stops working at once, and that the person is
@@ -27,16 +27,7 @@ describe('erasing an account', () => {
   const erase = (token: string | undefined, body: unknown) => call<HttpErrorBody>('DELETE', '/user', { token, body });
 
   /** An owner as activation makes one; with `password`, one who then chose a password. */
-  async function newOwner({ password = true } = {}) {
-    const email = `owner-${randomUUID()}@example.test`;
-    const reply = await stack.nc.request(`${stack.namespace}.identity.rpc.ensure-user`, JSON.stringify({ email, language: 'es' }), { timeout: 5000 });
-    const ensured = reply.json<{ userId: string; passwordToken: string; loginToken: string }>();
-    if (!password) return { email, password: null, userId: ensured.userId, token: ensured.loginToken };
-    const chosen = `pw-${randomUUID()}`;
-    const set = await call<{ token: string }>('POST', '/user/password', { body: { token: ensured.passwordToken, password: chosen } });
-    expect(set.status).toBe(200);
-    return { email, password: chosen, userId: ensured.userId, token: set.body.token };
-  }
+  const newOwner = (options: { password?: boolean } = {}) => ownerOfStack(stack, { language: 'es', ...options });
 
   async function newItem(token: string, name: string): Promise<string> {
     const created = await call<PublicItem>('POST', '/items', { token, body: { name }, idempotencyKey: randomUUID() });

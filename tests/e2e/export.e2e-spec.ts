@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateMessageResponse, FinderTokenResponse, HttpErrorBody, PublicItem, UserExport } from '@homing/contracts';
 import { expectEventually } from '@homing/testing';
-import { apiExchange, type ApiCaller } from '../support/api';
+import { apiExchange, ownerOfStack, type ApiCaller } from '../support/api';
 import { startStack, type Stack } from '../support/stack';
 
 // An owner's data export through the gateway, every service a process: what is in it, and what never is (secrets,
@@ -18,15 +18,10 @@ describe('an owner’s data export', () => {
   const call = <T = unknown>(method: string, path: string, options: ApiCaller = {}) => apiExchange<T>(stack, method, path, options);
 
   /** An owner as activation makes one, who then sets a password: a real account with a real session. */
-  async function newOwner() {
-    const email = `owner-${randomUUID()}@example.test`;
-    const reply = await stack.nc.request(`${stack.namespace}.identity.rpc.ensure-user`, JSON.stringify({ email, language: 'nl' }), { timeout: 5000 });
-    const ensured = reply.json<{ userId: string; passwordToken: string }>();
-    const password = `pw-${randomUUID()}`;
-    const set = await call<{ token: string }>('POST', '/user/password', { body: { token: ensured.passwordToken, password } });
-    expect(set.status).toBe(200);
-    return { email, password, userId: ensured.userId, token: set.body.token };
-  }
+  const newOwner = async () => {
+    const owner = await ownerOfStack(stack);
+    return { ...owner, password: owner.password as string };
+  };
 
   /** A new item of the owner's, once messaging knows whose it is (finders can write then). */
   async function newItem(token: string, name: string): Promise<string> {

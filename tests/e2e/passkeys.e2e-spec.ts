@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { HttpErrorBody, Passkey, PasskeyCreationOptions, PasskeyList, PasskeyRequestOptions, TokenResponse } from '@homing/contracts';
 import { SoftAuthenticator } from '@homing/testing';
-import { apiExchange, type ApiCaller } from '../support/api';
+import { apiExchange, ownerOfStack, type ApiCaller } from '../support/api';
 import { startStack, type Stack } from '../support/stack';
 
 // Passkeys through the gateway, every service a process, with a software authenticator on the stack's PUBLIC_URL:
@@ -18,15 +17,10 @@ describe('passkeys through the gateway', () => {
   const call = <T = unknown>(method: string, path: string, options: ApiCaller = {}) => apiExchange<T>(stack, method, path, options);
 
   /** An owner who just chose a password (a fresh log-in). */
-  async function newOwner() {
-    const email = `owner-${randomUUID()}@example.test`;
-    const reply = await stack.nc.request(`${stack.namespace}.identity.rpc.ensure-user`, JSON.stringify({ email, language: 'nl' }), { timeout: 5000 });
-    const { passwordToken } = reply.json<{ passwordToken: string }>();
-    const password = `pw-${randomUUID()}`;
-    const set = await call<TokenResponse>('POST', '/user/password', { body: { token: passwordToken, password } });
-    expect(set.status).toBe(200);
-    return { email, password, token: set.body.token };
-  }
+  const newOwner = async () => {
+    const owner = await ownerOfStack(stack);
+    return { ...owner, password: owner.password as string };
+  };
 
   async function addPasskey(token: string, authenticator: SoftAuthenticator): Promise<Passkey> {
     const options = await call<PasskeyCreationOptions>('POST', '/user/passkeys/options', { token });

@@ -1,4 +1,5 @@
-import type { PublicItem } from '@homing/contracts';
+import { randomUUID } from 'node:crypto';
+import type { PublicItem, UserLanguage } from '@homing/contracts';
 import { expectEventually } from '@homing/testing';
 import { testAccessToken } from './access-tokens';
 import type { Stack } from './stack';
@@ -36,4 +37,22 @@ export async function ownedItem(stack: Pick<Stack, 'api'>, token = testAccessTok
   expect(created.status).toBe(201);
   await expectEventually(async () => expect((await apiCall(stack, 'GET', `/user/items/${created.body.code}/unread-count`, { token })).status).toBe(200));
   return { code: created.body.code, token };
+}
+
+/**
+ * An owner as activation makes one (identity's `ensure-user`), who then sets a password through the gateway: a real
+ * account whose session was opened just now. Without `password`, the owner activation left, with its login token.
+ */
+export async function ownerOfStack(
+  stack: Pick<Stack, 'api' | 'nc' | 'namespace'>,
+  { language = 'nl', password = true }: { language?: UserLanguage; password?: boolean } = {},
+): Promise<{ email: string; password: string | null; userId: string; token: string }> {
+  const email = `owner-${randomUUID()}@example.test`;
+  const reply = await stack.nc.request(`${stack.namespace}.identity.rpc.ensure-user`, JSON.stringify({ email, language }), { timeout: 5000 });
+  const ensured = reply.json<{ userId: string; passwordToken: string; loginToken: string }>();
+  if (!password) return { email, password: null, userId: ensured.userId, token: ensured.loginToken };
+  const chosen = `pw-${randomUUID()}`;
+  const set = await apiCall<{ token: string }>(stack, 'POST', '/user/password', { body: { token: ensured.passwordToken, password: chosen } });
+  expect(set.status).toBe(200);
+  return { email, password: chosen, userId: ensured.userId, token: set.body.token };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { expectEventually, linkIn } from '@homing/testing';
 import { startStack, type Stack } from '../support/stack';
-import { chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations, VIEWPORTS } from './browser';
+import { appTookOver, chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations, VIEWPORTS } from './browser';
 import { ownerWithItem } from './owners';
 
 // A finder's journeys across browsers in Chromium against the whole product: a Spanish finder writes, the owner
@@ -81,6 +81,9 @@ describe('a finder’s journeys across browsers', () => {
     const finder = await openPage({ viewport: 'phone', locale: LOCALES.es });
     await finder.goto(url(`/found/${code}`));
     await heading(finder, es.finderTitle);
+    // The app takes the server-rendered page over before anyone types: a click on the server's form before the
+    // app runs posts it without script (the no-JS journey), which is another test's.
+    await appTookOver(finder);
     const finderEmail = `finder-${randomUUID()}@example.test`;
     await finder.getByLabel(es.message, { exact: true }).fill('Encontré tu mochila en la estación');
     await finder.getByLabel(es.finderEmail).fill(finderEmail);

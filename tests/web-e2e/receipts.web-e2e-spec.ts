@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expectEventually } from '@homing/testing';
 import { startStack, type Stack } from '../support/stack';
-import { checkAtBothSizes, chooseLanguage, chromiumForSuite, logIn as logInAt, pushReadyPage, waitWhileActive } from './browser';
+import { appTookOver, checkAtBothSizes, chooseLanguage, chromiumForSuite, logIn as logInAt, pushReadyPage, waitWhileActive } from './browser';
 import { newItem, ownerWithItem } from './owners';
 
 // Receipts in two browsers against the whole product: the finder sees "Delivered" under their message once the owner
@@ -53,6 +53,9 @@ describe('message receipts in two browsers', () => {
     const owner = await ownerWithItem(stack, 'Backpack');
     const finder = await openPage({ viewport: 'phone' });
     await finder.goto(url(`/found/${owner.code}`));
+    // The app takes the server-rendered page over before anyone types: a click on the server's form before the
+    // app runs posts it without script (the no-JS journey), which is another test's.
+    await appTookOver(finder);
     await chooseLanguage(finder, language);
     await finder.getByLabel(texts.message, { exact: true }).fill('I found your backpack');
     await finder.getByRole('button', { name: texts.sendFirst }).click();

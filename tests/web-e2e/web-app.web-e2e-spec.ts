@@ -436,6 +436,9 @@ describe('the web app in a browser', () => {
     const finder = await openPage({ viewport: 'phone', locale });
     await finder.goto(url(`/found/${tag}`));
     await heading(finder, texts.finderTitle);
+    // The app takes the server-rendered page over before anyone types: a click on the server's form before the
+    // app runs posts it without script (the no-JS journey), which is another test's.
+    await appTookOver(finder);
     const finderEmail = `finder-${randomUUID()}@example.test`;
     await finder.getByLabel(texts.message, { exact: true }).fill('I found your backpack\nat the station');
     await finder.getByLabel(texts.finderEmail).fill(finderEmail);
@@ -559,6 +562,9 @@ describe('the web app in a browser', () => {
     const finder = await pushReadyPage(finderSubscription, { locale: 'nl-NL', viewport: 'phone' });
     await finder.goto(url(`/found/${tag}`));
     await heading(finder, DUTCH.finderTitle);
+    // The app takes the server-rendered page over before anyone types: a click on the server's form before the
+    // app runs posts it without script (the no-JS journey), which is another test's.
+    await appTookOver(finder);
     await finder.getByLabel(DUTCH.message, { exact: true }).fill('Ik heb je sjaal gevonden');
     await finder.getByRole('button', { name: DUTCH.sendFirst }).click();
     const finderOffer = finder.getByRole('dialog', { name: DUTCH.pushTitle });
