@@ -85,10 +85,13 @@ describe('the safe hand-over', () => {
     const both = await consent({ finderToken }, true);
     expect(both.body).toMatchObject({ contact_consent: { finder: true, owner: true }, contact_shared: true });
 
-    // Shared: the owner's next poll brings the message again, as written; neither side can withdraw any more.
-    const again = (await call<Message[]>('GET', `/items/${owner.code}/messages?after=${lastSeen}`, { token: owner.token })).body;
-    expect(again.find((message) => message.id === seen.id)).toMatchObject({ content: TEXT });
-    expect(again.find((message) => message.id === seen.id)?.masked).toBeUndefined();
+    // Shared: the owner's next polls bring the message again, as written; neither side can withdraw any more. The
+    // restamp reaches the gateway's poll watermark as a receipts event through the outbox, so within moments, not at once.
+    await expectEventually(async () => {
+      const again = (await call<Message[]>('GET', `/items/${owner.code}/messages?after=${lastSeen}`, { token: owner.token })).body;
+      expect(again.find((message) => message.id === seen.id)).toMatchObject({ content: TEXT });
+      expect(again.find((message) => message.id === seen.id)?.masked).toBeUndefined();
+    });
     const late = await consent({ token: owner.token }, false);
     expect({ status: late.status, code: late.body.response_code }).toEqual({ status: 409, code: 'CONTACT_ALREADY_SHARED' });
     expect((await call<ConversationState>('GET', `/items/${owner.code}/conversation`, { finderToken })).body.contact_shared).toBe(true);

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PlatformModule, RedisClient } from '@homing/platform';
 import { TagBatchesHttpController } from './admin/tag-batches.http-controller';
+import { AccessTokens } from './auth/access-tokens';
 import { AuthGuard } from './auth/auth.guard';
 import { ClaimsHttpController } from './claims/claims.http-controller';
 import { ClaimsService } from './claims/claims.service';
@@ -38,8 +39,10 @@ import { OwnedItemsHttpController } from './items/owned-items.http-controller';
 import { ItemEvents } from './items/item-events';
 import { PublicItemCache } from './items/public-item-cache';
 import { UnknownCodeLimiter } from './items/unknown-code-limit';
+import { ScanPlainRoute } from './items/scan.plain-route';
 import { QrImages } from './qr/qr-images';
 import { QrHttpController } from './qr/qr.http-controller';
+import { QrPlainRoute } from './qr/qr.plain-route';
 import { LangHttpController } from './web/lang.http-controller';
 import { AddressHashes } from './scans/address-hashes';
 import { ScanLimits } from './scans/scan-limits';
@@ -103,6 +106,10 @@ export class AppModule {
         },
         ThreadEvents,
         QrImages,
+        AccessTokens,
+        // The scan and the QR image, answered outside Nest's per-request pipeline (servePlainHandlers).
+        ScanPlainRoute,
+        QrPlainRoute,
         LangHttpController,
         // The finder page rendered for browsers without script (only when WEB_DIST holds its server entry).
         FinderPageHttpController,

@@ -4,6 +4,9 @@ import { HttpExceptionFilter } from './http-exception.filter';
 import { registerSecurityHeaders } from './security-headers';
 import type { WebAppFallback } from '../web/web-app';
 import { limitCodeRoutes, UnknownCodeLimiter } from '../items/unknown-code-limit';
+import { ScanPlainRoute } from '../items/scan.plain-route';
+import { QrPlainRoute } from '../qr/qr.plain-route';
+import { servePlainHandlers } from './plain-handlers';
 
 export const API_PREFIX = 'api/v1';
 
@@ -24,6 +27,11 @@ export function applyHttpContract(app: NestFastifyApplication, webApp?: WebAppFa
   // Guessing codes is limited on every route that takes one, whichever route the guesser picks.
   const unknownCodes = app.get(UnknownCodeLimiter);
   limitCodeRoutes(fastify, unknownCodes);
+  // The hottest routes run outside Nest's per-request pipeline (B1, B2, B6); their contract stays Nest's.
+  servePlainHandlers(fastify, {
+    [`GET /${API_PREFIX}/items/:code`]: app.get(ScanPlainRoute).handle,
+    'GET /qr/:code': app.get(QrPlainRoute).handle,
+  });
 
   // JSON only: a text/plain body (what a cross-site form can send without a preflight) is refused with 415.
   fastify.removeContentTypeParser(['text/plain']);

@@ -17,7 +17,7 @@ import {
   type TokenResponse,
   type UpdatePasswordBody,
 } from '@homing/contracts';
-import { bearerTokenOf } from '../auth/auth.guard';
+import { bearerTokenOf } from '../auth/access-tokens';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
 import { ApiRoute } from '../http/api-route.decorator';
 import { requestLanguage } from '../http/request-language';

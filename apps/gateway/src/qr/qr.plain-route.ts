@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { qrQuerySchema, ResponseCode } from '@homing/contracts';
+import type { AuthenticatedRequest } from '../auth/authenticated-user';
+import { sendTagged } from '../http/etag';
+import { sendHttpError } from '../http/http-error';
+import { LocalRateLimit } from '../http/local-rate-limit';
+import { answerError, type PlainHandler } from '../http/plain-handlers';
+import { RATE_LIMITS } from '../http/rate-limits';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { UnknownCodeLimiter } from '../items/unknown-code-limit';
+import { QrService } from './qr.service';
+
+const queryPipe = new ZodBodyPipe(qrQuerySchema);
+
+/**
+ * `GET /qr/{code}`, the public QR image, as a plain Fastify handler (servePlainHandlers; the contract is
+ * `QrHttpController.qr`'s). An image costs no Redis round trip: the general limit (RATE_LIMITS.default per client
+ * address) is counted in this replica's memory, the code's existence comes from the scan cache when it knows the
+ * code, and the rendered image from the render cache.
+ */
+@Injectable()
+export class QrPlainRoute {
+  private readonly rateLimit = new LocalRateLimit(RATE_LIMITS.default.limit, RATE_LIMITS.default.ttl);
+
+  constructor(
+    private readonly qr: QrService,
+    private readonly unknownCodes: UnknownCodeLimiter,
+  ) {}
+
+  readonly handle: PlainHandler = async (request, reply) => {
+    (request as AuthenticatedRequest).publicRoute = true;
+    const waitSeconds = this.rateLimit.take(request.ip);
+    if (waitSeconds > 0) {
+      sendHttpError(reply.header('retry-after', String(waitSeconds)), { status: 429, body: { response_code: ResponseCode.RATE_LIMITED, message: 'Too many requests. Try again later.' } });
+      return reply;
+    }
+    try {
+      const query = queryPipe.transform(request.query);
+      sendTagged(reply, request.headers['if-none-match'], await this.qr.publicImage((request.params as { code: string }).code, query.sizeInPx, query.b64 === '1'));
+      return reply;
+    } catch (error) {
+      return answerError(request, reply, error, this.unknownCodes);
+    }
+  };
+}
