@@ -128,7 +128,7 @@ export async function measureCpu({ name, processes: listed, send, requests, warm
   for (const { pid } of processes) execFileSync('taskset', ['-cp', SERVER_CORE, String(pid)], { stdio: 'ignore' });
   const before = processes.map(({ pid }) => cpuOr(pid, { user: 0, system: 0 }));
   const result = send(requests);
-  if (result.errors || result.non2xx) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  if (result.errors || result.non2xx) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx answers (by status: ${JSON.stringify(result.statuses)})`);
   const perProcess = {};
   const kernel = {};
   processes.forEach(({ name: processName, pid }, index) => {

@@ -24,5 +24,5 @@ const result = await autocannon({
   requests: [{ method: 'GET', setupRequest: next }],
 });
 process.stdout.write(
-  `${JSON.stringify({ requests: result.requests.total, non2xx: result.non2xx, errors: result.errors, rps: result.requests.total / ((performance.now() - started) / 1000), p50: result.latency.p50, p99: result.latency.p99 })}\n`,
+  `${JSON.stringify({ requests: result.requests.total, non2xx: result.non2xx, statuses: result.statusCodeStats, errors: result.errors, rps: result.requests.total / ((performance.now() - started) / 1000), p50: result.latency.p50, p99: result.latency.p99 })}\n`,
 );

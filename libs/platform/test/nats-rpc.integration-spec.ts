@@ -98,7 +98,12 @@ describe('NATS RPC transport', () => {
     const started = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter());
     started.connectMicroservice({ strategy: new NatsRpcServer(started.get(NatsClient), 'items', options) }, { deferInitialization: true }).useGlobalFilters(new RpcErrorPassThroughFilter());
     await started.init();
-    await started.startAllMicroservices();
+    try {
+      await started.startAllMicroservices();
+    } catch (error) {
+      await started.close();
+      throw error;
+    }
     return started;
   }
 
@@ -237,5 +242,40 @@ describe('NATS RPC transport', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('answers a plain handler’s subject outside Nest’s pipeline: validated, in the caller’s context, its refusals as replies', async () => {
+    const seen: Array<{ code: string; correlationId: string }> = [];
+    const server = await startApp(isolatedName(), {
+      plainHandlers: {
+        'items.rpc.get-public': async ({ code }) => {
+          seen.push({ code, correlationId: requestContext.correlationId() });
+          if (code === 'missing') throw RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
+          return { item: { ...itemNamed('plain', code), lost: false }, ownerUserId: null, coOwnerUserIds: [] };
+        },
+      },
+    });
+    const caller = server.get(RpcClient);
+    try {
+      const answer = await requestContext.run({ correlationId: 'c0ffee00-plain', causationId: null }, () => caller.request('items.rpc.get-public', { code: 'ABCD' }));
+      expect(answer).toEqual({ item: { ...itemNamed('plain', 'ABCD'), lost: false }, ownerUserId: null, coOwnerUserIds: [] });
+      expect(seen).toEqual([{ code: 'ABCD', correlationId: 'c0ffee00-plain' }]);
+      const refused = await caller.request('items.rpc.get-public', { code: 'missing' }).catch((caught: unknown) => caught);
+      expect((refused as RpcError).body).toEqual({ status: 404, response_code: 'ITEM_NOT_FOUND', message: 'Item not found.' });
+      // The request is checked against its contract before the handler runs.
+      const invalid = await caller.request('items.rpc.get-public', { code: 42 } as never).catch((caught: unknown) => caught);
+      expect((invalid as RpcError).body.status).toBe(422);
+      expect(seen).toHaveLength(2);
+      // The Nest handlers of the same server still answer.
+      await expect(caller.request('items.rpc.get-owned', { code: 'ABCD', ownerUserId: OWNER })).resolves.toMatchObject({ code: 'ABCD' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses to start with a subject that has both a Nest handler and a plain one', async () => {
+    await expect(startApp(isolatedName(), { plainHandlers: { 'items.rpc.get-owned': async () => ({ ...itemNamed('twice'), lost: false }) } })).rejects.toThrow(
+      'RPC subjects with a Nest handler and a plain one: items.rpc.get-owned',
+    );
   });
 });

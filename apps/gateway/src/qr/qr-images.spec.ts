@@ -28,7 +28,7 @@ describe('QR images', () => {
   });
 
   it('renders an SVG of the asked size', async () => {
-    const svg = await renderSvg(URL_OF_TAG, 300);
+    const svg = renderSvg(URL_OF_TAG, 300);
     expect(svg).toMatch(/^<svg [^>]*width="300" height="300"/);
   });
 

@@ -38,6 +38,7 @@ export interface VersionedItemRow extends ItemRow {
 const ITEM_COLUMNS = 'code, name, reward_cents, owner_user_id, claimed_at, photo_version, lost_at, lost_note';
 
 // The tag scan is the hottest path (ARCHITECTURE §7): a named prepared statement of the needed columns.
+// Its columns are read by position (findByCode): keep the order.
 const FIND_BY_CODE = {
   name: 'items_find_by_code',
   text: `SELECT code, name, reward_cents, owner_user_id, claimed_at, photo_version, lost_at, lost_note,
@@ -51,9 +52,24 @@ export class ItemsRepository {
   constructor(private readonly database: Database) {}
 
   async findByCode(code: string): Promise<(ItemRow & { co_owner_user_ids: string[] }) | null> {
-    // A named statement is parsed and planned once per connection instead of on every scan.
-    const rows = await this.database.named<ItemRow & { co_owner_user_ids: string[] }>(FIND_BY_CODE, [code]);
-    return rows[0] ?? null;
+    // A named statement is parsed and planned once per connection instead of on every scan; its row comes as an
+    // array (no object built by pg), mapped here by FIND_BY_CODE's column order.
+    const [row] = await this.database.namedArrays(FIND_BY_CODE, [code]);
+    if (!row) return null;
+    const [found, name, rewardCents, ownerUserId, claimedAt, photoVersion, lostAt, lostNote, coOwnerUserIds] = row as [
+      string, string | null, number | null, string | null, Date | null, number | null, Date | null, string | null, string[],
+    ];
+    return {
+      code: found,
+      name,
+      reward_cents: rewardCents,
+      owner_user_id: ownerUserId,
+      claimed_at: claimedAt,
+      photo_version: photoVersion,
+      lost_at: lostAt,
+      lost_note: lostNote,
+      co_owner_user_ids: coOwnerUserIds,
+    };
   }
 
   /** Inserts a claimed item (version 1); null if the code is taken or retired (the caller mints another). */

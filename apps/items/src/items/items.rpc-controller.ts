@@ -4,14 +4,10 @@ import type { RpcRequest as Request, RpcResponse as Response } from '@homing/con
 import { RpcHandler } from '@homing/platform';
 import { ItemsService } from './items.service';
 
+/** `items.rpc.get-public`, the scan's lookup, is a plain handler (service.ts: plainRpcHandlers), outside this pipeline. */
 @Controller()
 export class ItemsRpcController {
   constructor(private readonly items: ItemsService) {}
-
-  @RpcHandler('items.rpc.get-public')
-  getPublic(@Payload() { code }: Request<'items.rpc.get-public'>): Promise<Response<'items.rpc.get-public'>> {
-    return this.items.getPublic(code);
-  }
 
   @RpcHandler('items.rpc.create')
   create(@Payload() { name, ownerUserId, idempotencyKey }: Request<'items.rpc.create'>): Promise<Response<'items.rpc.create'>> {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { type DynamicModule, Logger as NestLogger, type Type } from '@nestjs/common';
+import { type DynamicModule, type INestApplicationContext, Logger as NestLogger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
@@ -13,7 +13,7 @@ import { replayDeadLetters } from '../inbox/dead-letters';
 import { JetStreamStreams, jetStreamSettingsOf } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { RpcErrorPassThroughFilter } from '../nats/rpc-exception.filter';
-import { NatsRpcServer } from '../nats/rpc.server';
+import { NatsRpcServer, type PlainRpcHandlers } from '../nats/rpc.server';
 import { stopTracing } from '../tracing';
 
 // Kubernetes sends SIGKILL 30 s after SIGTERM by default: finish well before, or give up loudly.
@@ -34,6 +34,8 @@ export interface ServiceDefinition<C extends BaseConfig> {
   module(config: C): Type | DynamicModule;
   /** Answer the RPC subjects of this service's @RpcHandler handlers. */
   rpc?: boolean;
+  /** With `rpc`: subjects answered by plain handlers, outside Nest's per-request pipeline (PlainRpcHandlers). */
+  plainRpcHandlers?(app: INestApplicationContext): PlainRpcHandlers;
   /** The service's schema; enables the `migrate` command. */
   database?(config: C): DatabaseOptions;
   /** The service's retention rules; with `database`, enables the `purge-expired` command (the timer is retentionProviders). */
@@ -161,7 +163,7 @@ async function startServer<C extends BaseConfig>(definition: ServiceDefinition<C
   if (definition.fastify?.forceCloseConnections === true) answerInFlightBeforeForcedClose(fastify);
   await definition.configureApp?.(app, config);
   if (definition.rpc) {
-    const rpc = app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsClient), definition.name, { maxInFlight: config.RPC_MAX_IN_FLIGHT }) }, { deferInitialization: true });
+    const rpc = app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsClient), definition.name, { maxInFlight: config.RPC_MAX_IN_FLIGHT, plainHandlers: definition.plainRpcHandlers?.(app) }) }, { deferInitialization: true });
     rpc.useGlobalFilters(new RpcErrorPassThroughFilter());
   }
 

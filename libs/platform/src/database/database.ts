@@ -59,6 +59,17 @@ export class Database {
     return rows;
   }
 
+  /**
+   * A named prepared statement whose rows come as arrays of the selected columns, in order: pg builds no object per
+   * row (its `addFields`), for the hottest read (the scan's lookup: B1). The caller maps the columns by position.
+   */
+  async namedArrays(statement: NamedStatement, values: readonly unknown[]): Promise<unknown[][]> {
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    countQuery();
+    const { rows } = await pool.query<unknown[]>({ ...statement, values: [...values], rowMode: 'array' });
+    return rows;
+  }
+
   private async run(sql: string, parameters: readonly unknown[], transaction: Transaction | undefined) {
     const inTransaction = transaction?.queryRunner;
     const runner: QueryRunner = inTransaction ?? this.dataSource.createQueryRunner();

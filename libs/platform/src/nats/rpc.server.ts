@@ -3,7 +3,7 @@ import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { context, type Span } from '@opentelemetry/api';
 import type { Msg, Subscription } from '@nats-io/transport-node';
 import { lastValueFrom } from 'rxjs';
-import { ResponseCode, RpcMap, toValidationMap, type RpcErrorBody, type RpcSubject } from '@homing/contracts';
+import { ResponseCode, RpcMap, toValidationMap, type RpcErrorBody, type RpcRequest, type RpcResponse, type RpcSubject } from '@homing/contracts';
 import { scrubQueryError } from '../database/query-error';
 import { acceptCorrelationId, acceptDeadline, CORRELATION_HEADER, DEADLINE_HEADER, requestContext } from '../context';
 import { extractTraceContext } from '../tracing/propagation';
@@ -16,9 +16,18 @@ import { isDependencyUnavailable, RpcError, RpcTimeoutError } from './rpc-error'
 /** The same default as `RPC_MAX_IN_FLIGHT` (config), for servers built without configuration. */
 export const DEFAULT_RPC_MAX_IN_FLIGHT = 256;
 
+/**
+ * Handlers called straight by the transport, outside Nest's per-request pipeline (its RPC proxy, pipes, interceptors,
+ * exception filters and the Observable around every answer): for the hottest subjects (items' `get-public`, the scan's
+ * lookup: B1). The transport still validates the request against RpcMap, runs it in its request context and span,
+ * sheds load, times it and turns its errors into error replies, as for every handler.
+ */
+export type PlainRpcHandlers = { [S in RpcSubject]?: (request: RpcRequest<S>) => Promise<RpcResponse<S>> };
+
 export interface NatsRpcServerOptions {
   /** Handlers running at once; beyond it, requests are answered 503 SERVICE_BUSY at once (`RPC_MAX_IN_FLIGHT`). */
   maxInFlight?: number;
+  plainHandlers?: PlainRpcHandlers;
 }
 
 // Answers that need no handler, encoded once: they are sent when the service can least afford work.
@@ -49,6 +58,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
   private readonly subscriptions: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly maxInFlight: number;
+  private readonly plainHandlers: Map<string, (request: never) => Promise<unknown>>;
 
   constructor(
     private readonly nats: NatsClient,
@@ -57,15 +67,19 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
   ) {
     super();
     this.maxInFlight = options.maxInFlight ?? DEFAULT_RPC_MAX_IN_FLIGHT;
+    this.plainHandlers = new Map(Object.entries(options.plainHandlers ?? {}));
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
     try {
       // Every subject answered must be in the contracts, so its requests are validated and its callers typed.
-      const uncontracted = [...this.messageHandlers.keys()].filter((pattern) => !(pattern in RpcMap));
+      const patterns = [...this.messageHandlers.keys(), ...this.plainHandlers.keys()];
+      const uncontracted = patterns.filter((pattern) => !(pattern in RpcMap));
       if (uncontracted.length > 0) throw new Error(`RPC handlers without a contract in RpcMap: ${uncontracted.join(', ')}`);
+      const twice = [...this.plainHandlers.keys()].filter((pattern) => this.messageHandlers.has(pattern));
+      if (twice.length > 0) throw new Error(`RPC subjects with a Nest handler and a plain one: ${twice.join(', ')}`);
       const nc = await this.nats.connect();
-      for (const pattern of this.messageHandlers.keys()) {
+      for (const pattern of patterns) {
         const subject = this.nats.namespace.subject(pattern);
         const subscription = nc.subscribe(subject, {
           queue: this.queueGroup,
@@ -130,10 +144,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     let outcome = 'ok';
     try {
       const payload = this.parse(pattern, msg.data);
-      const handler = this.messageHandlers.get(pattern);
-      if (!handler) throw new Error(`no handler for ${pattern}`);
-      const result = await lastValueFrom(this.transformToObservable(await handler(payload)), { defaultValue: null });
-      msg.respond(encodeJson(result));
+      msg.respond(encodeJson(await this.run(pattern, payload)));
     } catch (error) {
       const body = this.toErrorBody(pattern, error);
       outcome = String(body.status);
@@ -142,6 +153,14 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     } finally {
       stopTimer({ outcome });
     }
+  }
+
+  private async run(pattern: string, payload: unknown): Promise<unknown> {
+    const plain = this.plainHandlers.get(pattern);
+    if (plain) return (await plain(payload as never)) ?? null;
+    const handler = this.messageHandlers.get(pattern);
+    if (!handler) throw new Error(`no handler for ${pattern}`);
+    return lastValueFrom(this.transformToObservable(await handler(payload)), { defaultValue: null });
   }
 
   private parse(pattern: string, data: Uint8Array): unknown {
