@@ -4,7 +4,7 @@ import { PNG } from 'pngjs';
 import { foundPageUrl } from '@homing/contracts';
 import { InjectConfig } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
-import { encodeModules, renderSvgFast } from './fast-qr';
+import { encodeModules, QUIET_ZONE_MODULES, renderSvgFast } from './fast-qr';
 
 export type QrFormat = 'svg' | 'svg-base64' | 'png';
 
@@ -15,9 +15,6 @@ export interface QrImage {
   etag: string;
 }
 
-// Four modules of white around the symbol: the quiet zone ISO/IEC 18004 asks for, which scanners rely on.
-const QUIET_ZONE_MODULES = 4;
-// M recovers about 15 % of a damaged symbol: a scuffed tag on a keyring still scans, and the symbol stays small.
 // About 600 renders at the largest PNG size, thousands of typical ones.
 const CACHE_MAX_BYTES = 24 * 1024 * 1024;
 
