@@ -34,6 +34,11 @@ export class UnknownCodeLimiter {
     return unknownCodeMissesKey(this.config.NATS_NAMESPACE, address);
   }
 
+  /** Whether any address is refused now: while none is, a request's address need not even be worked out. */
+  get blocksAny(): boolean {
+    return this.blockedUntil.size > 0;
+  }
+
   /** Milliseconds the address stays refused, or 0. */
   blockedFor(address: string, now = Date.now()): number {
     const until = this.blockedUntil.get(address);
@@ -94,7 +99,8 @@ export function isMiss(request: AuthenticatedRequest, answer: HttpErrorAnswer): 
  */
 export function limitCodeRoutes(fastify: FastifyInstance, limiter: UnknownCodeLimiter): void {
   fastify.addHook('onRequest', (request, reply, done) => {
-    const blockedMs = takesTagCode(request) && !limitsUnknownCodesItself(request) ? limiter.blockedFor(request.ip) : 0;
+    // `request.ip` parses X-Forwarded-For against the trusted proxies on every read: only when someone is refused.
+    const blockedMs = limiter.blocksAny && takesTagCode(request) && !limitsUnknownCodesItself(request) ? limiter.blockedFor(request.ip) : 0;
     if (blockedMs === 0) return done();
     sendHttpError(reply.header('retry-after', String(retryAfterSeconds(blockedMs))), {
       status: 429,

@@ -78,14 +78,19 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       const js = this.nats.js;
       // Arrival order is not a promise: rows are ordered by their transaction's start, replicas split batches and
       // naks reorder redeliveries. Consumers order an aggregate's events by its version (EventEnvelope.version).
-      for (const row of rows) {
-        const headers = natsHeaders();
-        for (const [key, value] of Object.entries(row.headers ?? {})) headers.set(key, value);
-        const correlationId = (row.envelope as { correlationId?: string }).correlationId;
-        if (correlationId) headers.set(CORRELATION_HEADER, correlationId);
-        await js.publish(this.nats.namespace.subject(row.subject), JSON.stringify(row.envelope), { msgID: row.id, headers });
-        outboxMetrics.published.inc({ subject: row.subject });
-      }
+      // The batch goes out at once and its acknowledgements are awaited together (B3, B5): one round trip a batch, not
+      // one a row. If any is not acknowledged the transaction rolls back and the whole batch is sent again later; the
+      // ones JetStream did store are dropped then as duplicates of their msgID.
+      await Promise.all(
+        rows.map(async (row) => {
+          const headers = natsHeaders();
+          for (const [key, value] of Object.entries(row.headers ?? {})) headers.set(key, value);
+          const correlationId = (row.envelope as { correlationId?: string }).correlationId;
+          if (correlationId) headers.set(CORRELATION_HEADER, correlationId);
+          await js.publish(this.nats.namespace.subject(row.subject), JSON.stringify(row.envelope), { msgID: row.id, headers });
+          outboxMetrics.published.inc({ subject: row.subject });
+        }),
+      );
       const secret = rows.filter((row) => isEventSubject(row.subject) && streamOfEvent(row.subject) === 'secrets').map((row) => row.id);
       const kept = rows.filter((row) => !secret.includes(row.id)).map((row) => row.id);
       // Secrets (login codes, reset links) must not outlive their publication (ARCHITECTURE §3).
