@@ -45,6 +45,14 @@ export async function ownedItem(stack: Pick<Stack, 'api'>, token = testAccessTok
  */
 export async function ownerOfStack(
   stack: Pick<Stack, 'api' | 'nc' | 'namespace'>,
+  options?: { language?: UserLanguage; password?: true },
+): Promise<{ email: string; password: string; userId: string; token: string }>;
+export async function ownerOfStack(
+  stack: Pick<Stack, 'api' | 'nc' | 'namespace'>,
+  options: { language?: UserLanguage; password?: boolean },
+): Promise<{ email: string; password: string | null; userId: string; token: string }>;
+export async function ownerOfStack(
+  stack: Pick<Stack, 'api' | 'nc' | 'namespace'>,
   { language = 'nl', password = true }: { language?: UserLanguage; password?: boolean } = {},
 ): Promise<{ email: string; password: string | null; userId: string; token: string }> {
   const email = `owner-${randomUUID()}@example.test`;

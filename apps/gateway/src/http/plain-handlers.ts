@@ -15,7 +15,7 @@ export type PlainHandler = (request: FastifyRequest, reply: FastifyReply) => Pro
  * (security headers, metrics, request context, the unknown-code limit) and its HEAD twin. Start-up fails if a route
  * named here is never registered: a renamed route must not fall back to Nest's slower pipeline unnoticed.
  */
-export function servePlainHandlers(fastify: FastifyInstance, handlers: Record<`${'GET'} /${string}`, PlainHandler>): void {
+export function servePlainHandlers(fastify: FastifyInstance, handlers: Record<`GET /${string}`, PlainHandler>): void {
   const waiting = new Set(Object.keys(handlers));
   fastify.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];

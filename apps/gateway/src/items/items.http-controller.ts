@@ -27,6 +27,8 @@ export class ItemsHttpController {
     answer: publicItemSchema,
     errors: [404, 429],
   })
+  // The route's contract. Requests are answered by ScanPlainRoute (servePlainHandlers), which makes the same call
+  // outside Nest's pipeline; this body is what that handler does, kept for a server without it.
   getByCode(@Param('code') code: string, @OptionalCurrentUser() viewer: AuthenticatedUser | null): Promise<PublicItem> {
     return this.publicItems.scan(code, viewer?.id ?? null);
   }

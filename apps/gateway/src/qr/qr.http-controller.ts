@@ -25,6 +25,8 @@ export class QrHttpController {
     answer: { description: 'The image; 304 when If-None-Match holds its ETag' },
     errors: [404, 422, 429],
   })
+  // The route's contract. Requests are answered by QrPlainRoute (servePlainHandlers), which makes the same call
+  // outside Nest's pipeline, with its limit in memory; this body is what that handler does, kept for a server without it.
   async qr(
     @Param('code') code: string,
     @Query(new ZodBodyPipe(qrQuerySchema)) query: QrQuery,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { qrQuerySchema, ResponseCode } from '@homing/contracts';
 import type { AuthenticatedRequest } from '../auth/authenticated-user';
 import { sendTagged } from '../http/etag';
-import { sendHttpError } from '../http/http-error';
+import { ApiError } from '../http/http-error';
 import { LocalRateLimit } from '../http/local-rate-limit';
 import { answerError, type PlainHandler } from '../http/plain-handlers';
 import { RATE_LIMITS } from '../http/rate-limits';
@@ -29,12 +29,12 @@ export class QrPlainRoute {
 
   readonly handle: PlainHandler = async (request, reply) => {
     (request as AuthenticatedRequest).publicRoute = true;
-    const waitSeconds = this.rateLimit.take(request.ip);
-    if (waitSeconds > 0) {
-      sendHttpError(reply.header('retry-after', String(waitSeconds)), { status: 429, body: { response_code: ResponseCode.RATE_LIMITED, message: 'Too many requests. Try again later.' } });
-      return reply;
-    }
     try {
+      const waitSeconds = this.rateLimit.take(request.ip);
+      if (waitSeconds > 0) {
+        void reply.header('retry-after', String(waitSeconds));
+        throw new ApiError(429, ResponseCode.RATE_LIMITED);
+      }
       const query = queryPipe.transform(request.query);
       sendTagged(reply, request.headers['if-none-match'], await this.qr.publicImage((request.params as { code: string }).code, query.sizeInPx, query.b64 === '1'));
       return reply;

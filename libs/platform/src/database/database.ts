@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Pool, QueryResultRow } from 'pg';
+import type { Pool, QueryConfig, QueryResultRow } from 'pg';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { dataSourceOptions, type DatabaseOptions } from './database.options';
@@ -53,10 +53,7 @@ export class Database {
    * like any other query.
    */
   async named<Row extends QueryResultRow>(statement: NamedStatement, values: readonly unknown[]): Promise<Row[]> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    countQuery();
-    const { rows } = await pool.query<Row>({ ...statement, values: [...values] });
-    return rows;
+    return this.onPool<Row>({ ...statement, values: [...values] });
   }
 
   /**
@@ -64,10 +61,14 @@ export class Database {
    * row (its `addFields`), for the hottest read (the scan's lookup: B1). The caller maps the columns by position.
    */
   async namedArrays(statement: NamedStatement, values: readonly unknown[]): Promise<unknown[][]> {
+    return this.onPool<unknown[]>({ ...statement, values: [...values], rowMode: 'array' });
+  }
+
+  // Straight on the pool TypeORM holds, counted like any other query.
+  private async onPool<Row extends QueryResultRow | unknown[]>(query: QueryConfig & { rowMode?: 'array' }): Promise<Row[]> {
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
     countQuery();
-    const { rows } = await pool.query<unknown[]>({ ...statement, values: [...values], rowMode: 'array' });
-    return rows;
+    return (await pool.query(query)).rows as Row[];
   }
 
   private async run(sql: string, parameters: readonly unknown[], transaction: Transaction | undefined) {
