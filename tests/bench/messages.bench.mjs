@@ -102,7 +102,7 @@ async function openLoop(recipients, post) {
  * Where a product round's time went, per message and stage, from what each step records: the POST's answer (bench),
  * the outbox row's creation and the relay's pick-up (messaging's `outbox`: `published_at` is the relay transaction's
  * start), the consumer's enqueue and the worker's start (the BullMQ job's `timestamp` and `processedOn`), the worker's
- * delivery row and its `sent_at`, and the SMTP sink's acceptance. p50 and p99 of each stage over the round.
+ * delivery row's `sent_at`, and the SMTP sink's acceptance. p50 and p99 of each stage over the round.
  */
 async function stagesOf(db, redis, prefix, recipients, round, ownerOf) {
   // Codes as the events carry them: upper case, without dashes.
@@ -122,7 +122,7 @@ async function stagesOf(db, redis, prefix, recipients, round, ownerOf) {
     Object.assign(at.get(recipient), { written: Number(row.created), relayed: Number(row.published) });
   }
   const { rows: deliveries } = await db.query(
-    `SELECT job_id, extract(epoch FROM created_at) * 1000 AS started, extract(epoch FROM sent_at) * 1000 AS sent FROM "${schemaOf('notifications')}".deliveries WHERE channel = 'email' AND kind = 'new-message'`,
+    `SELECT job_id, extract(epoch FROM sent_at) * 1000 AS sent FROM "${schemaOf('notifications')}".deliveries WHERE channel = 'email' AND kind = 'new-message'`,
   );
   const deliveryOf = new Map(deliveries.map((row) => [row.job_id, row]));
   for (const key of await redis.keys(`${prefix}:email:email_*`)) {
@@ -130,21 +130,43 @@ async function stagesOf(db, redis, prefix, recipients, round, ownerOf) {
     const recipient = recipientOfEvent.get(key.slice(key.lastIndexOf(':') + 1).split('_')[1]);
     if (!recipient) continue;
     const delivery = deliveryOf.get(key.slice(key.lastIndexOf(':') + 1));
-    Object.assign(at.get(recipient), { enqueued: Number(timestamp), picked: Number(processedOn), delivering: Number(delivery?.started), smtpDone: Number(delivery?.sent) });
+    Object.assign(at.get(recipient), { enqueued: Number(timestamp), picked: Number(processedOn), smtpDone: Number(delivery?.sent) });
   }
   const stages = [
     ['POST answered (gateway → messaging: message + outbox rows)', 'sent', 'answered'],
     ['outbox row written → relay picks it up', 'written', 'relayed'],
     ['relay → event consumed, e-mail job enqueued (JetStream, consumer)', 'relayed', 'enqueued'],
     ['job waiting in the queue', 'enqueued', 'picked'],
-    ['worker: job start → delivery row', 'picked', 'delivering'],
-    ['worker: delivery row → SMTP accepted, row marked sent', 'delivering', 'smtpDone'],
+    // The delivery row is written once, with the outcome: its sent_at is when the worker finished.
+    ['worker: job start → SMTP accepted, delivery row written', 'picked', 'smtpDone'],
   ];
   return stages.map(([name, from, to]) => {
     const spans = [...at.values()].map((times) => times[to] - times[from]);
     return { name, p50: quantile(spans, 0.5), p99: quantile(spans, 0.99) };
   });
 }
+
+/**
+ * What each service has done so far, from its /metrics: SQL statements by the RPC or consumer that sent them
+ * (`homing_db_queries_total`), and RPCs it sent by subject (`homing_rpc_client_duration_seconds_count`).
+ */
+async function workCounts(ports) {
+  const counts = {};
+  for (const service of [...SERVICES, 'gateway']) {
+    const text = await (await fetch(`http://127.0.0.1:${ports[service]}/metrics`)).text();
+    for (const line of text.split('\n')) {
+      const statements = /^homing_db_queries_total\{[^}]*work="([^"]+)"[^}]*\} (\S+)/.exec(line);
+      if (statements) counts[`${service} SQL ${statements[1]}`] = Number(statements[2]);
+      const calls = /^homing_rpc_client_duration_seconds_count\{[^}]*subject="([^"]+)"[^}]*\} (\S+)/.exec(line);
+      if (calls) counts[`${service} RPC ${calls[1]}`] = (counts[`${service} RPC ${calls[1]}`] ?? 0) + Number(calls[2]);
+    }
+  }
+  return counts;
+}
+
+/** Per message, what changed between two `workCounts` (only what did). */
+const countsPerMessage = (before, after, count) =>
+  Object.fromEntries(Object.keys(after).map((name) => [name, (after[name] - (before[name] ?? 0)) / count]).filter(([, n]) => n > 0));
 
 /** CPU (utime + stime, µs) of each named process and its PostgreSQL backends (counted under `<name> pg`). */
 async function cpuSnapshot(db, processes) {
@@ -338,8 +360,10 @@ try {
     plain.cpu = cpuPerMessage(plainBefore, await cpuSnapshot(db, plainProcesses), batch.length);
     const productProcesses = Object.fromEntries(['gateway', ...SERVICES, 'nats', 'redis'].map((name) => [name, pids[name]]));
     const cpuBefore = await cpuSnapshot(db, productProcesses);
+    const workBefore = await workCounts(ports);
     const system = await openLoop(batch, product);
     system.cpu = cpuPerMessage(cpuBefore, await cpuSnapshot(db, productProcesses), batch.length);
+    system.work = countsPerMessage(workBefore, await workCounts(ports), batch.length);
     const ratios = { p50: system.p50 / plain.p50, p99: system.p99 / plain.p99 };
     const stages = await stagesOf(db, redis, bullmqPrefix, batch, system, ownerOf);
     rows.push({ round: round + 1, plain, system, ratios, stages });
@@ -350,6 +374,9 @@ try {
   console.log('\nthe product\'s CPU per message (µs, by process, per round; PostgreSQL backends as "<service> pg"):');
   const cpuLine = (cpu) => `${Object.entries(cpu).map(([name, micros]) => `${name} ${micros.toFixed(0)}`).join(', ')}; in all ${Object.values(cpu).reduce((a, b) => a + b, 0).toFixed(0)} µs`;
   for (const { round, system, plain } of rows) console.log(`  round ${round}: ${cpuLine(system.cpu)} (plain pipeline: ${cpuLine(plain.cpu)})`);
+  console.log('\nthe product\'s SQL statements and RPCs per message (by service and the RPC or consumer that sent them; last round):');
+  const workLine = (work) => Object.entries(work).sort(([a], [b]) => a.localeCompare(b)).map(([name, n]) => `${name} ${n.toFixed(2)}`);
+  for (const line of workLine(rows.at(-1).system.work)) console.log(`  ${line}`);
   console.log('\nwhere the product\'s time went (ms, p50 / p99 of each stage, per round):');
   for (const [index, { name }] of rows[0].stages.entries()) console.log(`  ${name}: ${rows.map((row) => `${row.stages[index].p50.toFixed(0)} / ${row.stages[index].p99.toFixed(0)}`).join('; ')}`);
   const figures = { p50: figureOf(rows.map((row) => row.ratios.p50)), p99: figureOf(rows.map((row) => row.ratios.p99)) };
@@ -370,7 +397,7 @@ try {
       '|---|---|---|---|---|---|',
       ...rows.map(({ round, plain, system, ratios }) => `| ${round} | ${plain.p50.toFixed(1)} / ${plain.p99.toFixed(1)} | ${system.p50.toFixed(1)} / ${system.p99.toFixed(1)} | ${ratios.p50.toFixed(2)}× | ${ratios.p99.toFixed(2)}× | ${system.lost} / ${system.duplicated} / ${system.failed} |`),
       '',
-      'Where the product’s time went, stage by stage (ms, p50 / p99 over each round’s messages; from the timestamps each step records: the POST’s answer, messaging’s outbox row and the relay’s pick-up, the BullMQ job’s enqueue and start, the worker’s delivery row and `sent_at`, the SMTP sink’s acceptance):',
+      'Where the product’s time went, stage by stage (ms, p50 / p99 over each round’s messages; from the timestamps each step records: the POST’s answer, messaging’s outbox row and the relay’s pick-up, the BullMQ job’s enqueue and start, the worker’s delivery row’s `sent_at`, the SMTP sink’s acceptance):',
       '',
       `| stage | ${rows.map(({ round }) => `round ${round}`).join(' | ')} |`,
       `|---|${rows.map(() => '---|').join('')}`,
@@ -379,6 +406,10 @@ try {
       'The product’s CPU per message, by process (µs, utime + stime from `/proc`, over the round and the wait for its last mail; a PostgreSQL backend counts under its service as “pg”):',
       '',
       ...rows.map(({ round, system, plain }) => `- round ${round}: ${cpuLine(system.cpu)} (the plain pipeline: ${cpuLine(plain.cpu)})`),
+      '',
+      'The product’s SQL statements and RPCs per message in the last round, by service and the RPC or consumer that sent them (from each service’s `homing_db_queries_total` and `homing_rpc_client_duration_seconds_count`):',
+      '',
+      `- ${workLine(rows.at(-1).system.work).join('; ')}`,
       '',
       `- Command: \`npm run bench -- b3 --rounds ${rounds} --messages ${messages}\` (after \`npm run build\`). Open loop at ${RATE} messages a second, each to an item of its own owner (claimed first), from an address of its own; latency from sending the POST to the SMTP sink accepting the owner's mail. Every process on core 0 (services, a private nats-server and redis-server, the plain pipeline); the machine's PostgreSQL.`,
       machineLine(),

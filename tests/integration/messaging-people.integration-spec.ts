@@ -162,6 +162,25 @@ describe('co-owners and transfers in messaging (items → JetStream → messagin
     expect(await conversationsOf(code)).toEqual([]);
   });
 
+  it('answers an owner’s mail its unread check and reply token in one call, and no token to one who owns nothing', async () => {
+    const code = newCode();
+    const [owner, coOwner, stranger] = [randomUUID(), randomUUID(), randomUUID()];
+    await createItem(code, owner);
+    await people(code, 2, owner, [coOwner]);
+    await finderWrites(code);
+    const [conversationId] = await conversationsOf(code);
+
+    const forCoOwner = ok(await rpc<{ latestUnreadMessageId: number; replyToken: string }>('unread-since', { conversationId, messageId: 0, replyAddressFor: coOwner }));
+    expect(forCoOwner).toEqual({ latestUnreadMessageId: expect.any(Number), replyToken: expect.stringMatching(/^[a-z2-7]{26}$/) });
+    const relayed = ok(await rpc<{ author: string }>('relay-message', { recipient: { kind: 'reply', token: forCoOwner.replyToken }, from: 'co-owner@example.test', content: 'On my way.', mailId: randomUUID() }));
+    expect(relayed.author).toBe('owner');
+    expect(ok(await rpc('unread-since', { conversationId, messageId: 0, replyAddressFor: stranger }))).toEqual({ latestUnreadMessageId: forCoOwner.latestUnreadMessageId, replyToken: null });
+    expect(ok(await rpc('unread-since', { conversationId, messageId: 0 }))).toEqual({ latestUnreadMessageId: forCoOwner.latestUnreadMessageId });
+    // Read: nothing to mail, and no token minted for a mail that is not sent.
+    ok(await rpc('list-messages', { code, viewerUserId: owner }));
+    expect(ok(await rpc('unread-since', { conversationId, messageId: 0, replyAddressFor: owner }))).toEqual({ latestUnreadMessageId: null });
+  });
+
   it('clears the item’s conversations when it passes to a new owner, who starts with an empty thread', async () => {
     const code = newCode();
     const [previousOwner, nextOwner, coOwner] = [randomUUID(), randomUUID(), randomUUID()];

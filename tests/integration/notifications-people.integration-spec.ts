@@ -67,6 +67,7 @@ describe('notifications to the people of an item', () => {
     nc.subscribe(`${namespace}.identity.rpc.language-of-email`, {
       callback: (_error, msg) => void msg.respond(JSON.stringify({ language: accountLanguages.get(msg.json<{ email: string }>().email) ?? null })),
     });
+    // A messaging of before `replyAddressFor`: its unread check answers no token, so the worker asks for one.
     nc.subscribe(`${namespace}.messaging.rpc.owner-reply-address`, { callback: (_error, msg) => void msg.respond(JSON.stringify({ token: 'ownerreplytokenabcdefghijk' })) });
     nc.subscribe(`${namespace}.messaging.rpc.unread-since`, {
       callback: (_error, msg) => void msg.respond(JSON.stringify({ latestUnreadMessageId: msg.json<{ messageId: number }>().messageId })),

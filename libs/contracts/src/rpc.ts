@@ -328,12 +328,14 @@ export const RpcMap = {
   },
 
   /**
-   * Notifications, before a delayed e-mail to the owner: the newest finder's message of the conversation, from
-   * `messageId` on, that the owner has not read (null when they read them all, or the conversation is gone).
+   * Notifications, before an e-mail to the owner about a finder's messages: the newest finder's message of the
+   * conversation, from `messageId` on, that the owner has not read (null when they read them all, or the conversation
+   * is gone). With `replyAddressFor` (the user the mail goes to) and a message still unread, also a new reply token for
+   * the mail's `Reply-To`, as `owner-reply-address` answers it: one round trip for the mail, not two (B3).
    */
   'messaging.rpc.unread-since': {
-    request: z.object({ conversationId: z.uuid(), messageId: z.number().int().min(0) }),
-    response: z.object({ latestUnreadMessageId: z.number().int().nullable() }),
+    request: z.object({ conversationId: z.uuid(), messageId: z.number().int().min(0), replyAddressFor: z.uuid().optional() }),
+    response: z.object({ latestUnreadMessageId: z.number().int().nullable(), replyToken: z.string().nullable().optional() }),
   },
   /**
    * Notifications, as it sends the owner an e-mail about a conversation: a new reply token for its `Reply-To`, so the

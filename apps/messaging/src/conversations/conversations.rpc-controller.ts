@@ -80,6 +80,6 @@ export class ConversationsRpcController {
 
   @RpcHandler('messaging.rpc.unread-since')
   unreadSince(@Payload() request: Request<'messaging.rpc.unread-since'>): Promise<Response<'messaging.rpc.unread-since'>> {
-    return this.conversations.unreadSince(request.conversationId, request.messageId);
+    return this.conversations.unreadSince(request);
   }
 }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type ThreadAccess, type ThreadMessage, type UserLanguage } from '@homing/contracts';
+import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type RpcResponse, type ThreadAccess, type ThreadMessage, type UserLanguage } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError, type Transaction } from '@homing/platform';
 import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ErasedConversations } from './erased-conversations';
 import { ConversationsRepository, type ConversationRow, type ReceiptChange } from './conversations.repository';
 import { hashFinderToken, newFinderToken, resumeLinkAlive } from './finder-tokens';
 import { asReadBy, finderLabels, sharesContactDetails, threadCaller, toMessage, withOtherSide } from './thread';
-import { ReplyAddressesRepository } from '../relay/reply-addresses.repository';
+import { mintOwnerReplyToken, ReplyAddressesRepository } from '../relay/reply-addresses.repository';
 
 const ITEM_NOT_FOUND = () => RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
 const OWN_ITEM = () => RpcError.forbidden(ResponseCode.CANNOT_FIND_YOUR_OWN_ITEM, 'You cannot find your own item.');
@@ -258,9 +258,15 @@ export class ConversationsService {
     await this.publishReceipts(transaction, data.itemCode, changes);
   }
 
-  /** The newest finder's message from `messageId` on that the owner has not read: a delayed e-mail is still worth sending. */
-  async unreadSince(conversationId: string, messageId: number): Promise<{ latestUnreadMessageId: number | null }> {
-    return { latestUnreadMessageId: await this.conversations.latestUnreadFinderMessage(conversationId, messageId) };
+  /**
+   * The newest finder's message from `messageId` on that the owner has not read: an e-mail is still worth sending. With
+   * `replyAddressFor` and such a message, the mail's reply token too (none is minted for a mail that is not sent).
+   */
+  async unreadSince(request: RpcRequest<'messaging.rpc.unread-since'>): Promise<RpcResponse<'messaging.rpc.unread-since'>> {
+    const latestUnreadMessageId = await this.conversations.latestUnreadFinderMessage(request.conversationId, request.messageId);
+    if (latestUnreadMessageId === null || !request.replyAddressFor) return { latestUnreadMessageId };
+    const stores = { conversations: this.conversations, itemOwners: this.itemOwners, replyAddresses: this.replyAddresses };
+    return { latestUnreadMessageId, replyToken: await mintOwnerReplyToken(stores, request.conversationId, request.replyAddressFor) };
   }
 
   // Receipts and their `messaging.messages.receipts.v1` events commit together.

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Database } from '@homing/platform';
+import type { ConversationsRepository } from '../conversations/conversations.repository';
+import { ownsItem, type ItemOwnersRepository } from '../item-owners/item-owners.repository';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -55,4 +57,19 @@ export class ReplyAddressesRepository {
     const row = await this.database.one<ReplyAddressRow>('SELECT conversation_id, recipient, user_id FROM reply_addresses WHERE token_hash = $1', [hashReplyToken(token)]);
     return row ?? null;
   }
+}
+
+/**
+ * A new reply token for an owner's (or co-owner's) e-mail about a conversation, so their reply by e-mail becomes their
+ * message in it; null when the conversation is gone or the user no longer owns its item.
+ */
+export async function mintOwnerReplyToken(
+  stores: { conversations: ConversationsRepository; itemOwners: ItemOwnersRepository; replyAddresses: ReplyAddressesRepository },
+  conversationId: string,
+  userId: string,
+): Promise<string | null> {
+  const conversation = await stores.conversations.findById(conversationId);
+  const item = conversation ? await stores.itemOwners.findByCode(conversation.item_code) : null;
+  if (!conversation || !item || !ownsItem(item, userId)) return null;
+  return stores.replyAddresses.mint(conversationId, { recipient: 'owner', userId });
 }

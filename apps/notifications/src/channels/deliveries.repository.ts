@@ -4,41 +4,57 @@ import type { Channel } from '../jobs/job-ids';
 
 export type DeliveryStatus = 'sending' | 'sent' | 'failed' | 'skipped';
 
+/** One run of a notification job: what its delivery row is written with. */
+export interface DeliveryAttempt {
+  jobId: string;
+  channel: Channel;
+  kind: string;
+  /** The job's runs so far, this one included (BullMQ's `attemptsStarted`: retries and a stalled worker's restart). */
+  attempts: number;
+}
+
 /**
- * The `deliveries` table: one row per job id. Plain SQL because the claim is one upsert that must say, atomically,
- * whether an earlier run already sent.
+ * The delivery row as one upsert of an attempt's outcome, $1–$6: job id, channel, kind, status, attempts, error. A
+ * `sent` row stays sent.
+ */
+const RECORD_OUTCOME = `INSERT INTO deliveries AS d (job_id, channel, kind, status, attempts, last_error, sent_at)
+  VALUES ($1, $2, $3, $4::text, $5, $6, CASE WHEN $4::text = 'sent' THEN now() END)
+  ON CONFLICT (job_id) DO UPDATE SET
+    status = CASE WHEN d.status = 'sent' THEN 'sent' ELSE EXCLUDED.status END,
+    attempts = GREATEST(d.attempts, EXCLUDED.attempts),
+    last_error = CASE WHEN d.status = 'sent' THEN d.last_error ELSE EXCLUDED.last_error END,
+    sent_at = COALESCE(d.sent_at, EXCLUDED.sent_at),
+    updated_at = now()`;
+
+/**
+ * The `deliveries` table: one row per job id, written with the outcome of each run (sent, skipped, failed, or
+ * `sending` again after a temporary failure), so a run that sends costs one read and one write (B3, B5). A job that
+ * runs again (a retry, a stalled worker's job, a replayed event) reads `sent` first and sends nothing. A run that dies
+ * while sending leaves no row, and its job is run again: as before, at least once, never twice after `sent`.
  */
 @Injectable()
 export class DeliveriesRepository {
   constructor(private readonly database: Database) {}
 
-  /** Records an attempt before sending; returns `sent` when an earlier run of the same job already delivered. */
-  async begin(jobId: string, channel: Channel, kind: string): Promise<{ status: DeliveryStatus; attempts: number }> {
-    const row = await this.database.one<{ status: DeliveryStatus; attempts: number }>(
-      `INSERT INTO deliveries (job_id, channel, kind, status, attempts) VALUES ($1, $2, $3, 'sending', 1)
-       ON CONFLICT (job_id) DO UPDATE SET
-         attempts = deliveries.attempts + 1,
-         updated_at = now(),
-         status = CASE WHEN deliveries.status = 'sent' THEN 'sent' ELSE 'sending' END
-       RETURNING status, attempts`,
-      [jobId, channel, kind],
-    );
-    if (!row) throw new Error(`the delivery of ${jobId} was not recorded`);
-    return row;
+  /** Whether an earlier run of the job already delivered. */
+  async sentBefore(jobId: string): Promise<boolean> {
+    const row = await this.database.one<{ status: DeliveryStatus }>('SELECT status FROM deliveries WHERE job_id = $1', [jobId]);
+    return row?.status === 'sent';
   }
 
-  /** In `transaction` when the delivery's receipt event must commit with it. */
-  async markSent(jobId: string, transaction?: Transaction): Promise<void> {
-    await this.database.affected(`UPDATE deliveries SET status = 'sent', sent_at = now(), updated_at = now(), last_error = NULL WHERE job_id = $1`, [jobId], transaction);
+  /** The statement that records an attempt as sent, for `OutboxWriter.recordAlong` when a receipt event goes with it. */
+  sentStatement(attempt: DeliveryAttempt): { sql: string; parameters: unknown[] } {
+    return { sql: RECORD_OUTCOME, parameters: [attempt.jobId, attempt.channel, attempt.kind, 'sent', attempt.attempts, null] };
+  }
+
+  async markSent(attempt: DeliveryAttempt): Promise<void> {
+    const { sql, parameters } = this.sentStatement(attempt);
+    await this.database.affected(sql, parameters);
   }
 
   /** Nothing to send after all (a delayed e-mail whose messages were read meanwhile, a scan alert whose scan is gone). */
-  async markSkipped(jobId: string, reason: string): Promise<void> {
-    await this.database.affected(`UPDATE deliveries SET status = 'skipped', updated_at = now(), last_error = $2 WHERE job_id = $1 AND status <> 'sent'`, [jobId, reason.slice(0, 200)]);
-  }
-
-  transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
-    return this.database.transaction(work);
+  async markSkipped(attempt: DeliveryAttempt, reason: string): Promise<void> {
+    await this.database.affected(RECORD_OUTCOME, [attempt.jobId, attempt.channel, attempt.kind, 'skipped', attempt.attempts, reason.slice(0, 200)]);
   }
 
   /**
@@ -54,11 +70,8 @@ export class DeliveriesRepository {
     );
   }
 
-  /** `failed` for good (a permanent refusal); a temporary failure keeps `sending` and only notes why. */
-  async markFailed(jobId: string, reason: string, permanent: boolean): Promise<void> {
-    await this.database.affected(
-      `UPDATE deliveries SET status = CASE WHEN $3 THEN 'failed' ELSE status END, last_error = $2, updated_at = now() WHERE job_id = $1`,
-      [jobId, reason.slice(0, 200), permanent],
-    );
+  /** `failed` for good (a permanent refusal); a temporary failure is `sending` (to be tried again) and notes why. */
+  async markFailed(attempt: DeliveryAttempt, reason: string, permanent: boolean): Promise<void> {
+    await this.database.affected(RECORD_OUTCOME, [attempt.jobId, attempt.channel, attempt.kind, permanent ? 'failed' : 'sending', attempt.attempts, reason.slice(0, 200)]);
   }
 }

@@ -38,10 +38,26 @@ export const rpcMetrics = {
   }),
 };
 
+// What the outbox gauge reads when it is scraped (the relay registers it): one query a scrape, none a batch.
+let oldestPendingReader: (() => Promise<number>) | undefined;
+
+/** Registers (or, with undefined, removes) how the outbox's oldest pending age is read when metrics are scraped. */
+export function readOldestPendingWith(reader: (() => Promise<number>) | undefined): void {
+  oldestPendingReader = reader;
+}
+
 export const outboxMetrics = {
   published: new Counter({ name: 'homing_outbox_published_total', help: 'Events published from the outbox', labelNames: ['subject'] }),
   failures: new Counter({ name: 'homing_outbox_publish_failures_total', help: 'Outbox relay batches that failed and will be retried' }),
-  oldestPendingSeconds: new Gauge({ name: 'homing_outbox_oldest_pending_seconds', help: 'Age of the oldest unpublished outbox row' }),
+  oldestPendingSeconds: new Gauge({
+    name: 'homing_outbox_oldest_pending_seconds',
+    help: 'Age of the oldest unpublished outbox row',
+    async collect() {
+      // A database away keeps the last value: the relay's failures counter tells of it.
+      const age = await oldestPendingReader?.().catch(() => undefined);
+      if (age !== undefined) this.set(age);
+    },
+  }),
 };
 
 export const consumerMetrics = {

@@ -6,7 +6,7 @@ import type { NotificationsConfig } from '../../config/notifications.config';
 import { emailJobOf, recipientOf, type EmailJob, type StoredEmailJobData } from '../../jobs/email-jobs';
 import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
-import { DeliveriesRepository } from '../deliveries.repository';
+import { DeliveriesRepository, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { EmailRenderer, type RenderedEmail } from './email-renderer';
@@ -43,27 +43,27 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         await this.scrub(job);
         return;
       }
-      const delivery = await this.deliveries.begin(jobId, 'email', mail.kind);
-      if (delivery.status === 'sent') {
+      const attempt: DeliveryAttempt = { jobId, channel: 'email', kind: mail.kind, attempts: job.attemptsStarted };
+      if (await this.deliveries.sentBefore(jobId)) {
         this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
         await this.scrub(job);
         return;
       }
-      const receipt = await this.receiptOf(mail);
+      const { receipt, ownerReplyToken } = await this.receiptOf(mail);
       const scan = await this.scanOf(mail);
       if (receipt === 'read') {
         // A delayed owner's e-mail whose messages the owner read meanwhile: nothing to tell.
-        await this.deliveries.markSkipped(jobId, 'read before the e-mail was due');
+        await this.deliveries.markSkipped(attempt, 'read before the e-mail was due');
         this.logger.log(`${jobId} (${job.name}) skipped: the messages were read`);
       } else if (scan === null) {
         // A scan alert whose scan or item was deleted meanwhile: nothing left to tell, now or later.
-        await this.deliveries.markSkipped(jobId, 'the scan or its item is gone');
+        await this.deliveries.markSkipped(attempt, 'the scan or its item is gone');
         this.logger.log(`${jobId} (${job.name}) skipped: the scan or its item is gone`);
       } else {
-        const { resumeToken, replyTo } = await this.conversationLinksOf(mail);
-        await this.send(jobId, recipient.email, this.renderer.render(mail, recipient.language, { ...recipient, resumeToken, scan }), replyTo);
-        await this.receipts.sent(jobId, receipt);
-        this.logger.log(`${jobId} (${job.name}) sent in ${recipient.language} on attempt ${delivery.attempts}`);
+        const { resumeToken, replyTo } = await this.conversationLinksOf(mail, ownerReplyToken);
+        await this.send(attempt, recipient.email, this.renderer.render(mail, recipient.language, { ...recipient, resumeToken, scan }), replyTo);
+        await this.receipts.sent(attempt, receipt);
+        this.logger.log(`${jobId} (${job.name}) sent in ${recipient.language} on attempt ${attempt.attempts}`);
       }
       await this.scrub(job);
     } catch (error) {
@@ -75,18 +75,20 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
 
   /**
    * What an e-mail about messages tells of: for the owner's mail, the newest finder's message still unread since the
-   * one that opened the window ('read' when there is none: send nothing); for a reply to the finder, that reply.
+   * one that opened the window ('read' when there is none: send nothing), asked of messaging with the mail's reply
+   * token in the same round trip; for a reply to the finder, that reply.
    */
-  private async receiptOf(mail: EmailJob): Promise<MessageReceipt | 'read' | null> {
+  private async receiptOf(mail: EmailJob): Promise<{ receipt: MessageReceipt | 'read' | null; ownerReplyToken?: string | null }> {
     if (mail.kind === 'new-message' && mail.data.conversationId && mail.data.messageId !== undefined) {
-      const { conversationId, messageId, tagCode } = mail.data;
-      const { latestUnreadMessageId } = await this.rpc.request('messaging.rpc.unread-since', { conversationId, messageId });
-      return latestUnreadMessageId === null ? 'read' : { itemCode: tagCode, conversationId, messageId: latestUnreadMessageId };
+      const { conversationId, messageId, tagCode, userId } = mail.data;
+      const unread = await this.rpc.request('messaging.rpc.unread-since', { conversationId, messageId, replyAddressFor: userId });
+      if (unread.latestUnreadMessageId === null) return { receipt: 'read' };
+      return { receipt: { itemCode: tagCode, conversationId, messageId: unread.latestUnreadMessageId }, ownerReplyToken: unread.replyToken };
     }
     if (mail.kind === 'owner-reply' && mail.data.messageId !== undefined) {
-      return { itemCode: mail.data.tagCode, conversationId: mail.data.conversationId, messageId: mail.data.messageId };
+      return { receipt: { itemCode: mail.data.tagCode, conversationId: mail.data.conversationId, messageId: mail.data.messageId } };
     }
-    return null;
+    return { receipt: null };
   }
 
   /** A scan alert's scan, asked of items as the mail is made (null: gone); undefined for every other mail. */
@@ -135,14 +137,15 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
    * conversation with a new resume token; every mail about a conversation, to the finder or the owner, gets a
    * `Reply-To` of a new reply address at the relay (`c-{token}@RELAY_DOMAIN`), so a reply becomes their message.
    */
-  private async conversationLinksOf(mail: EmailJob): Promise<{ resumeToken?: string; replyTo?: string }> {
+  private async conversationLinksOf(mail: EmailJob, ownerReplyToken: string | null | undefined): Promise<{ resumeToken?: string; replyTo?: string }> {
     const recipient = recipientOf(mail.data);
     if ('conversationId' in recipient) {
       const contact = await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId, resumeLink: true, replyAddress: true });
       return { resumeToken: contact.resumeToken, replyTo: this.replyAddress(contact.replyToken) };
     }
     if (mail.kind === 'new-message' && mail.data.conversationId) {
-      const { token } = await this.rpc.request('messaging.rpc.owner-reply-address', { conversationId: mail.data.conversationId, userId: mail.data.userId });
+      // Answered with the unread check (a messaging that does not know `replyAddressFor` yet answers none: ask).
+      const token = ownerReplyToken !== undefined ? ownerReplyToken : (await this.rpc.request('messaging.rpc.owner-reply-address', { conversationId: mail.data.conversationId, userId: mail.data.userId })).token;
       return { replyTo: this.replyAddress(token) };
     }
     return {};
@@ -152,12 +155,12 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
     return token ? relayReplyAddress(token, this.config.RELAY_DOMAIN) : undefined;
   }
 
-  private async send(jobId: string, address: string, email: RenderedEmail, replyTo?: string): Promise<void> {
+  private async send(attempt: DeliveryAttempt, address: string, email: RenderedEmail, replyTo?: string): Promise<void> {
     try {
-      await this.smtp.send(address, email, jobId, replyTo);
+      await this.smtp.send(address, email, attempt.jobId, replyTo);
     } catch (error) {
       if (!(error instanceof SmtpRefusedError)) throw error;
-      await this.deliveries.markFailed(jobId, error.message, error.permanent);
+      await this.deliveries.markFailed(attempt, error.message, error.permanent);
       if (error.permanent) throw new UnrecoverableError(error.message);
       throw error;
     }

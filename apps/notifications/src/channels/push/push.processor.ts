@@ -7,7 +7,7 @@ import { pushJobOf, type PushJob, type PushJobData } from '../../jobs/push-jobs'
 import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
 import { PushSubscriptionsRepository } from '../../push-subscriptions/push-subscriptions.repository';
-import { DeliveriesRepository } from '../deliveries.repository';
+import { DeliveriesRepository, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { isAllowedPushEndpoint } from './push-endpoints';
@@ -44,15 +44,15 @@ export class PushProcessor extends QueueWorker<PushJobData> {
       await this.subscriptions.deleteById(subscription.id);
       throw new UnrecoverableError('the endpoint is not on a known push service; subscription deleted');
     }
-    const delivery = await this.deliveries.begin(jobId, 'push', push.kind);
-    if (delivery.status === 'sent') {
+    const attempt: DeliveryAttempt = { jobId, channel: 'push', kind: push.kind, attempts: job.attemptsStarted };
+    if (await this.deliveries.sentBefore(jobId)) {
       this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
       return;
     }
     const scan = push.kind === 'scan-alert' ? await scanOfAlert(this.rpc, push.data.scanId) : undefined;
     if (scan === null) {
       // A scan alert whose scan or item was deleted meanwhile: nothing left to tell, now or later.
-      await this.deliveries.markSkipped(jobId, 'the scan or its item is gone');
+      await this.deliveries.markSkipped(attempt, 'the scan or its item is gone');
       this.logger.log(`${jobId} (${job.name}) skipped: the scan or its item is gone`);
       return;
     }
@@ -60,10 +60,10 @@ export class PushProcessor extends QueueWorker<PushJobData> {
       await this.webPush.send(subscription, payloadOf(push, await this.finderLanguage(subscription.conversationId), scan));
     } catch (error) {
       if (!(error instanceof PushRefusedError)) throw error;
-      await this.refused(job, token, subscription.id, error);
+      await this.refused(job, attempt, token, subscription.id, error);
     }
-    await this.receipts.sent(jobId, receiptOf(push));
-    this.logger.log(`${jobId} (${job.name}) sent on attempt ${delivery.attempts}`);
+    await this.receipts.sent(attempt, receiptOf(push));
+    this.logger.log(`${jobId} (${job.name}) sent on attempt ${attempt.attempts}`);
   }
 
   /**
@@ -76,10 +76,10 @@ export class PushProcessor extends QueueWorker<PushJobData> {
   }
 
   /** Always throws: what a refusal means for the subscription and the job. */
-  private async refused(job: Job<PushJobData>, token: string | undefined, subscriptionId: string, error: PushRefusedError): Promise<never> {
-    const jobId = job.id ?? '';
+  private async refused(job: Job<PushJobData>, attempt: DeliveryAttempt, token: string | undefined, subscriptionId: string, error: PushRefusedError): Promise<never> {
+    const jobId = attempt.jobId;
     const permanent = error.outcome === 'gone' || error.outcome === 'permanent';
-    await this.deliveries.markFailed(jobId, error.message, permanent);
+    await this.deliveries.markFailed(attempt, error.message, permanent);
     if (error.outcome === 'gone') {
       await this.subscriptions.deleteById(subscriptionId);
       this.logger.log(`${jobId} (${job.name}): subscription gone (${error.statusCode}), deleted`);
