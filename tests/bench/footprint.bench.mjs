@@ -6,7 +6,7 @@
 // - memory: resident set (VmRSS) after 200 requests of warm-up; the figure is the largest service's median ratio.
 //   Goal ≤ 1.5× (issue 29).
 // - idle CPU: the whole stack (every service process) with nothing to do, as a share of one core. Goal < 1 %.
-// Usage: npm run bench -- b8 [--rounds 3 --idle-seconds 15 --settle-seconds 20] [--smoke]
+// Usage: npm run bench -- b8 [--rounds 3 --idle-seconds 15 --settle-seconds 20 --cpu-prof DIR] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +21,10 @@ const idleSeconds = Number(option('idle-seconds', smoke ? '2' : '15'));
 // collections of 100–200 ms as allocation stops) and its first timers; measured from 2 s, that start-up tail was
 // most of the figure and varied 0.5–3.8 % between runs.
 const settleSeconds = Number(option('settle-seconds', smoke ? '1' : '20'));
+// --cpu-prof DIR: every service writes a V8 CPU profile there when it stops; `profile-summary.mjs --skip S` with S past
+// the start and the settling shows what the idle stack does.
+const profileDir = option('cpu-prof', undefined);
+const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
 // Issue 29's figures.
 const GOALS = { coldStart: 2.5, memory: 1.5, idleCpuPercent: 1 };
 const SERVICES = ['identity', 'items', 'messaging', 'notifications', 'gateway'];
@@ -69,7 +73,7 @@ try {
     for (const service of SERVICES) {
       const port = await freePort();
       const begin = performance.now();
-      running[service] = startPinned(process.execPath, [resolve(root, 'dist/apps', service, 'main.js')], { ...envOf(service), PORT: String(port) });
+      running[service] = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps', service, 'main.js')], { ...envOf(service), PORT: String(port) });
       await waitReady(`http://127.0.0.1:${port}/health/ready`);
       services[service] = { port, coldStartMs: performance.now() - begin };
     }
