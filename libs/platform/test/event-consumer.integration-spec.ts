@@ -210,6 +210,53 @@ describe('event consumers', () => {
     ]);
   });
 
+  it('handles a side-effect consumer’s batch side by side and a ledger consumer’s one at a time, each event once', async () => {
+    const inHand = { handler: 0, ledger: 0 };
+    const most = { handler: 0, ledger: 0 };
+    const seen = { handler: [] as string[], ledger: [] as string[] };
+    const slowly = async (kind: 'handler' | 'ledger', code: string) => {
+      inHand[kind] += 1;
+      most[kind] = Math.max(most[kind], inHand[kind]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      seen[kind].push(code);
+      inHand[kind] -= 1;
+    };
+    @Injectable()
+    class SideEffectConsumer implements HandlerConsumer<'items.item.created.v1'> {
+      readonly durableName = 'test__side-by-side';
+      readonly subjects = ['items.item.created.v1'] as const;
+      readonly startFrom = 'new';
+      readonly staleAfterMs = 60_000;
+      readonly idempotency = 'handler';
+      handle(event: DomainEvent<'items.item.created.v1'>) {
+        return slowly('handler', event.data.code);
+      }
+    }
+    @Injectable()
+    class OneAtATimeConsumer implements LedgerConsumer<'items.item.created.v1'> {
+      readonly durableName = 'test__one-at-a-time';
+      readonly subjects = ['items.item.created.v1'] as const;
+      readonly startFrom = 'new';
+      readonly staleAfterMs = 60_000;
+      readonly idempotency = 'ledger';
+      handle(event: DomainEvent<'items.item.created.v1'>) {
+        return slowly('ledger', event.data.code);
+      }
+    }
+    await start([SideEffectConsumer, OneAtATimeConsumer], { ...fast, batchSize: 5 });
+    await expectEventually(async () => expect((await consumerInfo('test__side-by-side')).name).toBe('test__side-by-side'));
+    await expectEventually(async () => expect((await consumerInfo('test__one-at-a-time')).name).toBe('test__one-at-a-time'));
+    const codes = Array.from({ length: 10 }, (_, index) => `batch-${index}`);
+    await Promise.all(codes.map((code) => publish(created(code))));
+
+    await expectEventually(() => expect([...seen.handler].sort()).toEqual([...codes].sort()), { timeoutMs: 20_000 });
+    await expectEventually(() => expect([...seen.ledger].sort()).toEqual([...codes].sort()), { timeoutMs: 20_000 });
+    expect(most.handler).toBeGreaterThan(1);
+    expect(most.handler).toBeLessThanOrEqual(5);
+    expect(most.ledger).toBe(1);
+    await expectEventually(async () => expect((await consumerInfo('test__side-by-side')).num_ack_pending).toBe(0));
+  });
+
   it('starts a side-effect consumer at new events, and replays its dead letters to it alone after a fix', async () => {
     let fixed = false;
     const sent: string[] = [];

@@ -7,7 +7,7 @@ import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { NatsDeadLetterSink } from './dead-letters';
 import { EVENT_CONSUMERS, type EventConsumer } from './event-consumer';
-import { backoffMs, DEFAULT_EVENT_PROCESSING, EventProcessor, type EventLedger, type EventProcessingOptions } from './event-processor';
+import { backoffMs, DEFAULT_EVENT_PROCESSING, EventProcessor, type DeliveryOutcome, type EventLedger, type EventProcessingOptions } from './event-processor';
 
 export const EVENT_CONSUMER_OPTIONS = Symbol('EVENT_CONSUMER_OPTIONS');
 
@@ -57,8 +57,8 @@ export class DatabaseEventLedger implements EventLedger {
 
 /**
  * Runs a service's durable pull consumers: pulls a few events at a time, hands each to the EventProcessor (which
- * applies it once, retries, or dead-letters it), stops pulling while a dependency is away, and on shutdown leaves
- * at once, handing back (nak) what it had pulled but not handled.
+ * applies it once, retries, or dead-letters it; a handler-idempotent consumer's events side by side), stops pulling
+ * while a dependency is away, and on shutdown leaves at once, handing back (nak) what it had pulled but not begun.
  *
  * NATS 2.9 (this machine's) allows one filter subject per consumer: a consumer of several subjects filters on their
  * common prefix (`items.item.>`) and skips, acknowledged, what is not its own.
@@ -137,18 +137,31 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
       const messages = await pull.fetch({ max_messages: this.options.batchSize, expires: this.options.pullExpiresMs });
       this.active.add(messages);
       let waitForDependency = false;
+      const failures = dependencyFailures;
+      const settle = (outcome: DeliveryOutcome) => {
+        if (outcome === 'dependency') waitForDependency = true;
+        else if (!waitForDependency) dependencyFailures = 0;
+      };
+      // A handler-idempotent consumer holds no transaction while it handles an event, so the events of a batch are
+      // handled side by side as they arrive, as replicas would handle them (B3, B5: one at a time, a burst of messages
+      // queued behind each event's round trips). A ledger consumer holds a pooled connection for each event's
+      // transaction: one at a time, so a service's consumers never take more of its pool than they have consumers.
+      const sideBySide = consumer.idempotency === 'handler';
+      const inHand: Promise<void>[] = [];
       try {
         for await (const msg of messages) {
-          // Shutting down, or the database went away for an earlier event: hand the rest back undelivered.
+          // Shutting down, or a dependency went away for an earlier event: hand the rest back undelivered.
           if (!this.running || waitForDependency) {
             msg.nak();
             continue;
           }
-          const outcome = await this.processor.process(consumer, msg, dependencyFailures);
-          if (outcome === 'dependency') waitForDependency = true;
-          else dependencyFailures = 0;
+          const handled = this.processor.process(consumer, msg, failures).then(settle);
+          if (sideBySide) inHand.push(handled);
+          else await handled;
         }
       } finally {
+        // Those in hand finish (their acks or naks are sent) before the next pull, and before shutdown returns.
+        await Promise.all(inHand);
         this.active.delete(messages);
       }
       if (waitForDependency && this.running) {
