@@ -48,6 +48,23 @@ describe('Database', () => {
     expect(await db.rows('SELECT id FROM widgets WHERE name = $1', ['none'])).toEqual([]);
   });
 
+  it('sends several statements in one round trip on a connection of its own, and ends a failed one’s transaction', async () => {
+    const answers = await db.withConnection((connection) =>
+      connection.statements<{ name: string }>(['BEGIN', "INSERT INTO widgets (name) VALUES ('a'), ('b') RETURNING name", 'COMMIT', 'SELECT name FROM widgets ORDER BY id']),
+    );
+    expect(answers).toEqual([[], [{ name: 'a' }, { name: 'b' }], [], [{ name: 'a' }, { name: 'b' }]]);
+    // A statement that fails inside a transaction: nothing after it runs, and the transaction does not outlive the work.
+    await expect(
+      db.withConnection(async (connection) => {
+        await connection.statements(['BEGIN', "INSERT INTO widgets (name) VALUES ('c')"]);
+        await connection.statements(["INSERT INTO widgets (name) VALUES ('a')", 'COMMIT']);
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    expect(await names()).toEqual(['a', 'b']);
+    // The pool still answers, on every connection it hands out.
+    expect(await Promise.all(Array.from({ length: 12 }, () => db.one<{ ok: number }>('SELECT 1 AS ok')))).toEqual(Array.from({ length: 12 }, () => ({ ok: 1 })));
+  });
+
   it('returns the first row, or undefined when there is none', async () => {
     await db.affected("INSERT INTO widgets (name) VALUES ('a'), ('b')");
     expect(await db.one<Widget>('SELECT id, name FROM widgets ORDER BY id DESC')).toEqual({ id: 2, name: 'b' });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Pool, QueryConfig, QueryResultRow } from 'pg';
+import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { dataSourceOptions, type DatabaseOptions } from './database.options';
@@ -64,6 +64,23 @@ export class Database {
     return this.onPool<unknown[]>({ ...statement, values: [...values], rowMode: 'array' });
   }
 
+  /**
+   * A pooled connection of `work`'s own, for what TypeORM cannot send: several statements in one round trip (the
+   * outbox relay's batch, B3). Released however the work ends; one that failed is closed rather than reused, since it
+   * may be left inside a transaction.
+   */
+  async withConnection<T>(work: (connection: RawConnection) => Promise<T>): Promise<T> {
+    const client = await ((this.dataSource.driver as PostgresDriver).master as Pool).connect();
+    try {
+      const answer = await work(new RawConnection(client));
+      client.release();
+      return answer;
+    } catch (error) {
+      client.release(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+  }
+
   // Straight on the pool TypeORM holds, counted like any other query.
   private async onPool<Row extends QueryResultRow | unknown[]>(query: QueryConfig & { rowMode?: 'array' }): Promise<Row[]> {
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
@@ -79,6 +96,21 @@ export class Database {
     } finally {
       if (!inTransaction) await runner.release();
     }
+  }
+}
+
+/** One connection of `Database.withConnection`. */
+export class RawConnection {
+  constructor(private readonly client: PoolClient) {}
+
+  /**
+   * Sends the statements in one round trip (PostgreSQL's simple query protocol: no parameters, so every value in them
+   * is one the caller made safe) and answers each one's rows, in order. Each statement is counted.
+   */
+  async statements<Row extends QueryResultRow = QueryResultRow>(sql: readonly string[]): Promise<Row[][]> {
+    for (let index = 0; index < sql.length; index += 1) countQuery();
+    const results = (await this.client.query(sql.join(';\n'))) as unknown as QueryResult<Row> | QueryResult<Row>[];
+    return (Array.isArray(results) ? results : [results]).map((result) => result.rows);
   }
 }
 
