@@ -13,6 +13,11 @@ export interface DeliveryAttempt {
   attempts: number;
 }
 
+/** A job's runs so far, this one included: BullMQ counts starts (`attemptsStarted`); failures, if a job predates that. */
+export function runsOf(job: { attemptsStarted?: number; attemptsMade: number }): number {
+  return job.attemptsStarted || job.attemptsMade + 1;
+}
+
 /**
  * The delivery row as one upsert of an attempt's outcome, $1–$6: job id, channel, kind, status, attempts, error. A
  * `sent` row stays sent.

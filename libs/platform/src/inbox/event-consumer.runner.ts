@@ -137,7 +137,6 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
       const messages = await pull.fetch({ max_messages: this.options.batchSize, expires: this.options.pullExpiresMs });
       this.active.add(messages);
       let waitForDependency = false;
-      const failures = dependencyFailures;
       const settle = (outcome: DeliveryOutcome) => {
         if (outcome === 'dependency') waitForDependency = true;
         else if (!waitForDependency) dependencyFailures = 0;
@@ -155,7 +154,7 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
             msg.nak();
             continue;
           }
-          const handled = this.processor.process(consumer, msg, failures).then(settle);
+          const handled = this.processor.process(consumer, msg, dependencyFailures).then(settle);
           if (sideBySide) inHand.push(handled);
           else await handled;
         }

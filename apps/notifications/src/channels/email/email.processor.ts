@@ -6,7 +6,7 @@ import type { NotificationsConfig } from '../../config/notifications.config';
 import { emailJobOf, recipientOf, type EmailJob, type StoredEmailJobData } from '../../jobs/email-jobs';
 import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
-import { DeliveriesRepository, type DeliveryAttempt } from '../deliveries.repository';
+import { DeliveriesRepository, runsOf, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { EmailRenderer, type RenderedEmail } from './email-renderer';
@@ -43,7 +43,7 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         await this.scrub(job);
         return;
       }
-      const attempt: DeliveryAttempt = { jobId, channel: 'email', kind: mail.kind, attempts: job.attemptsStarted };
+      const attempt: DeliveryAttempt = { jobId, channel: 'email', kind: mail.kind, attempts: runsOf(job) };
       if (await this.deliveries.sentBefore(jobId)) {
         this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
         await this.scrub(job);

@@ -7,7 +7,7 @@ import { pushJobOf, type PushJob, type PushJobData } from '../../jobs/push-jobs'
 import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
 import { PushSubscriptionsRepository } from '../../push-subscriptions/push-subscriptions.repository';
-import { DeliveriesRepository, type DeliveryAttempt } from '../deliveries.repository';
+import { DeliveriesRepository, runsOf, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { isAllowedPushEndpoint } from './push-endpoints';
@@ -44,7 +44,7 @@ export class PushProcessor extends QueueWorker<PushJobData> {
       await this.subscriptions.deleteById(subscription.id);
       throw new UnrecoverableError('the endpoint is not on a known push service; subscription deleted');
     }
-    const attempt: DeliveryAttempt = { jobId, channel: 'push', kind: push.kind, attempts: job.attemptsStarted };
+    const attempt: DeliveryAttempt = { jobId, channel: 'push', kind: push.kind, attempts: runsOf(job) };
     if (await this.deliveries.sentBefore(jobId)) {
       this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
       return;
