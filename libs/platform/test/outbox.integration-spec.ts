@@ -87,6 +87,21 @@ describe('transactional outbox', () => {
     expect(await relay.relayBatch()).toBe(0);
   });
 
+  it('records a change and its event as one statement: both, or neither when the change fails', async () => {
+    await dataSource.query('CREATE TABLE IF NOT EXISTS changes (name text PRIMARY KEY)');
+    const change = { sql: 'INSERT INTO changes (name) VALUES ($1)', parameters: ['first'] };
+    const data = { code: 'ABCDEFGHJKMNPQRS', ownerUserId: randomUUID(), claimedAt: new Date().toISOString() };
+    const event = await writer.recordAlong(change, 'items.item.created.v1', data, aggregate);
+    expect(await dataSource.query('SELECT name FROM changes')).toEqual([{ name: 'first' }]);
+    expect(await pending()).toBe(1);
+    // The same change again breaks the primary key: no second event either.
+    await expect(writer.recordAlong(change, 'items.item.created.v1', data, aggregate)).rejects.toThrow(/duplicate key/);
+    expect(await pending()).toBe(1);
+    const published = waitForEvent(nats.nc, namespace, 'items.item.created.v1');
+    expect(await relay.relayBatch()).toBe(1);
+    expect(await published).toEqual(event);
+  });
+
   it('refuses an event whose payload breaks its contract, inside the producer transaction', async () => {
     await expect(
       dataSource.transaction((manager) => writer.record(manager, 'items.item.created.v1', { code: 'X', ownerUserId: 'not-a-uuid', claimedAt: 'yesterday' }, aggregate)),

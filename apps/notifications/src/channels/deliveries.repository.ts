@@ -49,17 +49,16 @@ export class DeliveriesRepository {
 
   /** The statement that records an attempt as sent, for `OutboxWriter.recordAlong` when a receipt event goes with it. */
   sentStatement(attempt: DeliveryAttempt): { sql: string; parameters: unknown[] } {
-    return { sql: RECORD_OUTCOME, parameters: [attempt.jobId, attempt.channel, attempt.kind, 'sent', attempt.attempts, null] };
+    return outcomeStatement(attempt, 'sent', null);
   }
 
   async markSent(attempt: DeliveryAttempt): Promise<void> {
-    const { sql, parameters } = this.sentStatement(attempt);
-    await this.database.affected(sql, parameters);
+    await this.record(outcomeStatement(attempt, 'sent', null));
   }
 
   /** Nothing to send after all (a delayed e-mail whose messages were read meanwhile, a scan alert whose scan is gone). */
   async markSkipped(attempt: DeliveryAttempt, reason: string): Promise<void> {
-    await this.database.affected(RECORD_OUTCOME, [attempt.jobId, attempt.channel, attempt.kind, 'skipped', attempt.attempts, reason.slice(0, 200)]);
+    await this.record(outcomeStatement(attempt, 'skipped', reason));
   }
 
   /**
@@ -77,6 +76,15 @@ export class DeliveriesRepository {
 
   /** `failed` for good (a permanent refusal); a temporary failure is `sending` (to be tried again) and notes why. */
   async markFailed(attempt: DeliveryAttempt, reason: string, permanent: boolean): Promise<void> {
-    await this.database.affected(RECORD_OUTCOME, [attempt.jobId, attempt.channel, attempt.kind, permanent ? 'failed' : 'sending', attempt.attempts, reason.slice(0, 200)]);
+    await this.record(outcomeStatement(attempt, permanent ? 'failed' : 'sending', reason));
   }
+
+  private async record({ sql, parameters }: { sql: string; parameters: unknown[] }): Promise<void> {
+    await this.database.affected(sql, parameters);
+  }
+}
+
+/** RECORD_OUTCOME with an attempt's values; the error is cut to the column's 200 characters. */
+function outcomeStatement(attempt: DeliveryAttempt, status: DeliveryStatus, error: string | null): { sql: string; parameters: unknown[] } {
+  return { sql: RECORD_OUTCOME, parameters: [attempt.jobId, attempt.channel, attempt.kind, status, attempt.attempts, error?.slice(0, 200) ?? null] };
 }

@@ -70,7 +70,7 @@ export class Database {
    * may be left inside a transaction.
    */
   async withConnection<T>(work: (connection: RawConnection) => Promise<T>): Promise<T> {
-    const client = await ((this.dataSource.driver as PostgresDriver).master as Pool).connect();
+    const client = await this.pool.connect();
     try {
       const answer = await work(new RawConnection(client));
       client.release();
@@ -83,9 +83,13 @@ export class Database {
 
   // Straight on the pool TypeORM holds, counted like any other query.
   private async onPool<Row extends QueryResultRow | unknown[]>(query: QueryConfig & { rowMode?: 'array' }): Promise<Row[]> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
     countQuery();
-    return (await pool.query(query)).rows as Row[];
+    return (await this.pool.query(query)).rows as Row[];
+  }
+
+  // The pg pool TypeORM holds.
+  private get pool(): Pool {
+    return (this.dataSource.driver as PostgresDriver).master as Pool;
   }
 
   private async run(sql: string, parameters: readonly unknown[], transaction: Transaction | undefined) {

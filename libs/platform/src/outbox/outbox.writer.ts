@@ -25,7 +25,7 @@ export class OutboxWriter {
 
   async record<S extends EventSubject>(transaction: Transaction, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
     const event = this.envelope(subject, data, aggregate);
-    await this.database.rows(RECORD_AND_NOTIFY, this.recordParameters(event), transaction);
+    await this.database.rows(`WITH ${RECORD_AND_NOTIFY}`, this.recordParameters(event), transaction);
     return event;
   }
 
@@ -37,9 +37,7 @@ export class OutboxWriter {
    */
   async recordAlong<S extends EventSubject>(change: { sql: string; parameters: unknown[] }, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
     const event = this.envelope(subject, data, aggregate);
-    const first = change.parameters.length;
-    const recorded = RECORD_AND_NOTIFY.replace(/\$(\d)/g, (_match, index: string) => `$${first + Number(index)}`);
-    await this.database.rows(`WITH change AS (${change.sql}) ${recorded.replace(/^WITH /, ', ')}`, [...change.parameters, ...this.recordParameters(event)]);
+    await this.database.rows(`WITH change AS (${change.sql}), ${recordAndNotify(change.parameters.length)}`, [...change.parameters, ...this.recordParameters(event)]);
     return event;
   }
 
@@ -65,8 +63,13 @@ export class OutboxWriter {
 }
 
 /**
- * The outbox row and the NOTIFY that wakes the relays, in one round trip: the notification is delivered at commit,
- * and only if the transaction commits.
+ * The outbox row and the NOTIFY that wakes the relays, in one round trip (the notification is delivered at commit, and
+ * only if the transaction commits): a CTE and the SELECT after it, its five parameters numbered after `before` others.
  */
-const RECORD_AND_NOTIFY = `WITH recorded AS (INSERT INTO outbox (id, subject, envelope, headers) VALUES ($1, $2, $3, $4) RETURNING id)
-  SELECT pg_notify($5, recorded.id::text) FROM recorded`;
+function recordAndNotify(before: number): string {
+  const [id, subject, envelope, headers, channel] = [1, 2, 3, 4, 5].map((index) => `$${before + index}`);
+  return `recorded AS (INSERT INTO outbox (id, subject, envelope, headers) VALUES (${id}, ${subject}, ${envelope}, ${headers}) RETURNING id)
+  SELECT pg_notify(${channel}, recorded.id::text) FROM recorded`;
+}
+
+const RECORD_AND_NOTIFY = recordAndNotify(0);
