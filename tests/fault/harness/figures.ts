@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 // Every reliability test reports figures; each run prints them and merges them into docs/reliability.md, one row per
@@ -31,8 +31,11 @@ export function reportFigure(figure: Figure): void {
   }
   rows.set(`${figure.id} ${fullSize() ? 'full' : 'small'}`, row);
   const sorted = [...rows.entries()].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })).map(([, line]) => line);
+  // Suites of two Jest workers report side by side: the file is replaced whole (written aside, then renamed), so a
+  // reader never sees it half written.
+  const written = `${REPORT}.${process.pid}.tmp`;
   writeFileSync(
-    REPORT,
+    written,
     [
       '# Reliability figures',
       '',
@@ -46,4 +49,5 @@ export function reportFigure(figure: Figure): void {
       '',
     ].join('\n'),
   );
+  renameSync(written, REPORT);
 }
