@@ -19,7 +19,7 @@ describe('homing_event_loop_busy_seconds_total', () => {
     const afterWait = await busySeconds();
 
     expect(afterWork - start).toBeGreaterThanOrEqual(0.19);
-    expect(afterWork - start).toBeLessThan(0.5);
+    expect(afterWork - start).toBeLessThan(1);
     expect(afterWait - afterWork).toBeLessThan(0.1);
   });
 });
