@@ -53,7 +53,7 @@ export class DeliveriesRepository {
   }
 
   async markSent(attempt: DeliveryAttempt): Promise<void> {
-    await this.record(outcomeStatement(attempt, 'sent', null));
+    await this.record(this.sentStatement(attempt));
   }
 
   /** Nothing to send after all (a delayed e-mail whose messages were read meanwhile, a scan alert whose scan is gone). */

@@ -25,7 +25,7 @@ export class OutboxWriter {
 
   async record<S extends EventSubject>(transaction: Transaction, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
     const event = this.envelope(subject, data, aggregate);
-    await this.database.rows(`WITH ${RECORD_AND_NOTIFY}`, this.recordParameters(event), transaction);
+    await this.database.rows(RECORD_AND_NOTIFY, this.recordParameters(event), transaction);
     return event;
   }
 
@@ -72,4 +72,4 @@ function recordAndNotify(before: number): string {
   SELECT pg_notify(${channel}, recorded.id::text) FROM recorded`;
 }
 
-const RECORD_AND_NOTIFY = recordAndNotify(0);
+const RECORD_AND_NOTIFY = `WITH ${recordAndNotify(0)}`;
