@@ -109,7 +109,7 @@ export default defineConfig({
     // Above Testing Library's 5 s waits (src/testing/setup-tests.ts): a page's first test compiles its module, which
     // on a machine shared with other test runs takes seconds.
     testTimeout: 15_000,
-    // Both cores (the default leaves one for the main process, which here only collects results).
-    maxWorkers: 2,
+    // Vitest's default of one worker on two cores: with two, focus set in an effect came a tick late in a fresh-clone
+    // run (share-location), and other specs assert focus the same way.
   },
 });
