@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type {
   ClaimResponse,
   FoundItems,
@@ -113,11 +113,23 @@ export function useDeleteItem(code: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.request<void>('DELETE', `/user/items/${encodeURIComponent(code)}`),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: itemKeys.one(code) });
-      return queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true });
-    },
+    // A refetch of the item still on its way would come back 404 and turn the page into "not found" under the
+    // confirmation. The item itself is forgotten once its page is left (forgetItem).
+    onMutate: () => queryClient.cancelQueries({ queryKey: itemKeys.one(code) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true }),
   });
+}
+
+/**
+ * Drops what the cache holds of an item that is no longer the user's (deleted, or left as a co-owner), as its page
+ * unmounts and not sooner: a query dropped while a page still shows it is built afresh at that page's next render, so
+ * the page would ask for the item, its people and settings again, meet 404s and unmount the confirmation that was
+ * moving on.
+ */
+export function forgetItem(queryClient: QueryClient, code: string) {
+  for (const queryKey of [itemKeys.one(code), itemKeys.people(code), itemKeys.notifications(code), itemKeys.scans(code)]) {
+    queryClient.removeQueries({ queryKey });
+  }
 }
 
 /** Tells the owner's scan history that the tag's page was opened (204); the gateway adds when, where and which device. */
@@ -185,18 +197,15 @@ export function useRemovePerson(code: string) {
   });
 }
 
-/** The co-owner leaves: the item is no longer theirs, so it is forgotten rather than asked for again. */
+/** The co-owner leaves: the item is no longer theirs, so it is forgotten (forgetItem) rather than asked for again. */
 export function useLeaveItem(code: string) {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (yourId: string) => api.request<void>('DELETE', `${itemPath(code)}/co-owners/${encodeURIComponent(yourId)}`),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: itemKeys.one(code) });
-      queryClient.removeQueries({ queryKey: itemKeys.people(code) });
-      queryClient.removeQueries({ queryKey: itemKeys.notifications(code) });
-      return queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true });
-    },
+    // As for a deleted item: the page's own queries are forgotten once the page is left (forgetItem).
+    onMutate: () => queryClient.cancelQueries({ queryKey: itemKeys.one(code) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true }),
   });
 }
 

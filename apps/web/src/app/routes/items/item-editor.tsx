@@ -16,6 +16,7 @@ import { ItemPeople } from '../../../features/items/components/item-people';
 import { LostModePanel } from '../../../features/items/components/lost-mode';
 import { QrImage } from '../../../features/items/components/qr-image';
 import { ScanHistory } from '../../../features/items/components/scan-history';
+import { useLeaveGoneItem } from '../../../features/items/use-leave-gone-item';
 import { API_BASE, isNotFound } from '../../../lib/api-transport';
 import { rewardsEnabled } from '../../../lib/config';
 import { errorKey, errorText, validationErrors } from '../../../lib/error-catalogue';
@@ -184,9 +185,9 @@ export function QrActions({ code }: { code: string }) {
 /** Delete, after a confirmation: Escape closes it, Enter confirms (spec §2). */
 function DeleteItem({ code }: { code: string }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const flash = useFlash();
   const remove = useDeleteItem(code);
+  const leaveGoneItem = useLeaveGoneItem(code);
   const [confirming, setConfirming] = useState(false);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const openButton = useRef<HTMLButtonElement>(null);
@@ -199,17 +200,12 @@ function DeleteItem({ code }: { code: string }) {
     setConfirming(false);
     openButton.current?.focus();
   };
-  const confirm = () =>
-    remove.mutate(undefined, {
-      onSuccess: () => {
-        flash.show('success', 'itemForm.deleted');
-        void navigate('/items');
-      },
-      onError: (error) => {
-        setConfirming(false);
-        flash.show('error', errorKey(error));
-      },
-    });
+  const confirm = async () => {
+    const failed = await leaveGoneItem(() => remove.mutateAsync(), 'itemForm.deleted');
+    if (!failed) return;
+    setConfirming(false);
+    flash.show('error', errorKey(failed.error));
+  };
 
   if (!confirming) {
     return (
@@ -232,7 +228,7 @@ function DeleteItem({ code }: { code: string }) {
       <h2 id="delete-item-title">{t('itemForm.deleteTitle')}</h2>
       <p id="delete-item-text">{t('itemForm.deleteText')}</p>
       <div className="actions">
-        <button ref={confirmButton} type="button" className="button--danger" onClick={confirm} disabled={remove.isPending}>
+        <button ref={confirmButton} type="button" className="button--danger" onClick={() => void confirm()} disabled={remove.isPending}>
           {t('itemForm.deleteConfirm')}
         </button>
         <button type="button" className="button--secondary" onClick={close}>

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
-import { gateway } from '../../../testing/gateway';
+import { callsTo, gateway } from '../../../testing/gateway';
 import { fakeToken, jsonResponse, renderApp } from '../../../testing/render-app';
 
 const CODE = 'ABCD-EFGH-JKMN-PQRS';
@@ -191,6 +191,34 @@ describe('add and edit an item', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete item' }));
     await userEvent.click(screen.getByRole('button', { name: 'Yes, delete' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/items'));
+    expect(await screen.findByText('Item deleted.')).toBeInTheDocument();
+  });
+
+  it('takes the owner to their items after a delete, even when a refetch of the item comes back 404 meanwhile', async () => {
+    // The page refetches a cached item when it opens; that answer may arrive after the delete has committed.
+    let itemCalls = 0;
+    let answerRefetch: (response: Response) => void = () => undefined;
+    let answerDelete: (response: Response) => void = () => undefined;
+    const fetch = gateway({
+      [`GET /api/v1/user/items/${CODE}`]: () => (++itemCalls === 1 ? jsonResponse(200, item()) : new Promise((answer) => (answerRefetch = answer))),
+      [`DELETE /api/v1/user/items/${CODE}`]: () => new Promise((answer) => (answerDelete = answer)),
+      'GET /api/v1/user/items': () => jsonResponse(200, []),
+    });
+    const { router } = renderApp(`/item/${CODE}`, { fetch, token: fakeToken() });
+    await screen.findByRole('button', { name: 'Delete item' });
+    await router.navigate('/items');
+    await screen.findByText('You have no items yet', { exact: false });
+    await router.navigate(`/item/${CODE}`);
+    await waitFor(() => expect(itemCalls).toBe(2));
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete item' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Yes, delete' }));
+    await waitFor(() => expect(callsTo(fetch, 'DELETE', `/api/v1/user/items/${CODE}`)).toHaveLength(1));
+    answerRefetch(jsonResponse(404, { response_code: 'ITEM_NOT_FOUND', message: 'Item not found' }));
+    await new Promise((settled) => setTimeout(settled, 50));
+    answerDelete(new Response(null, { status: 204 }));
+
     await waitFor(() => expect(router.state.location.pathname).toBe('/items'));
     expect(await screen.findByText('Item deleted.')).toBeInTheDocument();
   });

@@ -2,7 +2,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import type { ItemPeople as People, PublicItem } from '@homing/contracts';
 
@@ -11,6 +10,7 @@ import { errorKey, errorText, validationErrors } from '../../../lib/error-catalo
 import { useFlash } from '../../../lib/flash';
 import { emailField } from '../../../lib/form-schemas';
 import { useCancelTransfer, useInviteCoOwner, useItemPeople, useLeaveItem, useRemovePerson, useTransferItem } from '../api';
+import { useLeaveGoneItem } from '../use-leave-gone-item';
 
 type Person = People['people'][number];
 type OpenInvitation = People['invitations'][number];
@@ -184,28 +184,23 @@ function InviteForm({ code }: { code: string }) {
 /** A co-owner leaves the item, after a confirmation: it is gone from their items at once. */
 function LeaveItem({ code, you }: { code: string; you?: Person }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const flash = useFlash();
   const leave = useLeaveItem(code);
+  const leaveGoneItem = useLeaveGoneItem(code);
   const [confirming, setConfirming] = useState(false);
   if (!you) return null;
-  const confirm = () =>
-    leave.mutate(you.id, {
-      onSuccess: () => {
-        flash.show('success', 'people.left');
-        void navigate('/items');
-      },
-      onError: (error) => {
-        setConfirming(false);
-        flash.show('error', errorKey(error));
-      },
-    });
+  const confirm = async () => {
+    const failed = await leaveGoneItem(() => leave.mutateAsync(you.id), 'people.left');
+    if (!failed) return;
+    setConfirming(false);
+    flash.show('error', errorKey(failed.error));
+  };
   return (
     <Confirmable
       confirming={confirming}
       onOpen={() => setConfirming(true)}
       onClose={() => setConfirming(false)}
-      onConfirm={confirm}
+      onConfirm={() => void confirm()}
       busy={leave.isPending}
       openLabel={t('people.leave')}
       title={t('people.leaveTitle')}
