@@ -17,23 +17,43 @@ function fieldOf(element: Element | null): DraftField | null {
   return null;
 }
 
-/** Reads the prerendered form's inputs inside `root`, before the app replaces them. */
+// The prerendered page's own inputs, read when the app's first render asks: that render and the commit that replaces
+// them run in one task, so whatever the finder typed or unfolded until then is kept. (Read as soon as the app's code
+// had loaded, a click in the moment before that render was lost.)
+let prerenderedInputs: { content: HTMLTextAreaElement | null; email: HTMLInputElement | null; resumeRequest: HTMLDetailsElement | null } | null = null;
+
+/** Marks the page as prerendered and holds on to its form's inputs inside `root`, which the app is about to replace. */
 export function keepPrerenderedDraft(root: ParentNode): void {
   prerendered = true;
-  const content = root.querySelector('textarea')?.value ?? '';
-  const email = root.querySelector<HTMLInputElement>('input[type="email"]')?.value ?? '';
+  prerenderedInputs = {
+    content: root.querySelector('textarea'),
+    email: root.querySelector<HTMLInputElement>('input[type="email"]'),
+    resumeRequest: root.querySelector<HTMLDetailsElement>('details.resume-link'),
+  };
+}
+
+/** Reads the prerendered inputs as they are now, once. */
+function readPrerenderedInputs(): void {
+  if (!prerenderedInputs) return;
+  const { content: contentInput, email: emailInput, resumeRequest } = prerenderedInputs;
+  prerenderedInputs = null;
+  const content = contentInput?.value ?? '';
+  const email = emailInput?.value ?? '';
   draft = content || email ? { content, email } : null;
-  focused = root.contains(document.activeElement) ? fieldOf(document.activeElement) : null;
-  resumeRequestUnfolded = root.querySelector('details.resume-link')?.hasAttribute('open') ?? false;
+  const active = document.activeElement;
+  focused = active !== null && (active === contentInput || active === emailInput) ? fieldOf(active) : null;
+  resumeRequestUnfolded = resumeRequest?.open ?? false;
 }
 
 /** Follows the folded resume-link request on the page shown while the item loads (its toggle events). */
 export function rememberResumeRequest(unfolded: boolean): void {
+  readPrerenderedInputs();
   resumeRequestUnfolded = unfolded;
 }
 
 /** Whether the request was unfolded before the app's own took its place, once. */
 export function takeResumeRequestUnfolded(): boolean {
+  readPrerenderedInputs();
   const taken = resumeRequestUnfolded;
   resumeRequestUnfolded = false;
   return taken;
@@ -41,17 +61,20 @@ export function takeResumeRequestUnfolded(): boolean {
 
 /** Follows focus in the form shown while the item loads (focus and blur events of its inputs). */
 export function rememberFocus(element: Element | null): void {
+  readPrerenderedInputs();
   focused = fieldOf(element);
 }
 
 /** The input to focus once, then none. */
 export function takePrerenderedFocus(): DraftField | null {
+  readPrerenderedInputs();
   const taken = focused;
   focused = null;
   return taken;
 }
 
 export function peekPrerenderedFocus(): DraftField | null {
+  readPrerenderedInputs();
   return focused;
 }
 
@@ -62,15 +85,18 @@ export function openedPrerendered(): boolean {
 
 /** What the finder types while the item loads, for the form that follows. */
 export function rememberDraft(typed: MessageDraft): void {
+  readPrerenderedInputs();
   draft = typed.content || typed.email ? typed : null;
 }
 
 export function peekPrerenderedDraft(): MessageDraft | null {
+  readPrerenderedInputs();
   return draft;
 }
 
 /** The draft once: the next form starts empty. */
 export function takePrerenderedDraft(): MessageDraft | null {
+  readPrerenderedInputs();
   const taken = draft;
   draft = null;
   return taken;
