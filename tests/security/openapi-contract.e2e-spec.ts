@@ -51,4 +51,10 @@ describe('the published OpenAPI document', () => {
     const problems = await lintOpenApi(document);
     expect(problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer}: ${problem.message}`)).toEqual([]);
   });
+
+  it('leaves out the platform’s health and metrics routes, which are not the API', async () => {
+    const document = (await (await fetch(`http://127.0.0.1:${gateway.port}/api/docs/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(document.paths).filter((path) => /^\/(health|metrics)/.test(path))).toEqual([]);
+    expect(Object.keys(document.paths)).toContain('/api/v1/items/{code}');
+  });
 });

@@ -1,5 +1,4 @@
 import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
 import { ModuleRef } from '@nestjs/core';
@@ -37,7 +36,6 @@ function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
  * `/health/live`: the process runs (restart it if not). `/health/ready`: it can do its work now, i.e. every
  * dependency it uses answers and it is not shutting down (take it out of rotation if not).
  */
-@ApiExcludeController()
 @Public()
 @Controller('health')
 export class HealthController {

@@ -1,9 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator';
 import { metricsRegistry } from './metrics';
 
-@ApiExcludeController()
 @Public()
 @Controller('metrics')
 export class MetricsController {
