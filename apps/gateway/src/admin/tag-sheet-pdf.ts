@@ -16,6 +16,11 @@ const QUIET_ZONE_MODULES = 4;
 const ERROR_CORRECTION = 'M';
 const POINTS_PER_MM = 72 / 25.4;
 
+// Loaded with the first sheet rather than at start-up: pdfkit and its fonts are about 20 MB of the gateway's memory and
+// 100 ms of its start (B8), for an admin's rare download.
+let pdfKitLoaded: Promise<typeof PDFKitDocument> | undefined;
+const loadPdfKit = () => (pdfKitLoaded ??= import('pdfkit').then((module) => module.default));
+
 export const TAGS_PER_PDF_PAGE = GRID.columns * GRID.rows;
 
 /** Pages of a batch of `count` tags, known before a code is read. */
@@ -88,12 +93,8 @@ function drawPage(doc: PDFKit.PDFDocument, sheet: SheetOptions, page: number, co
  * A batch's printable sheet as one PDF, drawn from its codes a page of the sheet at a time and yielded as it is
  * written: whoever reads the generator sets the pace, so only a page or two of the document is ever in memory.
  */
-// Loaded with the first sheet rather than at start-up: pdfkit and its fonts are about 20 MB of the gateway's memory and
-// 100 ms of its start (B8), for an admin's rare download.
-let PDFDocument: typeof PDFKitDocument | undefined;
-
 export async function* renderTagSheetPdf(sheet: SheetOptions, codes: AsyncIterable<string[]>): AsyncGenerator<Buffer> {
-  PDFDocument ??= (await import('pdfkit')).default;
+  const PDFDocument = await loadPdfKit();
   const doc = new PDFDocument({ autoFirstPage: false, info: { Title: sheet.label, Creator: 'Homing' } });
   const written: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => written.push(chunk));

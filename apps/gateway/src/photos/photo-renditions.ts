@@ -12,13 +12,8 @@ export const MAX_INPUT_PIXELS = 40_000_000;
 
 // Loaded with the first photo rather than at start-up: libvips is about 20 MB of the gateway's memory and 60 ms of its
 // start (B8), for a route most replicas seldom serve.
-let sharp: typeof Sharp | undefined;
-
-async function decoderFor(input: Buffer): Promise<() => Sharp.Sharp> {
-  sharp ??= (await import('sharp')).default;
-  const load = sharp;
-  return () => load(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', sequentialRead: true });
-}
+let sharpLoaded: Promise<typeof Sharp> | undefined;
+const loadSharp = () => (sharpLoaded ??= import('sharp').then((module) => module.default));
 
 /**
  * The photo as Homing keeps it: decoded (so only a real image passes), turned upright from its EXIF orientation,
@@ -26,7 +21,8 @@ async function decoderFor(input: Buffer): Promise<() => Sharp.Sharp> {
  * re-encoded as WebP. sharp writes no metadata unless asked, so EXIF, GPS positions and comments are gone.
  */
 export async function photoRenditionsOf(input: Buffer): Promise<{ thumbnail: Buffer; normal: Buffer }> {
-  const decoder = await decoderFor(input);
+  const sharp = await loadSharp();
+  const decoder = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', sequentialRead: true });
   let format: string | undefined;
   let pixels = 0;
   try {

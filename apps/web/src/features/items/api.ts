@@ -116,8 +116,14 @@ export function useDeleteItem(code: string) {
     // A refetch of the item still on its way would come back 404 and turn the page into "not found" under the
     // confirmation. The item itself is forgotten once its page is left (forgetItem).
     onMutate: () => queryClient.cancelQueries({ queryKey: itemKeys.one(code) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true }),
+    onSuccess: () => dropFromOwnedList(queryClient, code),
   });
+}
+
+/** An item that is no longer the user's leaves their cached list at once; the list is asked for again when next shown. */
+function dropFromOwnedList(queryClient: QueryClient, code: string) {
+  queryClient.setQueryData<PublicItem[]>(itemKeys.owned, (items) => items?.filter((item) => item.code !== code));
+  return queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true });
 }
 
 /**
@@ -205,7 +211,7 @@ export function useLeaveItem(code: string) {
     mutationFn: (yourId: string) => api.request<void>('DELETE', `${itemPath(code)}/co-owners/${encodeURIComponent(yourId)}`),
     // As for a deleted item: the page's own queries are forgotten once the page is left (forgetItem).
     onMutate: () => queryClient.cancelQueries({ queryKey: itemKeys.one(code) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true }),
+    onSuccess: () => dropFromOwnedList(queryClient, code),
   });
 }
 
