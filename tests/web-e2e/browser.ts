@@ -175,3 +175,26 @@ export async function addVirtualAuthenticator(page: Page): Promise<VirtualAuthen
   });
   return { cdp, authenticatorId };
 }
+
+/**
+ * Records every layout shift of the page's next documents from their first paint (buffered), with what moved; read
+ * them with `layoutShifts`.
+ */
+export async function watchLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(`window.layoutShifts = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const moved = entry.sources.map((source) => {
+          const node = source.node ? (source.node.outerHTML || source.node.textContent || '').slice(0, 80) : '?';
+          const box = (rect) => rect.x + ',' + rect.y + ' ' + Math.round(rect.width) + 'x' + Math.round(rect.height);
+          return node + ' from ' + box(source.previousRect) + ' to ' + box(source.currentRect);
+        });
+        window.layoutShifts.push(Math.round(entry.startTime) + ' ms, ' + entry.value.toFixed(4) + ': ' + moved.join('; '));
+      }
+    }).observe({ type: 'layout-shift', buffered: true });`);
+}
+
+/** The layout shifts `watchLayoutShifts` saw so far, a line each (when, how much, what moved from where to where). */
+export function layoutShifts(page: Page): Promise<string[]> {
+  return page.evaluate('window.layoutShifts') as Promise<string[]>;
+}

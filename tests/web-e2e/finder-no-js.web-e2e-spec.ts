@@ -1,7 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
-import { appTookOver, chromiumForSuite, heading, newContext, screenshot, seriousViolations, VIEWPORTS } from './browser';
+import { appTookOver, chromiumForSuite, heading, layoutShifts, newContext, screenshot, seriousViolations, VIEWPORTS, watchLayoutShifts } from './browser';
 import { ownerWithItem } from './owners';
 
 // The finder page in a browser that runs no script: the gateway renders /found/{code} from the web build's server
@@ -222,14 +225,13 @@ describe('the finder page without JavaScript', () => {
   ])('is taken over by the app in %s, with script, without anything moving', async (language, locale, sendFirst) => {
     const { code } = await ownerWithItem(stack, 'Red scarf');
     const visitor = await (await openContext((browser) => newContext(browser, { viewport: 'phone', locale }))).newPage();
-    await visitor.addInitScript(`window.layoutShifts = [];
-      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.layoutShifts.push({ value: entry.value, at: Math.round(entry.startTime), moved: entry.sources.map((source) => ({ node: source.node ? (source.node.outerHTML || source.node.textContent || '').slice(0, 120) : null, from: source.previousRect.toJSON(), to: source.currentRect.toJSON() })) }); }).observe({ type: 'layout-shift', buffered: true });`);
+    await watchLayoutShifts(visitor);
     await visitor.goto(`${site}/found/${code}`);
     expect(await visitor.getAttribute('html', 'lang')).toBe(language);
     await appTookOver(visitor);
     await visitor.getByRole('button', { name: sendFirst, disabled: false }).waitFor();
     await visitor.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
-    expect(await visitor.evaluate('window.layoutShifts')).toEqual([]);
+    expect(await layoutShifts(visitor)).toEqual([]);
     // The app carries on in the language the page arrived in.
     expect(await visitor.getAttribute('html', 'lang')).toBe(language);
 
@@ -238,6 +240,30 @@ describe('the finder page without JavaScript', () => {
     await visitor.getByLabel(TEXTS.en.message, { exact: true }).fill('Found it in the park');
     await visitor.getByRole('button', { name: TEXTS.en.sendFirst }).click();
     await visitor.getByRole('list', { name: TEXTS.en.messages }).getByText('Found it in the park').waitFor();
+  });
+
+  it('keeps its header in place on a phone while the page is still arriving', async () => {
+    // A phone on a weak line, or a busy one, paints the page before all of its HTML is in. The header first drawn
+    // with a language list of one option and no menu yet must not move as the rest arrives. (On a wide screen the
+    // language list and menu sit at the header's right end, so a part arriving late moves them left: see the
+    // header's rules in styles.css.)
+    const { code } = await ownerWithItem(stack, 'Grey scarf');
+    const slow = await startPieceByPieceProxy(stack.base);
+    try {
+      const visitor = await (await openContext((browser) => newContext(browser, { viewport: 'phone', locale: 'nl-NL' }))).newPage();
+      await watchLayoutShifts(visitor);
+      const arrived = visitor.goto(`${slow.url}/found/${code}`);
+      await visitor.waitForSelector('select#language', { state: 'attached' });
+      // Painted with what has arrived, before the rest of the language list, the menu and the page.
+      await visitor.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+      expect(await visitor.locator('select#language option').count()).toBeLessThan(4);
+      await arrived;
+      await appTookOver(visitor);
+      await visitor.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+      expect(await layoutShifts(visitor)).toEqual([]);
+    } finally {
+      await slow.stop();
+    }
   });
 
   it('leaves a finder who wrote without script an app that works when script comes back', async () => {
@@ -259,3 +285,44 @@ describe('the finder page without JavaScript', () => {
     expect(errors).toEqual([]);
   });
 });
+
+/**
+ * A proxy to the gateway that sends a finder page's HTML in pieces, a pause after each language of the language list
+ * and after the header, as a slow connection delivers it; everything else passes through as it is.
+ */
+async function startPieceByPieceProxy(gateway: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const upstream = new URL(gateway);
+  const server: Server = createServer((incoming, outgoing) => {
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: upstream.host } },
+      (answer) => {
+        const isPage = incoming.method === 'GET' && incoming.url?.startsWith('/found/') && answer.headers['content-type']?.startsWith('text/html');
+        if (!isPage) {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const { 'content-length': _length, ...headers } = answer.headers;
+          outgoing.writeHead(answer.statusCode ?? 502, headers);
+          void (async () => {
+            for (const piece of Buffer.concat(chunks).toString('utf8').split(/(?<=<\/option>|<\/header>)/)) {
+              outgoing.write(piece);
+              await sleep(150);
+            }
+            outgoing.end();
+          })();
+        });
+      },
+    );
+    forward.on('error', () => outgoing.destroy());
+    incoming.pipe(forward);
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: () => new Promise((closed) => server.close(() => closed())),
+  };
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expectEventually, linkIn, runServiceCommand, type ReceivedMail, type SinkSubscription } from '@homing/testing';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
-import { appTookOver, chromiumForSuite, heading, logIn as logInAt, newContext, pushReadyPage as pushReadyPageAt, screenshot, seriousViolations, VIEWPORTS } from './browser';
+import { appTookOver, chromiumForSuite, heading, layoutShifts, logIn as logInAt, newContext, pushReadyPage as pushReadyPageAt, screenshot, seriousViolations, VIEWPORTS, watchLayoutShifts } from './browser';
 
 // The web app in Chromium against the whole product, as a user meets it: every flow through the screens, the
 // e-mails read from the stack's SMTP sink.
@@ -664,12 +664,11 @@ describe('the web app in a browser', () => {
     // Nothing on the page moves as the app takes the prerendered page's place (cumulative layout shift 0). Each shift
     // is kept with what moved, from where to where, so a failure says which element it was.
     const visitor = await openPage({ viewport: 'phone' });
-    await visitor.addInitScript(`window.layoutShifts = [];
-      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.layoutShifts.push({ value: entry.value, at: Math.round(entry.startTime), moved: entry.sources.map((source) => ({ node: source.node ? (source.node.outerHTML || source.node.textContent || '').slice(0, 120) : null, from: source.previousRect.toJSON(), to: source.currentRect.toJSON() })) }); }).observe({ type: 'layout-shift', buffered: true });`);
+    await watchLayoutShifts(visitor);
     await visitor.goto(url(`/found/${tag}`));
     await appTookOver(visitor);
     await visitor.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
-    expect(await visitor.evaluate('window.layoutShifts')).toEqual([]);
+    expect(await layoutShifts(visitor)).toEqual([]);
     expect(await seriousViolations(visitor)).toEqual([]);
   });
   it('shows the owner older messages 5 at a time, and answers the finder the owner picks', async () => {
