@@ -3,6 +3,7 @@
 // SWC, not esbuild: Nest's dependency injection needs the decorator metadata esbuild drops.
 const path = require('node:path');
 const fs = require('node:fs');
+const webpack = require('webpack');
 
 const swcOptions = JSON.parse(fs.readFileSync(path.join(__dirname, '../../.swcrc'), 'utf8'));
 delete swcOptions.$schema;
@@ -30,6 +31,9 @@ module.exports = function nestAppConfig(appName) {
       rules: [{ test: /\.ts$/, exclude: /node_modules/, use: { loader: 'swc-loader', options: swcOptions } }],
     },
     optimization: { minimize: false },
+    // One file per service: a dynamic import() of our own code (a service's commands, the database module) stays in
+    // main.js, its modules evaluated only when it is called.
+    plugins: [new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 })],
     node: { __dirname: false, __filename: false },
     stats: 'errors-warnings',
     performance: { hints: false },

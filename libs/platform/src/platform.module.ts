@@ -1,18 +1,14 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
-import { TerminusModule } from '@nestjs/terminus';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import type { BaseConfig } from './config';
-import { Database, dataSourceOptions, type DatabaseOptions } from './database';
-import { SERVICE_CONFIG } from './config';
-import { HEALTH_DEPENDENCIES, HealthController, ShutdownState, type HealthDependency } from './health';
-import { IdempotencyKeys } from './idempotency';
-import { EVENT_CONSUMERS, EventConsumerRunner, type EventConsumer } from './inbox';
-import { MetricsController } from './metrics';
+import type { BaseConfig } from './config/config';
+import { SERVICE_CONFIG } from './config/inject-config';
+import type { DatabaseOptions } from './database/database.options';
+import { HEALTH_DEPENDENCIES, HealthController, type HealthDependency } from './health/health.controller';
+import { ShutdownState } from './health/shutdown-state';
+import { MetricsController } from './metrics/metrics.controller';
 import { JETSTREAM_SETTINGS, JetStreamStreams, jetStreamSettingsOf } from './nats/jetstream-streams';
 import { NATS_OPTIONS, NatsClient } from './nats/nats.connection';
 import { RpcClient } from './nats/rpc.client';
-import { OUTBOX_OPTIONS, OutboxRelay, OutboxWriter } from './outbox';
-import { REDIS_OPTIONS, RedisClient } from './redis';
+import { REDIS_OPTIONS, RedisClient } from './redis/redis.client';
 
 export interface PlatformOptions {
   /** The service's name: log field, NATS connection name, RPC queue group, event producer. */
@@ -43,23 +39,15 @@ export class PlatformModule {
       ShutdownState,
       { provide: SERVICE_CONFIG, useValue: options.config },
     ];
-    const imports: DynamicModule[] = [TerminusModule.forRoot({ logger: false })];
+    const imports: Array<Promise<DynamicModule>> = [];
     const exports: Array<Provider | DynamicModule | symbol | Type> = [NatsClient, RpcClient, JetStreamStreams, ShutdownState, SERVICE_CONFIG];
 
     if (options.database) {
-      imports.push(TypeOrmModule.forRoot(dataSourceOptions(options.database)));
-      providers.push(Database, IdempotencyKeys);
-      exports.push(Database, IdempotencyKeys);
+      // Loaded only here: TypeORM and pg (about 11 MB and 100-200 ms of start-up) for the services that have a schema.
+      const database = { service: options.service, database: options.database, outbox: options.outbox };
+      imports.push(import('@homing/platform/database-module').then(({ DatabasePlatformModule }) => DatabasePlatformModule.forService(database)));
       dependencies.push('database');
-      if (options.outbox) {
-        providers.push(
-          { provide: OUTBOX_OPTIONS, useValue: { producer: options.service, schema: options.database.schema, databaseUrl: options.database.url } },
-          OutboxWriter,
-          OutboxRelay,
-        );
-        exports.push(OutboxWriter, OutboxRelay);
-        dependencies.push('jetstream');
-      }
+      if (options.outbox) dependencies.push('jetstream');
     }
     if (options.redisUrl) {
       providers.push({ provide: REDIS_OPTIONS, useValue: { url: options.redisUrl, service: options.service } }, RedisClient);
@@ -70,16 +58,4 @@ export class PlatformModule {
 
     return { module: PlatformModule, global: true, imports, providers, exports, controllers: [HealthController, MetricsController] };
   }
-}
-
-/**
- * Providers that run the given durable JetStream consumers; put them in the module that owns the consumers.
- * The consumers get their own dependencies injected like any provider.
- */
-export function eventConsumerProviders(...consumers: Array<Type<EventConsumer>>): Provider[] {
-  return [
-    ...consumers,
-    { provide: EVENT_CONSUMERS, useFactory: (...instances: EventConsumer[]) => instances, inject: consumers },
-    EventConsumerRunner,
-  ];
 }

@@ -1,14 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
-import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON, VerifiedAuthenticationResponse, VerifiedRegistrationResponse } from '@simplewebauthn/server';
 import { v7 as uuidv7 } from 'uuid';
 import {
   PASSKEY_CHALLENGE_TTL_SECONDS,
@@ -31,6 +23,12 @@ import { SessionsService } from '../sessions/sessions.service';
 import { providerOf } from './passkey-providers';
 import { PasskeysRepository, type PasskeyRow } from './passkeys.repository';
 import { relyingPartyOf, userHandleOf, type RelyingParty } from './relying-party';
+
+// Loaded with the first passkey ceremony rather than at start-up: with its CBOR, COSE and certificate parsers it was
+// the heaviest package on identity's start path (B8), for calls a replica seldom serves.
+const importWebAuthn = () => Promise.all([import('@simplewebauthn/server'), import('@simplewebauthn/server/helpers')]).then(([server, helpers]) => ({ ...server, ...helpers }));
+let webAuthnLoaded: ReturnType<typeof importWebAuthn> | undefined;
+const loadWebAuthn = () => (webAuthnLoaded ??= importWebAuthn());
 
 const notFound = () => RpcError.notFound(ResponseCode.NOT_FOUND, 'Passkey not found.');
 const registrationRefused = () => RpcError.validation({ response: 'invalid' }, 'The passkey could not be verified. Try again.');
@@ -73,6 +71,7 @@ export class PasskeysService {
     }
     const existing = await this.passkeys.ofUser(undefined, userId);
     if (existing.length >= PASSKEYS_PER_USER_MAX) throw tooMany();
+    const { generateRegistrationOptions } = await loadWebAuthn();
     const options = await generateRegistrationOptions({
       rpName: this.relyingParty.name,
       rpID: this.relyingParty.id,
@@ -92,10 +91,11 @@ export class PasskeysService {
 
   /** Verifies the browser's answer to this session's registration challenge and keeps the passkey. */
   async register(userId: string, sessionId: string, response: PasskeyRegistrationResponse): Promise<Passkey> {
-    const challenge = challengeOf(response.response.clientDataJSON);
+    const { verifyRegistrationResponse } = await loadWebAuthn();
+    const challenge = await challengeOf(response.response.clientDataJSON);
     const taken = challenge === null ? null : await this.passkeys.takeChallenge(challenge, 'register');
     if (!taken?.live || taken.userId !== userId || taken.sessionId !== sessionId) throw registrationRefused();
-    let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+    let verified: VerifiedRegistrationResponse;
     try {
       verified = await verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
@@ -154,6 +154,7 @@ export class PasskeysService {
 
   /** Options for a log-in with any of this site's passkeys: the browser offers the ones it holds. */
   async loginOptions(): Promise<PasskeyRequestOptions> {
+    const { generateAuthenticationOptions } = await loadWebAuthn();
     const options = await generateAuthenticationOptions({
       rpID: this.relyingParty.id,
       challenge: newChallenge(),
@@ -183,13 +184,14 @@ export class PasskeysService {
   }
 
   private async verifiedLogin(response: PasskeyAuthenticationResponse): Promise<string> {
-    const challenge = challengeOf(response.response.clientDataJSON) ?? refuse('client data unreadable');
+    const { isoBase64URL, verifyAuthenticationResponse } = await loadWebAuthn();
+    const challenge = (await challengeOf(response.response.clientDataJSON)) ?? refuse('client data unreadable');
     const taken = (await this.passkeys.takeChallenge(challenge, 'login')) ?? refuse('challenge unknown or used');
     if (!taken.live) refuse('challenge expired');
     const passkey = (await this.passkeys.byCredentialId(undefined, response.id)) ?? refuse('credential unknown');
     const userHandle = response.response.userHandle;
     if (userHandle !== undefined && userHandle !== isoBase64URL.fromBuffer(userHandleOf(passkey.userId))) refuse('user handle is not the credential’s');
-    let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+    let verified: VerifiedAuthenticationResponse;
     try {
       verified = await verifyAuthenticationResponse({
         response: response as AuthenticationResponseJSON,
@@ -218,7 +220,8 @@ function newChallenge(): Uint8Array<ArrayBuffer> {
 }
 
 /** The challenge the browser signed over, from its client data; null when it cannot be read. */
-function challengeOf(clientDataJSON: string): string | null {
+async function challengeOf(clientDataJSON: string): Promise<string | null> {
+  const { decodeClientDataJSON } = await loadWebAuthn();
   try {
     const challenge = decodeClientDataJSON(clientDataJSON).challenge;
     return typeof challenge === 'string' && challenge.length > 0 && challenge.length <= 128 ? challenge : null;

@@ -5,12 +5,10 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { type BaseConfig, ConfigError } from '../config';
 import { acceptCorrelationId, CORRELATION_HEADER, requestContext } from '../context';
-import { dataSourceOptions, migrateSchema, type DatabaseOptions } from '../database';
+import type { DatabaseOptions } from '../database/database.options';
 import { createLogger, fastifyLogging, NestPinoLogger } from '../logging';
 import { collectProcessMetrics, httpMetrics } from '../metrics';
-import { purgeExpired, type RetentionRules } from '../retention';
-import { replayDeadLetters } from '../inbox/dead-letters';
-import { JetStreamStreams, jetStreamSettingsOf } from '../nats/jetstream-streams';
+import type { RetentionRules } from '../retention';
 import { NatsClient } from '../nats/nats.connection';
 import { RpcErrorPassThroughFilter } from '../nats/rpc-exception.filter';
 import { NatsRpcServer, type PlainRpcHandlers } from '../nats/rpc.server';
@@ -52,7 +50,7 @@ export interface ServiceDefinition<C extends BaseConfig> {
   configureApp?(app: NestFastifyApplication, config: C): void | Promise<void>;
 }
 
-function fail(message: string, exitCode = 1): never {
+export function fail(message: string, exitCode = 1): never {
   process.stderr.write(`${message}\n`);
   process.exit(exitCode);
 }
@@ -71,62 +69,12 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
   }
   const [command, ...args] = process.argv.slice(2);
   if (command) {
+    // Loaded only for a command: migrations, retention and dead letters are no part of a service's start path.
+    const { runCommand } = await import('@homing/platform/service-commands');
     await runCommand(definition, config, command, args);
     return;
   }
   await startServer(definition, config);
-}
-
-async function runCommand<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C, command: string, args: string[]): Promise<void> {
-  const commands: Record<string, ServiceCommand<C>> = { ...definition.commands };
-  if (definition.database) {
-    const database = definition.database;
-    commands['replay-dead-letters'] = {
-      describe: "republish dead-lettered events to their consumer after a fix ([--consumer <durable name>], else all of this service's)",
-      run: (current, commandArgs) => replayDeadLettersCommand(definition.name, current, commandArgs),
-    };
-    const retention = definition.retention;
-    if (retention) {
-      commands['purge-expired'] = {
-        describe: 'run every retention rule once and exit ([--now <ISO time>] to purge as of that time)',
-        run: (current, commandArgs) => purgeExpired(definition.name, database(current), current, retention, commandArgs),
-      };
-    }
-    commands.migrate = {
-      describe: 'create the schema and run pending migrations',
-      async run(current) {
-        const options = database(current);
-        const ran = await migrateSchema(dataSourceOptions(options) as Parameters<typeof migrateSchema>[0]);
-        process.stdout.write(`${definition.name}: schema ${options.schema} is up to date${ran.length ? ` (ran ${ran.join(', ')})` : ''}\n`);
-      },
-    };
-  }
-  const chosen = commands[command];
-  if (!chosen) {
-    const usage = Object.entries(commands).map(([name, { describe }]) => `  ${name.padEnd(12)} ${describe}`);
-    fail(`${definition.name}: unknown command "${command}". Commands:\n  (none)       start the service\n${usage.join('\n')}`, 2);
-  }
-  try {
-    await chosen.run(config, args);
-    process.exit(0);
-  } catch (error) {
-    fail(`${definition.name} ${command} failed: ${(error as Error).message}`);
-  }
-}
-
-async function replayDeadLettersCommand(service: string, config: BaseConfig, args: string[]): Promise<void> {
-  const flag = args.indexOf('--consumer');
-  const consumer = flag >= 0 ? args[flag + 1] : undefined;
-  if (flag >= 0 && !consumer) throw new Error('--consumer needs a durable name, e.g. messaging__item-owners');
-  const nats = new NatsClient({ url: config.NATS_URL, namespace: config.NATS_NAMESPACE, service: `${service}-replay` });
-  const streams = new JetStreamStreams(nats, jetStreamSettingsOf(config));
-  await nats.connect();
-  try {
-    const report = await replayDeadLetters(nats, streams, { service, consumer }, (line) => process.stdout.write(`${line}\n`));
-    process.stdout.write(`${service}: replayed ${report.replayed} dead letter(s); ${report.notReplayable} not replayable\n`);
-  } finally {
-    await nats.onApplicationShutdown();
-  }
 }
 
 async function startServer<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C): Promise<void> {

@@ -1,11 +1,10 @@
 import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
 import { Public } from '../auth/public.decorator';
-import { HealthCheck, HealthCheckService, HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
 import { ModuleRef } from '@nestjs/core';
-import { Database } from '../database/database';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { RedisClient } from '../redis/redis.client';
+import { DATABASE_PROBE, type DatabaseProbe } from './database-probe';
 import { ShutdownState } from './shutdown-state';
 
 export const HEALTH_DEPENDENCIES = Symbol('HEALTH_DEPENDENCIES');
@@ -25,6 +24,36 @@ export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 
 const CHECK_TIMEOUT_MS = 1500;
 
+type CheckState = { status: 'up' } | { status: 'down'; message: string };
+
+/**
+ * `/health/ready`'s answer, in the shape Kubernetes probes and operators have read since the first release (that of
+ * @nestjs/terminus, which it replaced: B8): every check under `details`, the passing ones under `info`, the failing
+ * ones under `error`.
+ */
+export interface Readiness {
+  status: 'ok' | 'error';
+  info: Record<string, CheckState>;
+  error: Record<string, CheckState>;
+  details: Record<string, CheckState>;
+}
+
+async function checked(name: string, probe: () => Promise<void>): Promise<[string, CheckState]> {
+  try {
+    await withTimeout(probe(), name);
+    return [name, { status: 'up' }];
+  } catch (error) {
+    return [name, { status: 'down', message: (error as Error).message }];
+  }
+}
+
+function readinessOf(results: Array<[string, CheckState]>): Readiness {
+  const details = Object.fromEntries(results);
+  const info = Object.fromEntries(results.filter(([, state]) => state.status === 'up'));
+  const error = Object.fromEntries(results.filter(([, state]) => state.status === 'down'));
+  return { status: Object.keys(error).length > 0 ? 'error' : 'ok', info, error, details };
+}
+
 function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
   return Promise.race([
     work,
@@ -40,8 +69,6 @@ function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly health: HealthCheckService,
-    private readonly indicators: HealthIndicatorService,
     private readonly shutdown: ShutdownState,
     private readonly moduleRef: ModuleRef,
     @Inject(HEALTH_DEPENDENCIES) private readonly dependencies: HealthDependency[],
@@ -53,14 +80,15 @@ export class HealthController {
   }
 
   @Get('ready')
-  @HealthCheck()
-  ready() {
+  async ready(): Promise<Readiness> {
     if (this.shutdown.shuttingDown) throw new ServiceUnavailableException({ status: 'shutting_down' });
-    const checks = [
-      ...this.dependencies.map((dependency) => this.checkOf(dependency, () => this.probe(dependency))),
-      ...this.readinessChecks().map((readiness) => this.checkOf(readiness.name, () => readiness.check())),
-    ];
-    return this.health.check(checks);
+    const results = await Promise.all([
+      ...this.dependencies.map((dependency) => checked(dependency, () => this.probe(dependency))),
+      ...this.readinessChecks().map((readiness) => checked(readiness.name, () => readiness.check())),
+    ]);
+    const readiness = readinessOf(results);
+    if (readiness.status === 'error') throw new ServiceUnavailableException(readiness);
+    return readiness;
   }
 
   private extraChecks?: ReadinessCheck[];
@@ -77,22 +105,10 @@ export class HealthController {
     return this.extraChecks;
   }
 
-  private checkOf(name: string, probe: () => Promise<void>): HealthIndicatorFunction {
-    return async () => {
-      const indicator = this.indicators.check(name);
-      try {
-        await withTimeout(probe(), name);
-        return indicator.up();
-      } catch (error) {
-        return indicator.down({ message: (error as Error).message });
-      }
-    };
-  }
-
   private async probe(dependency: HealthDependency): Promise<void> {
     switch (dependency) {
       case 'database':
-        await this.moduleRef.get(Database, { strict: false }).rows('SELECT 1');
+        await this.moduleRef.get<DatabaseProbe>(DATABASE_PROBE, { strict: false }).rows('SELECT 1');
         return;
       case 'nats': {
         const nats = this.moduleRef.get(NatsClient, { strict: false });

@@ -3,3 +3,4 @@ export * from './event-consumer.runner';
 export * from './apply-if-newer';
 export * from './event-processor';
 export * from './dead-letters';
+export * from './event-consumer-providers';
