@@ -4,7 +4,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
-import type { EntityManager } from 'typeorm';
+
 import { STREAMS, type DomainEvent } from '@homing/contracts';
 import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, isolatedName, testInfra } from '@homing/testing';
 import {
@@ -21,6 +21,7 @@ import {
   type EventConsumerOptions,
   type HandlerConsumer,
   type LedgerConsumer,
+  type Transaction,
 } from '../src';
 import { testConfig } from './test-config';
 
@@ -113,7 +114,7 @@ describe('event consumers', () => {
       readonly subjects = ['items.item.created.v1'] as const;
       readonly startFrom = 'all';
       readonly idempotency = 'ledger';
-      async handle(event: DomainEvent<'items.item.created.v1'>, manager: EntityManager) {
+      async handle(event: DomainEvent<'items.item.created.v1'>, manager: Transaction) {
         attempts.push(Date.now());
         // While the table is locked, each try fails after 50 ms, like a statement timeout.
         await manager.query("SET LOCAL lock_timeout = '50ms'");
@@ -152,7 +153,7 @@ describe('event consumers', () => {
       readonly startFrom = 'new';
       readonly staleAfterMs = 60_000;
       readonly idempotency = 'ledger';
-      async handle(event: DomainEvent<'items.item.created.v1'>, manager: EntityManager) {
+      async handle(event: DomainEvent<'items.item.created.v1'>, manager: Transaction) {
         handled.push(event.id);
         await new Promise((resolve) => setTimeout(resolve, 300));
         await applyIfNewer(manager, { table: 'shutdown', key: { item_code: event.data.code }, version: event.version, values: { owner: event.data.ownerUserId } });
@@ -187,7 +188,7 @@ describe('event consumers', () => {
       readonly subjects = ['items.item.created.v1', 'items.item.deleted.v1'] as const;
       readonly startFrom = 'all';
       readonly idempotency = 'ledger';
-      async handle(event: DomainEvent<ItemEvents>, manager: EntityManager) {
+      async handle(event: DomainEvent<ItemEvents>, manager: Transaction) {
         const values = event.subject === 'items.item.deleted.v1' ? { deleted: true } : { owner: event.data.ownerUserId, deleted: false };
         await applyIfNewer(manager, { table: 'several', key: { item_code: event.data.code }, version: event.version, values });
       }

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { DataSource } from 'typeorm';
 import { dropSchemas, ensureDatabase, isolatedName, testInfra } from '@homing/testing';
 import { testConfig } from './test-config';
-import { dataSourceOptions, IdempotencyKeys, migrateSchema, PlatformModule, RpcError, storedIdempotencyKey, type DatabaseOptions } from '../src';
+import { Database, dataSourceOptions, IdempotencyKeys, migrateSchema, PlatformModule, RpcError, storedIdempotencyKey, type DatabaseOptions } from '../src';
 
 interface Widget {
   id: number;
@@ -18,7 +17,7 @@ describe('idempotency keys', () => {
   const namespace = isolatedName();
   const database: DatabaseOptions = { url: infra.databaseUrl, schema: `idempotency_${namespace}`, applicationName: 'idempotency-test', migrations: [] };
   let moduleRef: TestingModule;
-  let dataSource: DataSource;
+  let db: Database;
   let keys: IdempotencyKeys;
   // Times the work ran, as opposed to times it was answered.
   let runs = 0;
@@ -31,9 +30,9 @@ describe('idempotency keys', () => {
       if (options.fail) throw new Error('the state change failed');
       return widget;
     });
-  const widgetCount = async () => Number((await dataSource.query('SELECT count(*)::int AS n FROM widgets'))[0].n);
+  const widgetCount = async () => Number((await db.rows<{ n: number }>('SELECT count(*)::int AS n FROM widgets'))[0].n);
   const backdate = (key: string, hours: number) =>
-    dataSource.query(`UPDATE idempotency_keys SET created_at = now() - make_interval(hours => $2) WHERE key = $1`, [storedIdempotencyKey(key), hours]);
+    db.rows(`UPDATE idempotency_keys SET created_at = now() - make_interval(hours => $2) WHERE key = $1`, [storedIdempotencyKey(key), hours]);
 
   beforeAll(async () => {
     await ensureDatabase(infra.databaseUrl);
@@ -41,9 +40,9 @@ describe('idempotency keys', () => {
     moduleRef = await Test.createTestingModule({
       imports: [PlatformModule.forService({ service: 'idempotency-test', config: testConfig(infra.natsUrl, namespace), database })],
     }).compile();
-    dataSource = moduleRef.get(DataSource);
+    db = moduleRef.get(Database);
     keys = moduleRef.get(IdempotencyKeys);
-    await dataSource.query('CREATE TABLE widgets (id serial PRIMARY KEY, name text NOT NULL)');
+    await db.rows('CREATE TABLE widgets (id serial PRIMARY KEY, name text NOT NULL)');
   });
 
   afterAll(async () => {
@@ -129,7 +128,7 @@ describe('idempotency keys', () => {
     await backdate('old-2', 25);
     await backdate('old-1', 23);
     expect(await keys.purgeExpired()).toBeGreaterThanOrEqual(1);
-    const remaining: Array<{ key: string }> = await dataSource.query('SELECT key FROM idempotency_keys WHERE key IN ($1, $2)', [
+    const remaining: Array<{ key: string }> = await db.rows('SELECT key FROM idempotency_keys WHERE key IN ($1, $2)', [
       storedIdempotencyKey('old-1'),
       storedIdempotencyKey('old-2'),
     ]);

@@ -3,11 +3,10 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { trace } from '@opentelemetry/api';
 import { node } from '@opentelemetry/sdk-node';
 import { jetstream } from '@nats-io/jetstream';
-import { DataSource } from 'typeorm';
 import { STREAMS } from '@homing/contracts';
 import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, isolatedName, testInfra, waitForEvent } from '@homing/testing';
 import { testConfig } from './test-config';
-import { dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, OutboxWriter, PlatformModule, type DatabaseOptions } from '../src';
+import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, OutboxWriter, PlatformModule, type DatabaseOptions } from '../src';
 
 // A real tracer provider, so the test can see the trace context an event carries.
 new node.NodeTracerProvider().register();
@@ -19,7 +18,7 @@ describe('transactional outbox', () => {
   const namespace = isolatedName();
   const database: DatabaseOptions = { url: infra.databaseUrl, schema: `outbox_${namespace}`, applicationName: 'outbox-test', migrations: [] };
   let moduleRef: TestingModule;
-  let dataSource: DataSource;
+  let db: Database;
   let writer: OutboxWriter;
   let relay: OutboxRelay;
   let nats: NatsClient;
@@ -27,13 +26,13 @@ describe('transactional outbox', () => {
 
   const aggregate = { aggregateId: 'ABCDEFGHJKMNPQRS', version: 1 };
   const recordCreated = (ownerUserId = randomUUID()) =>
-    dataSource.transaction((manager) =>
+    db.transaction((manager) =>
       writer.record(manager, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId, claimedAt: new Date().toISOString() }, aggregate),
     );
   // Every publish the relays make, duplicates that JetStream acknowledged and dropped included.
   const publishes = async () => (await outboxMetrics.published.get()).values.reduce((sum, { value }) => sum + value, 0);
   const streamMessages = async () => (await (await nats.jsm()).streams.info(streamName)).state.messages;
-  const pending = async () => Number((await dataSource.query('SELECT count(*) AS n FROM outbox WHERE published_at IS NULL'))[0].n);
+  const pending = async () => Number((await db.rows<{ n: string }>('SELECT count(*) AS n FROM outbox WHERE published_at IS NULL'))[0].n);
 
   beforeAll(async () => {
     await ensureDatabase(infra.databaseUrl);
@@ -41,7 +40,7 @@ describe('transactional outbox', () => {
     moduleRef = await Test.createTestingModule({
       imports: [PlatformModule.forService({ service: 'outbox-test', config: testConfig(infra.natsUrl, namespace), database, outbox: true })],
     }).compile();
-    dataSource = moduleRef.get(DataSource);
+    db = moduleRef.get(Database);
     writer = moduleRef.get(OutboxWriter);
     relay = moduleRef.get(OutboxRelay);
     nats = moduleRef.get(NatsClient);
@@ -61,7 +60,7 @@ describe('transactional outbox', () => {
     expect(await relay.relayBatch()).toBe(1);
     expect(await published).toEqual(event);
     expect(event).toMatchObject({ aggregateId: aggregate.aggregateId, version: 1 });
-    const [row] = await dataSource.query('SELECT published_at FROM outbox WHERE id = $1', [event.id]);
+    const [row] = await db.rows<{ published_at: Date | null }>('SELECT published_at FROM outbox WHERE id = $1', [event.id]);
     expect(row.published_at).not.toBeNull();
   });
 
@@ -77,7 +76,7 @@ describe('transactional outbox', () => {
   });
 
   it('publishes nothing for a transaction that rolled back', async () => {
-    await dataSource
+    await db
       .transaction(async (manager) => {
         await writer.record(manager, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId: randomUUID(), claimedAt: new Date().toISOString() }, aggregate);
         throw new Error('the state change failed');
@@ -88,11 +87,11 @@ describe('transactional outbox', () => {
   });
 
   it('records a change and its event as one statement: both, or neither when the change fails', async () => {
-    await dataSource.query('CREATE TABLE IF NOT EXISTS changes (name text PRIMARY KEY)');
+    await db.rows('CREATE TABLE IF NOT EXISTS changes (name text PRIMARY KEY)');
     const change = { sql: 'INSERT INTO changes (name) VALUES ($1)', parameters: ['first'] };
     const data = { code: 'ABCDEFGHJKMNPQRS', ownerUserId: randomUUID(), claimedAt: new Date().toISOString() };
     const event = await writer.recordAlong(change, 'items.item.created.v1', data, aggregate);
-    expect(await dataSource.query('SELECT name FROM changes')).toEqual([{ name: 'first' }]);
+    expect(await db.rows('SELECT name FROM changes')).toEqual([{ name: 'first' }]);
     expect(await pending()).toBe(1);
     // The same change again breaks the primary key: no second event either.
     await expect(writer.recordAlong(change, 'items.item.created.v1', data, aggregate)).rejects.toThrow(/duplicate key/);
@@ -104,14 +103,14 @@ describe('transactional outbox', () => {
 
   it('refuses an event whose payload breaks its contract, inside the producer transaction', async () => {
     await expect(
-      dataSource.transaction((manager) => writer.record(manager, 'items.item.created.v1', { code: 'X', ownerUserId: 'not-a-uuid', claimedAt: 'yesterday' }, aggregate)),
+      db.transaction((manager) => writer.record(manager, 'items.item.created.v1', { code: 'X', ownerUserId: 'not-a-uuid', claimedAt: 'yesterday' }, aggregate)),
     ).rejects.toThrow();
     expect(await pending()).toBe(0);
   });
 
   it('stores no duplicate when a relay died after publishing and before marking the row (F3)', async () => {
     const event = await recordCreated();
-    const [row] = await dataSource.query('SELECT envelope FROM outbox WHERE id = $1', [event.id]);
+    const [row] = await db.rows<{ envelope: unknown }>('SELECT envelope FROM outbox WHERE id = $1', [event.id]);
     // What the dead relay got acknowledged before it could mark the row.
     await jetstream(nats.nc).publish(`${namespace}.items.item.created.v1`, JSON.stringify(row.envelope), { msgID: event.id });
     const before = await streamMessages();

@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import type { PoolConfig } from 'pg';
 import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 import { IdempotencyAnswersSealed1764910000000 } from './idempotency-answers-sealed.migration';
 import { IdempotencyKeys1763856000001 } from './idempotency-keys.migration';
@@ -29,9 +30,24 @@ export interface DatabaseOptions {
 }
 
 /**
- * TypeORM options for a service: its own schema (also the search path, so raw SQL needs no prefix), the shared
- * outbox, processed_events and idempotency_keys tables first, a statement timeout, and error handlers on the pool
- * so a database restart is an error to log, not a crashed process. Every statement is counted (QueryCountingLogger).
+ * The pg pool of a service's Database: its own schema as the search path (raw SQL needs no prefix), a statement
+ * timeout, a bounded wait for a connection.
+ */
+export function poolOptions(options: DatabaseOptions): PoolConfig {
+  return {
+    connectionString: options.url,
+    application_name: options.applicationName,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    options: `-c search_path=${options.schema} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+  };
+}
+
+/**
+ * TypeORM options for a service's migrations (`main.js migrate`): its own schema (also the search path), the shared
+ * outbox, processed_events and idempotency_keys tables first, a statement timeout, and error handlers on the pool so
+ * a database restart is an error to log, not a crashed process. Every statement is counted (QueryCountingLogger).
  */
 export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
   return {

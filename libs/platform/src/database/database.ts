@@ -1,8 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
-import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { dataSourceOptions, type DatabaseOptions } from './database.options';
+import type { OnApplicationShutdown } from '@nestjs/common';
+import { Pool, type PoolClient, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
+import { poolOptions, type DatabaseOptions } from './database.options';
 import { countQuery } from './query-counter';
 
 /**
@@ -10,7 +8,16 @@ import { countQuery } from './query-counter';
  * The outbox, the inbox and the idempotency keys take the same handle, so a feature's writes, its events and its
  * ledger row commit together.
  */
-export type Transaction = EntityManager;
+export class Transaction {
+  /** @internal The connection the transaction holds until it commits or rolls back. */
+  constructor(readonly connection: PoolClient) {}
+
+  /** The rows of one statement in this transaction (a projection's upsert: applyIfNewer), counted like any other. */
+  async query<Row = unknown>(sql: string, parameters: readonly unknown[] = []): Promise<Row[]> {
+    countQuery();
+    return (await this.connection.query(sql, [...parameters])).rows as Row[];
+  }
+}
 
 /** A named prepared statement: parsed and planned once per connection, for the hottest reads (the tag scan). */
 export interface NamedStatement {
@@ -20,17 +27,22 @@ export interface NamedStatement {
 
 /**
  * The one way a repository reaches PostgreSQL: plain SQL in, rows, one row or the affected count out, each given
- * a transaction or none. TypeORM's own `query()` answers UPDATE and DELETE as `[rows, count]` but SELECT and
- * INSERT as rows, and never gives INSERT's count; here every statement runs as a structured result, so callers
- * never guess the shape.
+ * a transaction or none, on the service's pg pool (its schema as the search path, a statement timeout: poolOptions).
+ * Migrations alone use TypeORM (`main.js migrate`), so it stays off every service's start path (B8). Provided by the
+ * platform's database module, which makes it with the service's options.
  */
-@Injectable()
-export class Database {
-  constructor(private readonly dataSource: DataSource) {}
+export class Database implements OnApplicationShutdown {
+  private readonly pool: Pool;
+
+  constructor(options: DatabaseOptions) {
+    this.pool = new Pool(poolOptions(options));
+    // An idle connection that breaks (a database restart) is an error to log, not a crashed process; the pool drops it.
+    this.pool.on('error', (error) => options.logger?.error(`database pool error: ${error.message}`));
+  }
 
   /** Every row the statement returns (a `RETURNING` clause for writes). */
   async rows<Row>(sql: string, parameters: readonly unknown[] = [], transaction?: Transaction): Promise<Row[]> {
-    return (await this.run(sql, parameters, transaction)).records as Row[];
+    return (await this.run(sql, parameters, transaction)).rows as Row[];
   }
 
   /** The first row the statement returns, or undefined when none. */
@@ -40,18 +52,32 @@ export class Database {
 
   /** How many rows an INSERT, UPDATE or DELETE wrote. */
   async affected(sql: string, parameters: readonly unknown[] = [], transaction?: Transaction): Promise<number> {
-    return (await this.run(sql, parameters, transaction)).affected ?? 0;
-  }
-
-  /** Runs work in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+    return (await this.run(sql, parameters, transaction)).rowCount ?? 0;
   }
 
   /**
-   * Runs a named prepared statement straight on the pool TypeORM holds (TypeORM cannot name a statement), counted
-   * like any other query.
+   * Runs work in one transaction on a connection of its own: committed when it resolves, rolled back when it throws.
+   * A connection whose rollback failed (the database went away) is closed rather than given back to the pool.
    */
+  async transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    const connection = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await counted(connection, 'BEGIN');
+      const answer = await work(new Transaction(connection));
+      await counted(connection, 'COMMIT');
+      return answer;
+    } catch (error) {
+      await counted(connection, 'ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+      throw error;
+    } finally {
+      connection.release(broken);
+    }
+  }
+
+  /** Runs a named prepared statement, counted like any other query. */
   async named<Row extends QueryResultRow>(statement: NamedStatement, values: readonly unknown[]): Promise<Row[]> {
     return this.onPool<Row>({ ...statement, values: [...values] });
   }
@@ -65,9 +91,9 @@ export class Database {
   }
 
   /**
-   * A pooled connection of `work`'s own, for what TypeORM cannot send: several statements in one round trip (the
-   * outbox relay's batch, B3). Released however the work ends; one that failed is closed rather than reused, since it
-   * may be left inside a transaction.
+   * A pooled connection of `work`'s own, for several statements in one round trip (the outbox relay's batch, B3).
+   * Released however the work ends; one that failed is closed rather than reused, since it may be left inside a
+   * transaction.
    */
   async withConnection<T>(work: (connection: RawConnection) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
@@ -81,26 +107,25 @@ export class Database {
     }
   }
 
-  // Straight on the pool TypeORM holds, counted like any other query.
+  /** Closes the pool once the service's work has stopped (Nest calls it last, after consumers and the relay). */
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.pool.ended) await this.pool.end();
+  }
+
   private async onPool<Row extends QueryResultRow | unknown[]>(query: QueryConfig & { rowMode?: 'array' }): Promise<Row[]> {
     countQuery();
     return (await this.pool.query(query)).rows as Row[];
   }
 
-  // The pg pool TypeORM holds.
-  private get pool(): Pool {
-    return (this.dataSource.driver as PostgresDriver).master as Pool;
+  private run(sql: string, parameters: readonly unknown[], transaction: Transaction | undefined): Promise<QueryResult> {
+    countQuery();
+    return (transaction?.connection ?? this.pool).query(sql, [...parameters]);
   }
+}
 
-  private async run(sql: string, parameters: readonly unknown[], transaction: Transaction | undefined) {
-    const inTransaction = transaction?.queryRunner;
-    const runner: QueryRunner = inTransaction ?? this.dataSource.createQueryRunner();
-    try {
-      return await runner.query(sql, [...parameters], true);
-    } finally {
-      if (!inTransaction) await runner.release();
-    }
-  }
+function counted(connection: PoolClient, sql: string): Promise<QueryResult> {
+  countQuery();
+  return connection.query(sql);
 }
 
 /** One connection of `Database.withConnection`. */
@@ -120,11 +145,10 @@ export class RawConnection {
 
 /** Opens the service's database for a command (seed, print), hands it over, and closes it however the work ends. */
 export async function withDatabase<T>(options: DatabaseOptions, work: (database: Database) => Promise<T>): Promise<T> {
-  const dataSource = new DataSource(dataSourceOptions(options));
-  await dataSource.initialize();
+  const database = new Database(options);
   try {
-    return await work(new Database(dataSource));
+    return await work(database);
   } finally {
-    await dataSource.destroy();
+    await database.onApplicationShutdown();
   }
 }
