@@ -254,9 +254,10 @@ describe('the finder page without JavaScript', () => {
       await watchLayoutShifts(visitor);
       const arrived = visitor.goto(`${slow.url}/found/${code}`);
       await visitor.waitForSelector('select#language', { state: 'attached' });
-      // Painted with what has arrived, before the rest of the language list, the menu and the page.
+      // Painted with what has arrived (the proxy holds the rest): a language list of one option, no menu, no page.
       await visitor.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
-      expect(await visitor.locator('select#language option').count()).toBeLessThan(4);
+      expect(await visitor.locator('select#language option').count()).toBe(1);
+      slow.sendTheRest();
       await arrived;
       await appTookOver(visitor);
       await visitor.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
@@ -287,11 +288,14 @@ describe('the finder page without JavaScript', () => {
 });
 
 /**
- * A proxy to the gateway that sends a finder page's HTML in pieces, a pause after each language of the language list
- * and after the header, as a slow connection delivers it; everything else passes through as it is.
+ * A proxy to the gateway that sends a finder page's HTML in pieces, as a slow connection delivers it: up to the first
+ * language of the language list, then nothing until `sendTheRest()`, then a pause after each further language and
+ * after the header. Everything else passes through as it is.
  */
-async function startPieceByPieceProxy(gateway: string): Promise<{ url: string; stop(): Promise<void> }> {
+async function startPieceByPieceProxy(gateway: string): Promise<{ url: string; sendTheRest(): void; stop(): Promise<void> }> {
   const upstream = new URL(gateway);
+  let sendTheRest = () => {};
+  const restMaySend = new Promise<void>((resolve) => (sendTheRest = resolve));
   const server: Server = createServer((incoming, outgoing) => {
     const forward = httpRequest(
       { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: upstream.host } },
@@ -307,8 +311,11 @@ async function startPieceByPieceProxy(gateway: string): Promise<{ url: string; s
         answer.on('end', () => {
           const { 'content-length': _length, ...headers } = answer.headers;
           outgoing.writeHead(answer.statusCode ?? 502, headers);
+          const [first, ...rest] = Buffer.concat(chunks).toString('utf8').split(/(?<=<\/option>|<\/header>)/);
+          outgoing.write(first);
           void (async () => {
-            for (const piece of Buffer.concat(chunks).toString('utf8').split(/(?<=<\/option>|<\/header>)/)) {
+            await restMaySend;
+            for (const piece of rest) {
               outgoing.write(piece);
               await sleep(150);
             }
@@ -323,6 +330,11 @@ async function startPieceByPieceProxy(gateway: string): Promise<{ url: string; s
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    stop: () => new Promise((closed) => server.close(() => closed())),
+    sendTheRest: () => sendTheRest(),
+    stop: () => {
+      sendTheRest();
+      server.closeAllConnections();
+      return new Promise((closed) => server.close(() => closed()));
+    },
   };
 }
