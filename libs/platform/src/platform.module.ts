@@ -43,7 +43,7 @@ export class PlatformModule {
     const exports: Array<Provider | DynamicModule | symbol | Type> = [NatsClient, RpcClient, JetStreamStreams, ShutdownState, SERVICE_CONFIG];
 
     if (options.database) {
-      // Loaded only here: TypeORM and pg (about 11 MB and 100-200 ms of start-up) for the services that have a schema.
+      // Loaded only here: pg, the idempotency keys and the outbox, for the services that have a schema (B8).
       const database = { service: options.service, database: options.database, outbox: options.outbox };
       imports.push(import('@homing/platform/database-module').then(({ DatabasePlatformModule }) => DatabasePlatformModule.forService(database)));
       dependencies.push('database');

@@ -13,6 +13,7 @@ import { NatsClient } from '../nats/nats.connection';
 import { RpcErrorPassThroughFilter } from '../nats/rpc-exception.filter';
 import { NatsRpcServer, type PlainRpcHandlers } from '../nats/rpc.server';
 import { stopTracing } from '../tracing';
+import { fail } from './fail';
 
 // Kubernetes sends SIGKILL 30 s after SIGTERM by default: finish well before, or give up loudly.
 const SHUTDOWN_DEADLINE_MS = 25_000;
@@ -48,11 +49,6 @@ export interface ServiceDefinition<C extends BaseConfig> {
   /** Fastify settings that depend on the configuration (trusted proxies). */
   fastifyFromConfig?(config: C): Pick<FastifyServerOptions, 'trustProxy'>;
   configureApp?(app: NestFastifyApplication, config: C): void | Promise<void>;
-}
-
-export function fail(message: string, exitCode = 1): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(exitCode);
 }
 
 /**

@@ -5,7 +5,8 @@ import { replayDeadLetters } from '../inbox/dead-letters';
 import { JetStreamStreams, jetStreamSettingsOf } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { purgeExpired } from '../retention';
-import { fail, type ServiceCommand, type ServiceDefinition } from './run-service';
+import { fail } from './fail';
+import type { ServiceCommand, ServiceDefinition } from './run-service';
 
 // A service's one-off commands (`main.js migrate`, …), loaded by runService only when one is asked for.
 

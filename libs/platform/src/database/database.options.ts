@@ -40,8 +40,13 @@ export function poolOptions(options: DatabaseOptions): PoolConfig {
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
-    options: `-c search_path=${options.schema} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+    options: sessionOptions(options.schema),
   };
+}
+
+/** What every connection of a service sets first: its schema as the search path, and the statement timeout. */
+function sessionOptions(schema: string): string {
+  return `-c search_path=${schema} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`;
 }
 
 /**
@@ -63,7 +68,7 @@ export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
     poolSize: options.poolSize ?? 10,
     connectTimeoutMS: DATABASE_CONNECT_TIMEOUT_MS,
     extra: {
-      options: `-c search_path=${options.schema} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+      options: sessionOptions(options.schema),
       idleTimeoutMillis: 30_000,
     },
     logger: new QueryCountingLogger(),

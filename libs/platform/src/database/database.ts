@@ -61,14 +61,15 @@ export class Database implements OnApplicationShutdown {
    */
   async transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
     const connection = await this.pool.connect();
+    const transaction = new Transaction(connection);
     let broken: Error | undefined;
     try {
-      await counted(connection, 'BEGIN');
-      const answer = await work(new Transaction(connection));
-      await counted(connection, 'COMMIT');
+      await this.run('BEGIN', [], transaction);
+      const answer = await work(transaction);
+      await this.run('COMMIT', [], transaction);
       return answer;
     } catch (error) {
-      await counted(connection, 'ROLLBACK').catch((rollbackError: unknown) => {
+      await this.run('ROLLBACK', [], transaction).catch((rollbackError: unknown) => {
         broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
       });
       throw error;
@@ -121,11 +122,6 @@ export class Database implements OnApplicationShutdown {
     countQuery();
     return (transaction?.connection ?? this.pool).query(sql, [...parameters]);
   }
-}
-
-function counted(connection: PoolClient, sql: string): Promise<QueryResult> {
-  countQuery();
-  return connection.query(sql);
 }
 
 /** One connection of `Database.withConnection`. */
