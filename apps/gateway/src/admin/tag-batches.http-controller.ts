@@ -1,5 +1,4 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
   createTagBatchBodySchema,
@@ -15,7 +14,7 @@ import {
   type TagSheetQuery,
 } from '@homing/contracts';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { TagBatchesService, type TagBatchFile, type TagSheetPage } from './tag-batches.service';
 

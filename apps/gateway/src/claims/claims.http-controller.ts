@@ -1,9 +1,8 @@
 import { Body, Controller, Post, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { claimBodySchema, claimResponseSchema, type ClaimBody, type ClaimResponse } from '@homing/contracts';
 import { OptionalCurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { requestLanguage } from '../http/request-language';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ClaimsService } from './claims.service';

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import {
   createMessageBodySchema,
@@ -32,7 +31,7 @@ import {
 } from '@homing/contracts';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
 import { DEFAULT_SSE_HEARTBEAT_MS } from '../config/gateway.config';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { IdempotencyKey } from '../http/idempotency-key';
 import { NOT_YOURS } from '../http/openapi';
 import { namedLanguage } from '../http/request-language';

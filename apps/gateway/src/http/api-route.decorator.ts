@@ -1,14 +1,17 @@
-import { applyDecorators, HttpCode } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiSecurity, type ApiHeaderOptions, type ApiQueryOptions, type SchemaObject } from '@nestjs/swagger';
+import { applyDecorators, HttpCode, SetMetadata } from '@nestjs/common';
+// Types only: @nestjs/swagger loads with the OpenAPI document (openapi.ts), never at start-up.
+import type { ApiHeaderOptions, ApiQueryOptions, SchemaObject } from '@nestjs/swagger';
 import { SkipThrottle, Throttle } from '@nestjs/throttler';
 import type { z } from 'zod';
 import { Public } from '@homing/platform';
-import { FINDER_TOKEN_API_HEADER } from '../conversations/finder-token';
-import { IDEMPOTENCY_KEY_API_HEADER } from './idempotency-key';
-import { errorResponses, jsonSchemaOf } from './openapi';
 import { RATE_LIMITS } from './rate-limits';
 
-type ErrorStatus = keyof typeof errorResponses;
+/** The error answers a route can document (their descriptions are in openapi.ts). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429;
+
+/** Where `@ApiRoute` keeps a route's options and `@ApiTags` a controller's tags, for the OpenAPI document. */
+export const API_ROUTE_OPTIONS = 'homing:api-route';
+export const API_TAGS = 'homing:api-tags';
 
 export interface ApiRouteOptions {
   summary: string;
@@ -36,45 +39,23 @@ export interface ApiRouteOptions {
   rateLimit?: 'login' | 'email' | 'none';
 }
 
-const IDEMPOTENCY_KEY_REUSED = 'Validation error; or IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request';
-
 /**
  * A route's whole contract in one place: who may call it, its limit, and its OpenAPI description (summary, success
- * and error answers, body, query and headers). Metadata only, read once at start-up: nothing runs per request.
+ * and error answers, body, query and headers). Metadata only: nothing runs per request. Who may call and the limit
+ * take effect now; the description is kept with the route and turned into @nestjs/swagger's decorators only when the
+ * OpenAPI document is first asked for (`describeRoutes` in openapi.ts): that package and the zod → JSON Schema
+ * conversions were about 8 % of the gateway's start (B8).
  */
 export function ApiRoute(options: ApiRouteOptions): MethodDecorator {
   const caller = options.caller ?? 'user';
-  const status = options.status ?? 200;
-  // A public route says so with an empty requirement, rather than by saying nothing; one a token changes offers both.
-  const security = caller === 'anyone' ? { security: [] } : {};
-  const decorators: Array<MethodDecorator | ClassDecorator> = [HttpCode(status), ApiOperation({ summary: options.summary, description: options.description, ...security })];
-  if (caller !== 'anyone') decorators.push(ApiBearerAuth());
-  if (caller === 'anyone-or-user') decorators.push(ApiSecurity({}));
+  const decorators: MethodDecorator[] = [HttpCode(options.status ?? 200), SetMetadata(API_ROUTE_OPTIONS, options)];
   if (caller !== 'user') decorators.push(Public());
   if (options.rateLimit === 'none') decorators.push(SkipThrottle());
   else if (options.rateLimit) decorators.push(Throttle({ default: RATE_LIMITS[options.rateLimit] }));
-  if (options.consumes) decorators.push(ApiConsumes(options.consumes));
-  if (options.produces) decorators.push(ApiProduces(...options.produces));
-  if (options.body) decorators.push(ApiBody({ schema: jsonSchemaOf(options.body) }));
-  for (const query of options.query ?? []) decorators.push(ApiQuery(query));
-  if (options.finderToken) decorators.push(ApiHeader({ ...FINDER_TOKEN_API_HEADER, required: options.finderToken === 'required' }));
-  if (options.idempotent) decorators.push(ApiHeader(IDEMPOTENCY_KEY_API_HEADER));
-  for (const header of options.headers ?? []) decorators.push(ApiHeader(header));
-  decorators.push(ApiResponse({ status, ...successAnswer(options.answer) }));
-  const errors = new Map<ErrorStatus, string | undefined>(caller === 'user' ? [[401, undefined]] : []);
-  for (const error of options.errors ?? []) {
-    const [code, description] = Array.isArray(error) ? error : [error, undefined];
-    errors.set(code, description);
-  }
-  if (options.idempotent) errors.set(422, IDEMPOTENCY_KEY_REUSED);
-  // Every route under the general limit can answer 429, whatever else it documents.
-  if (options.rateLimit !== 'none' && !errors.has(429)) errors.set(429, undefined);
-  for (const [code, description] of errors) decorators.push(ApiResponse({ ...errorResponses[code], ...(description ? { description } : {}) }));
   return applyDecorators(...decorators);
 }
 
-function successAnswer(answer: ApiRouteOptions['answer']): { description?: string; schema?: SchemaObject } {
-  if (answer === undefined) return {};
-  if ('safeParse' in answer) return { schema: jsonSchemaOf(answer) };
-  return answer;
+/** The controller's group in the OpenAPI document (@nestjs/swagger's `ApiTags`, applied with the document). */
+export function ApiTags(...tags: string[]): ClassDecorator {
+  return SetMetadata(API_TAGS, tags);
 }

@@ -1,5 +1,4 @@
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   emailBodySchema,
@@ -19,7 +18,7 @@ import {
 } from '@homing/contracts';
 import { bearerTokenOf } from '../auth/access-tokens';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { requestLanguage } from '../http/request-language';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { AuthService, type DONE, type SentAnswer } from './auth.service';

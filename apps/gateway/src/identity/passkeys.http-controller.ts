@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import {
   PASSKEY_CHALLENGE_TTL_SECONDS,
@@ -27,7 +26,7 @@ import {
 import { InjectConfig, RpcClient } from '@homing/platform';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
 import type { GatewayConfig } from '../config/gateway.config';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { fromOurPages, requestSiteHeaders } from '../http/from-our-pages';
 import { ApiError } from '../http/http-error';
 import { ZodBodyPipe } from '../http/zod-body.pipe';

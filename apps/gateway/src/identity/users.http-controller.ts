@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { deleteAccountBodySchema, languageBodySchema, ResponseCode, userSchema, visibleUserSchema, type DeleteAccountBody, type LanguageBody, type User } from '@homing/contracts';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { UsersService, type VisibleUser } from './users.service';
 

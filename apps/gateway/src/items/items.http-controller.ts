@@ -1,9 +1,8 @@
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import { createItemBodySchema, publicItemSchema, type CreateItemBody, type PublicItem } from '@homing/contracts';
 import { UNKNOWN_CODE_LIMIT } from '@homing/platform';
 import { CurrentUser, OptionalCurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { IdempotencyKey } from '../http/idempotency-key';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { OwnedItemsService } from './owned-items.service';

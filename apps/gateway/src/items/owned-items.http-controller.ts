@@ -1,5 +1,4 @@
 import { Body, Controller, Delete, Get, Param, Patch, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import {
   OWNED_ITEMS_DEFAULT_LIMIT,
@@ -12,7 +11,7 @@ import {
   type UpdateItemBody,
 } from '@homing/contracts';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { NOT_YOURS } from '../http/openapi';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { OwnedItemsService } from './owned-items.service';

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApiTags } from '@nestjs/swagger';
 import {
   INVITATION_VALID_DAYS,
   invitationAcceptedSchema,
@@ -20,7 +19,7 @@ import {
   type ItemPeople,
 } from '@homing/contracts';
 import { CurrentUser, OptionalCurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { NOT_YOURS } from '../http/openapi';
 import { requestLanguage } from '../http/request-language';
 import { ZodBodyPipe } from '../http/zod-body.pipe';

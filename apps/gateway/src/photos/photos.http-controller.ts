@@ -1,9 +1,8 @@
 import { Controller, Get, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { photoUrlsSchema, ResponseCode, type PhotoUrls } from '@homing/contracts';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { sendTagged } from '../http/etag';
 import { ApiError } from '../http/http-error';
 import { ACCEPTED_IMAGE_TYPES } from './photo-renditions';

@@ -1,5 +1,4 @@
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import {
   pushReregisterBodySchema,
   pushSubscriptionSchema,
@@ -12,7 +11,7 @@ import {
 } from '@homing/contracts';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
 import { FinderToken } from '../conversations/finder-token';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { PushService } from './push.service';
 

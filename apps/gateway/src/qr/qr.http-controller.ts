@@ -1,8 +1,7 @@
 import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { QR_SIZE_DEFAULT_PX, QR_SIZE_MAX_PX, QR_SIZE_MIN_PX, qrQuerySchema, type QrQuery } from '@homing/contracts';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { sendTagged } from '../http/etag';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { QR_SIZE_DOWNLOAD_DEFAULT_PX, QrService } from './qr.service';

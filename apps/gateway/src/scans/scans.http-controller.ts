@@ -1,9 +1,8 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiTags } from '@nestjs/swagger';
 import { SCAN_ALERT_MAIL_WINDOW_MINUTES, SCAN_HISTORY_DAYS, SCAN_HISTORY_MAX, scanHistorySchema, type ScanHistory } from '@homing/contracts';
 import { CurrentUser, OptionalCurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
-import { ApiRoute } from '../http/api-route.decorator';
+import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { NOT_YOURS } from '../http/openapi';
 import { SCAN_LIMITS } from './scan-limits';
 import { requestSiteHeaders } from '../http/from-our-pages';
