@@ -15,7 +15,7 @@ swcOptions.module = { type: 'es6' };
 // Never listed here: Nest and rxjs (Nest requires them itself, and one copy of each must serve both), pg, ioredis and
 // the HTTP server (OpenTelemetry's instrumentations patch them as they are required, so they must come from
 // node_modules), and packages with native code or files read at run time (argon2, sharp, pdfkit, pino's workers).
-const BUNDLED = /^(zod|uuid|@opentelemetry\/api|bullmq|semver|cron-parser|luxon|msgpackr|@nats-io\/[^/]+|prom-client|tdigest|bintrees)(\/|$)/;
+const BUNDLED = /^(zod|uuid|@opentelemetry\/api|bullmq|semver|cron-parser|luxon|msgpackr|@nats-io\/[^/]+|prom-client|tdigest|bintrees|nodemailer)(\/|$)/;
 
 module.exports = function nestAppConfig(appName) {
   const root = path.resolve(__dirname, '../..');

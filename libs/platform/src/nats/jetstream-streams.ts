@@ -76,15 +76,19 @@ export class JetStreamStreams {
     return this.nats.namespace.subject(`${DEAD_LETTER_SUBJECT_PREFIX}.${consumer}`);
   }
 
+  /** Every stream at once (they are independent: one round trip of waiting, not one a stream); the first failure is thrown once all have answered. */
   private async declareAll(): Promise<void> {
-    for (const key of Object.keys(STREAMS) as StreamKey[]) {
-      const subjects =
-        key === 'deadLetters'
-          ? [this.nats.namespace.subject(`${DEAD_LETTER_SUBJECT_PREFIX}.>`)]
-          : eventSubjectsOf(key).map((subject) => this.nats.namespace.subject(subject));
-      if (subjects.length === 0) continue;
-      await this.declare(this.desired(key, subjects));
-    }
+    const declared = await Promise.allSettled(
+      (Object.keys(STREAMS) as StreamKey[]).map((key) => {
+        const subjects =
+          key === 'deadLetters'
+            ? [this.nats.namespace.subject(`${DEAD_LETTER_SUBJECT_PREFIX}.>`)]
+            : eventSubjectsOf(key).map((subject) => this.nats.namespace.subject(subject));
+        return subjects.length === 0 ? undefined : this.declare(this.desired(key, subjects));
+      }),
+    );
+    const failed = declared.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /** The configuration a stream should have. */

@@ -74,15 +74,17 @@ describe('deleteInBatches', () => {
 describe('RetentionRunner', () => {
   afterEach(() => jest.useRealTimers());
 
-  it('runs the rules at start and then every RETENTION_INTERVAL_MINUTES, and stops on shutdown', async () => {
+  it('runs the rules 5–15 s after the start and then every RETENTION_INTERVAL_MINUTES, and stops on shutdown', async () => {
     jest.useFakeTimers();
     const purge = jest.fn(async () => 0);
     const runner = new RetentionRunner([{ name: 'spec-timer', purge }], { RETENTION_INTERVAL_MINUTES: 60, RETENTION_BATCH_SIZE: 1000 });
 
     runner.onApplicationBootstrap();
-    await jest.advanceTimersByTimeAsync(0);
+    await jest.advanceTimersByTimeAsync(4999);
+    expect(purge).not.toHaveBeenCalled();
+    await jest.advanceTimersByTimeAsync(10_001);
     expect(purge).toHaveBeenCalledTimes(1);
-    await jest.advanceTimersByTimeAsync(59 * 60_000);
+    await jest.advanceTimersByTimeAsync(59 * 60_000 - 15_000);
     expect(purge).toHaveBeenCalledTimes(1);
     await jest.advanceTimersByTimeAsync(60_000);
     expect(purge).toHaveBeenCalledTimes(2);
@@ -90,6 +92,17 @@ describe('RetentionRunner', () => {
     await runner.onModuleDestroy();
     await jest.advanceTimersByTimeAsync(120 * 60_000);
     expect(purge).toHaveBeenCalledTimes(2);
+  });
+
+  it('makes no first pass when stopped before it', async () => {
+    jest.useFakeTimers();
+    const purge = jest.fn(async () => 0);
+    const runner = new RetentionRunner([{ name: 'spec-early-stop', purge }], { RETENTION_INTERVAL_MINUTES: 60, RETENTION_BATCH_SIZE: 1000 });
+
+    runner.onApplicationBootstrap();
+    await runner.onModuleDestroy();
+    await jest.advanceTimersByTimeAsync(120 * 60_000);
+    expect(purge).not.toHaveBeenCalled();
   });
 
   it('does not start a second pass while one is still running', async () => {

@@ -80,11 +80,18 @@ export async function runRetentionRules(rules: readonly RetentionRule[], now: Da
 
 export const RETENTION_RULES = Symbol('RETENTION_RULES');
 
-/** Runs the service's retention rules every `RETENTION_INTERVAL_MINUTES`, first once the service has started. */
+/**
+ * The first pass comes 5–15 s after the start, not with it: off the start path (B8), and the replicas of a rollout do
+ * not all purge at the same moment.
+ */
+const FIRST_PASS_AFTER_MS = { min: 5000, spread: 10_000 };
+
+/** Runs the service's retention rules every `RETENTION_INTERVAL_MINUTES`, first shortly after the service has started. */
 @Injectable()
 export class RetentionRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Retention');
   private timer?: NodeJS.Timeout;
+  private firstPass?: NodeJS.Timeout;
   private running?: Promise<unknown>;
 
   constructor(
@@ -95,11 +102,13 @@ export class RetentionRunner implements OnApplicationBootstrap, OnModuleDestroy 
   onApplicationBootstrap(): void {
     const everyMs = this.config.RETENTION_INTERVAL_MINUTES * 60_000;
     this.timer = setInterval(() => void this.runOnce(), everyMs).unref();
-    void this.runOnce();
+    const firstAfterMs = Math.min(everyMs, FIRST_PASS_AFTER_MS.min + Math.random() * FIRST_PASS_AFTER_MS.spread);
+    this.firstPass = setTimeout(() => void this.runOnce(), firstAfterMs).unref();
   }
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
+    clearTimeout(this.firstPass);
     // A batch in flight finishes before the database closes under it.
     await this.running;
   }
