@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type PDFKitDocument from 'pdfkit';
-import QRCode from 'qrcode';
 import { formatTagCode, foundPageUrl, relayTagAddress } from '@homing/contracts';
+import { createQrSymbol } from '../qr/fast-qr';
 
 // The grid of items' SVG sheet (apps/items/src/tag-batches/tag-sheet.ts), so a batch's `pages` holds for both: A4 in
 // millimetres, 4 × 6 tags a page, a 32 mm QR code (quiet zone included) with its code printed under it.
@@ -30,7 +30,7 @@ export function pdfSheetPages(count: number): number {
 
 /** Draws the QR code of `url` as filled rectangles (one per horizontal run of dark modules): a vector at any scale. */
 function drawQr(doc: PDFKit.PDFDocument, url: string, x: number, y: number, size: number): void {
-  const { modules } = QRCode.create(url, { errorCorrectionLevel: ERROR_CORRECTION });
+  const { modules } = createQrSymbol(url, { errorCorrectionLevel: ERROR_CORRECTION });
   const moduleSize = size / (modules.size + 2 * QUIET_ZONE_MODULES);
   const origin = { x: x + QUIET_ZONE_MODULES * moduleSize, y: y + QUIET_ZONE_MODULES * moduleSize };
   for (let row = 0; row < modules.size; row += 1) {

@@ -1,4 +1,4 @@
-import QRCode, { type QRCodeSegment } from 'qrcode';
+import type { create, QRCodeSegment } from 'qrcode';
 
 /*
  * A faster `QRCode.toString(text, { type: 'svg', width, margin: 4, errorCorrectionLevel: 'M' })` (qrcode 1.5.x) that
@@ -9,9 +9,13 @@ import QRCode, { type QRCodeSegment } from 'qrcode';
  * of dark modules. fast-qr.spec.ts checks the output against the library, byte for byte.
  */
 
-// qrcode's internals, for the version estimate it makes before choosing segments (not part of its typed API). Plain
-// requires of the package's own files: the bundle leaves node_modules external, so they load from qrcode at run time.
+// qrcode's internals, for the version estimate it makes before choosing segments (not part of its typed API), and its
+// encoder without the package's index, which loads every renderer (PNG with pngjs, terminal, canvas) at start-up.
+// Plain requires of the package's own files: the bundle leaves node_modules external, so they load from qrcode at run
+// time.
 /* eslint-disable @typescript-eslint/no-require-imports */
+/** `QRCode.create`: a symbol's modules, as the library encodes it. */
+export const createQrSymbol = (require('qrcode/lib/core/qrcode') as { create: typeof create }).create;
 const qrcodeSegments = require('qrcode/lib/core/segments') as { rawSplit(text: string): unknown[] };
 const qrcodeVersions = require('qrcode/lib/core/version') as { getBestVersionForData(segments: unknown[], level: unknown): number | undefined };
 const qrcodeLevels = require('qrcode/lib/core/error-correction-level') as { M: unknown };
@@ -366,7 +370,7 @@ export function segmentsOrText(text: string): QRCodeSegment[] | string {
  * undoing mask 0 gives the unmasked symbol, from which the best mask is chosen and applied here.
  */
 export function encodeModules(text: string): QrModules {
-  const { modules: symbol } = QRCode.create(segmentsOrText(text), { errorCorrectionLevel: ERROR_CORRECTION, maskPattern: 0 });
+  const { modules: symbol } = createQrSymbol(segmentsOrText(text), { errorCorrectionLevel: ERROR_CORRECTION, maskPattern: 0 });
   const { size, data, reservedBit } = symbol;
   const layout = layoutFor(size, reservedBit);
   const unmasked = new Uint8Array(data.length);
