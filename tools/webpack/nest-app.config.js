@@ -10,12 +10,30 @@ delete swcOptions.$schema;
 swcOptions.module = { type: 'es6' };
 
 // Pure-JavaScript packages that read no files of their own, bundled to shorten the start (B8, docs/benchmarks.md): Node
-// spends a third of a service's start resolving and compiling its ~2,000 CommonJS files, and a bundle is one file.
-// zod and @opentelemetry/api also lose what the services never use (zod's 40 locales) by tree-shaking their ES modules.
-// Never listed here: Nest and rxjs (Nest requires them itself, and one copy of each must serve both), pg, ioredis and
-// the HTTP server (OpenTelemetry's instrumentations patch them as they are required, so they must come from
-// node_modules), and packages with native code or files read at run time (argon2, sharp, pdfkit, pino's workers).
-const BUNDLED = /^(zod|uuid|@opentelemetry\/api|bullmq|semver|cron-parser|luxon|msgpackr|@nats-io\/[^/]+|prom-client|tdigest|bintrees|nodemailer)(\/|$)/;
+// spent a third of a service's start resolving and compiling its ~2,000 CommonJS files, and a bundle is one file whose
+// modules are evaluated only when first required. zod and @opentelemetry/api also lose what the services never use
+// (zod's 40 locales) by tree-shaking their ES modules.
+// - Nest comes whole: every @nestjs/* package and Nest plugin a service uses, with rxjs, is listed, so that one copy of
+//   each serves them all (a plugin left in node_modules would bring its own @nestjs/core, and classes such as
+//   Reflector would no longer match across the two). @nestjs/websockets and platform-express are not installed: Nest
+//   asks for them by name and does without.
+// - Never listed: pg, ioredis and the HTTP server (OpenTelemetry's instrumentations patch them as they are required, so
+//   they must come from node_modules), fastify (the adapter and Fastify's plugins must share it), and packages with
+//   native code or files read at run time (argon2, sharp, pdfkit, swagger-ui-dist, pino's workers).
+const BUNDLED = /^(@nestjs\/(common|core|microservices|platform-fastify|swagger|throttler|mapped-types)|@nest-lab\/throttler-storage-redis|rxjs|tslib|iterare|uid|fast-safe-stringify|path-to-regexp|load-esm|zod|uuid|@opentelemetry\/api|bullmq|semver|cron-parser|luxon|msgpackr|@nats-io\/[^/]+|prom-client|tdigest|bintrees|nodemailer)(\/|$)/;
+
+/** The package of `request` when it is installed and needs Nest itself (a Nest plugin), else undefined. */
+function nestPluginLeftOut(root, request) {
+  const name = request.split('/').slice(0, request.startsWith('@') ? 2 : 1).join('/');
+  let manifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8'));
+  } catch {
+    return undefined; // not installed: an optional package Nest asks for by name
+  }
+  const needs = { ...manifest.dependencies, ...manifest.peerDependencies };
+  return name.startsWith('@nestjs/') || '@nestjs/common' in needs || '@nestjs/core' in needs ? name : undefined;
+}
 
 module.exports = function nestAppConfig(appName) {
   const root = path.resolve(__dirname, '../..');
@@ -32,6 +50,8 @@ module.exports = function nestAppConfig(appName) {
         if (!request || request.startsWith('.') || path.isAbsolute(request) || request.startsWith('@homing/') || BUNDLED.test(request)) {
           return callback();
         }
+        const nestPlugin = nestPluginLeftOut(root, request);
+        if (nestPlugin) return callback(new Error(`${nestPlugin} builds on Nest: add it to BUNDLED in tools/webpack/nest-app.config.js, so that it shares the bundle's one copy of Nest`));
         return callback(null, `commonjs ${request}`);
       },
     ],
@@ -39,8 +59,15 @@ module.exports = function nestAppConfig(appName) {
       rules: [{ test: /\.ts$/, exclude: /node_modules/, use: { loader: 'swc-loader', options: swcOptions } }],
     },
     optimization: { minimize: false },
-    // BullMQ's sandboxed processors import a file named at run time; this service runs its jobs in process.
-    ignoreWarnings: [{ module: /bullmq[\\/]dist[\\/]esm[\\/]classes[\\/]child-processor\.js$/ }],
+    // Requires of a name known only at run time, in code paths no service takes: BullMQ's sandboxed processors (jobs
+    // run in process here), Nest's loader of optional packages (every call site passes its own require, which the
+    // bundle keeps), its gRPC transport, and load-esm (for ES-only packages, none of which are used).
+    ignoreWarnings: [
+      {
+        module: /node_modules[\\/](bullmq[\\/]dist[\\/]esm[\\/]classes[\\/]child-processor|@nestjs[\\/]common[\\/]utils[\\/]load-package\.util|@nestjs[\\/]core[\\/]helpers[\\/](load-adapter|optional-require)|@nestjs[\\/]microservices[\\/](client[\\/]client|server[\\/]server)-grpc|load-esm[\\/]index)\.js$/,
+        message: /Critical dependency: the request of a dependency is an expression/,
+      },
+    ],
     // One file per service: a dynamic import() of our own code (a service's commands, the database module) stays in
     // main.js, its modules evaluated only when it is called.
     plugins: [new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 })],
