@@ -6,7 +6,7 @@
 // - memory: resident set (VmRSS) after 200 requests of warm-up; the figure is the largest service's median ratio.
 //   Goal ≤ 1.5× (issue 29).
 // - idle CPU: the whole stack (every service process) with nothing to do, as a share of one core. Goal < 1 %.
-// Usage: npm run bench -- b8 [--rounds 3 --idle-seconds 15 --settle-seconds 40 --cpu-prof DIR] [--smoke]
+// Usage: npm run bench -- b8 [--rounds 3 --idle-seconds 15 --settle-seconds 60 --cpu-prof DIR] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,8 +21,11 @@ const idleSeconds = Number(option('idle-seconds', smoke ? '2' : '15'));
 // and then shrinks the heap with up to three compacting collections, 60–190 ms of CPU in all (`--trace-gc`: the
 // gateway's "Mark-Compact (reduce)" 60 → 44 MB, 16–26 s after its last request). Measured from 20 s, the last warmed
 // service's collections fell in or out of the window from round to round (0.7–2.3 % of a core, against 0.4–0.7 %
-// settled); from 40 s the window holds what the stack does with nothing to do.
-const settleSeconds = Number(option('settle-seconds', smoke ? '1' : '40'));
+// settled). With each service's first retention pass 5–15 s after its start (2026-11-27) and the services bundled, the
+// reducer's collections came 13–50 s after a service's spawn (`--trace-gc` of every service, three rounds: the
+// gateway's at 49.6 s fell in a window from 45 s, 0.87 % of a core for that service alone); from 60 s the window holds
+// what the stack does with nothing to do.
+const settleSeconds = Number(option('settle-seconds', smoke ? '1' : '60'));
 // --cpu-prof DIR: every service writes a V8 CPU profile there when it stops; `profile-summary.mjs --skip S` with S past
 // the start and the settling shows what the idle stack does.
 const profileDir = option('cpu-prof', undefined);
