@@ -14,6 +14,7 @@ import { RpcErrorPassThroughFilter } from '../nats/rpc-exception.filter';
 import { NatsRpcServer, type PlainRpcHandlers } from '../nats/rpc.server';
 import { stopTracing } from '../tracing';
 import { fail } from './fail';
+import { routeSchemaCompilers } from './route-schema-compilers';
 
 // Kubernetes sends SIGKILL 30 s after SIGTERM by default: finish well before, or give up loudly.
 const SHUTDOWN_DEADLINE_MS = 25_000;
@@ -52,24 +53,6 @@ export interface ServiceDefinition<C extends BaseConfig> {
 }
 
 /**
- * Fastify's own compilers for route schemas (Ajv and fast-json-stringify), loaded with the first route that declares
- * a schema rather than with Fastify: no route of ours does (bodies are validated with the contracts' zod schemas),
- * and the two are about a hundred modules on every service's start (B8).
- */
-type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
-type Factory = (...args: unknown[]) => unknown;
-const ROUTE_SCHEMA_COMPILERS = (() => {
-  let validator: Factory | undefined;
-  let serializer: Factory | undefined;
-  return {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    buildValidator: (...args: unknown[]) => (validator ??= (require('@fastify/ajv-compiler') as () => Factory)())(...args),
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    buildSerializer: (...args: unknown[]) => (serializer ??= (require('@fastify/fast-json-stringify-compiler') as () => Factory)())(...args),
-  } as CompilersFactory;
-})();
-
-/**
  * The one entry point of every Nest service: `main.js` starts the service; `main.js migrate` (and the
  * service's own commands) run once and exit. Configuration is validated first, and every problem listed.
  */
@@ -104,7 +87,7 @@ async function startServer<C extends BaseConfig>(definition: ServiceDefinition<C
       ...fastifyLogging(logger),
       // The request id is the correlation id: the caller's if it sent a sane one, else a new one.
       genReqId: (request: { headers: IncomingMessage['headers'] }) => acceptCorrelationId(request.headers[CORRELATION_HEADER]),
-      schemaController: { compilersFactory: ROUTE_SCHEMA_COMPILERS },
+      schemaController: { compilersFactory: routeSchemaCompilers },
     }),
     // Fastify's own JSON parser only; Nest's would add a form (urlencoded) parser the contract refuses.
     { logger: new NestPinoLogger(logger), bodyParser: false },
