@@ -1,5 +1,3 @@
-import multipart from '@fastify/multipart';
-import { PHOTO_MAX_BYTES } from '@homing/contracts';
 import { runService } from '@homing/platform';
 import { AppModule } from './app.module';
 import { loadGatewayConfig, type GatewayConfig } from './config/gateway.config';
@@ -7,6 +5,7 @@ import { applyHttpContract, BODY_LIMIT_BYTES, MAX_PARAM_LENGTH } from './http/ht
 import { answerClientError } from './http/client-errors';
 import { INTERNAL_ERROR_ANSWER, sendHttpError, toHttpError } from './http/http-error';
 import { setUpOpenApi } from './http/openapi';
+import { passMultipartBodiesUnread } from './photos/photo-upload';
 import { SECURITY_HEADERS } from './http/security-headers';
 import { WebAppFallback } from './web/web-app';
 
@@ -33,8 +32,8 @@ export function main(): Promise<void> {
     async configureApp(app, config) {
       const webApp = config.WEB_DIST ? await WebAppFallback.register(app, config.WEB_DIST) : undefined;
       applyHttpContract(app, webApp);
-      // Multipart only where a route reads it (photo uploads), with its own limits: one file of at most 5 MB.
-      await app.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 4, fieldSize: 200, parts: 5 } });
+      // Multipart bodies are read only by the route that takes them (photo uploads), with its own limits.
+      passMultipartBodiesUnread(app.getHttpAdapter().getInstance());
       setUpOpenApi(app, config.PUBLIC_URL);
     },
   });

@@ -4,8 +4,11 @@ import type { AuthenticatedRequest } from '../auth/authenticated-user';
 import { isMiss, type UnknownCodeLimiter } from '../items/unknown-code-limit';
 import { INTERNAL_ERROR_ANSWER, sendHttpError, toHttpError } from './http-error';
 
-/** A route's handler as Fastify calls it: no guard, pipe, interceptor or exception filter of Nest around it. */
-export type PlainHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+/**
+ * A route's handler as Fastify calls it: no guard, pipe, interceptor or exception filter of Nest around it. Fastify
+ * sends what it returns, or what its promise resolves to.
+ */
+export type PlainHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 
 /**
  * The hottest routes (the finder's scan and the QR image: B1, B2, B6) are answered by plain Fastify handlers, outside

@@ -1,4 +1,5 @@
 import { parseTagCode, type PublicItem, type RpcResponse } from '@homing/contracts';
+import { RecentlyUsedMap } from '../caching/recently-used-map';
 
 /** An item as anyone but its owner sees it, and whose it is (null while unclaimed): what items' `get-public` answers. */
 /** What items answers for a scan; co-owners absent means none (an answer from before they existed). */
@@ -31,7 +32,7 @@ interface Loading {
  * the client's unknown-code limit every time).
  */
 export class PublicItemCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new RecentlyUsedMap<string, Entry>();
   private readonly loading = new Map<string, Loading>();
   private enabled = false;
 
@@ -47,6 +48,12 @@ export class PublicItemCache {
    */
   async get(code: string, viewerUserId: string | null, load: () => Promise<PublicItemRecord>): Promise<PublicItem> {
     return viewedBy(this.lookUp(code) ?? (await this.load(code, load)), viewerUserId);
+  }
+
+  /** The item as this viewer sees it when it is in memory, without waiting: the hot path of the scan (B1, B2). */
+  getKnown(code: string, viewerUserId: string | null): PublicItem | undefined {
+    const record = this.lookUp(code);
+    return record && viewedBy(record, viewerUserId);
   }
 
   /** Events are heard from now on: entries may be kept. Starts empty (anything before may have been missed). */
@@ -99,11 +106,9 @@ export class PublicItemCache {
   private lookUp(code: string): PublicItemRecord | undefined {
     const entry = this.entries.get(code);
     if (!entry) return undefined;
+    if (entry.expiresAt > this.now()) return entry.record;
     this.entries.delete(code);
-    if (entry.expiresAt <= this.now()) return undefined;
-    // Map order is insertion order: re-inserting on use makes the first entry the least recently used.
-    this.entries.set(code, entry);
-    return entry.record;
+    return undefined;
   }
 
   private load(code: string, load: () => Promise<PublicItemRecord>): Promise<PublicItemRecord> {
@@ -124,9 +129,8 @@ export class PublicItemCache {
   }
 
   private keep(code: string, record: PublicItemRecord): void {
-    this.entries.delete(code);
     this.entries.set(code, { record: { item: Object.freeze(record.item), ownerUserId: record.ownerUserId, coOwnerUserIds: record.coOwnerUserIds }, expiresAt: this.now() + this.ttlMs });
-    if (this.entries.size > this.maxItems) this.entries.delete(this.entries.keys().next().value as string);
+    if (this.entries.size > this.maxItems) this.entries.delete((this.entries.oldest() as [string, Entry])[0]);
   }
 }
 

@@ -27,6 +27,15 @@ export class PublicItemsService {
     return this.cache.get(code, viewerUserId, () => this.rpc.request('items.rpc.get-public', { code }).then((record) => this.withRelayAddress(code, record)));
   }
 
+  /**
+   * An anonymous scan of a tag this gateway holds in memory, answered without waiting (undefined otherwise): most
+   * scans, and the plain route answers them without a promise (B2).
+   */
+  scanKnown(input: string): PublicItem | undefined {
+    const code = parseTagCode(input);
+    return code ? this.cache.getKnown(code, null) : undefined;
+  }
+
   // An activated item takes mail at its relay address; the address is the same for every viewer, so it is cached.
   private withRelayAddress(canonicalCode: string, record: PublicItemRecord): PublicItemRecord {
     if (!record.item.activated) return record;

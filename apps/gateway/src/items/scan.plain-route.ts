@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PublicItem } from '@homing/contracts';
-import { AccessTokens } from '../auth/access-tokens';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AccessTokens, bearerTokenOf } from '../auth/access-tokens';
 import type { AuthenticatedRequest } from '../auth/authenticated-user';
 import { answerError, type PlainHandler } from '../http/plain-handlers';
 import { PublicItemsService } from './public-items.service';
@@ -20,14 +21,21 @@ export class ScanPlainRoute {
     private readonly unknownCodes: UnknownCodeLimiter,
   ) {}
 
-  readonly handle: PlainHandler = async (request, reply): Promise<PublicItem | typeof reply> => {
+  readonly handle: PlainHandler = (request, reply): PublicItem | Promise<PublicItem | typeof reply> => {
     // What the auth guard marks on every public route: its unknown-code 404s are misses.
     (request as AuthenticatedRequest).publicRoute = true;
+    // A finder's scan of a tag in memory is answered at once: Fastify sends what a handler returns, and no promise is
+    // made (each costs the request context's async hook as well).
+    const known = bearerTokenOf(request) === null ? this.publicItems.scanKnown((request.params as { code: string }).code) : undefined;
+    return known ?? this.scan(request, reply);
+  };
+
+  private async scan(request: FastifyRequest, reply: FastifyReply): Promise<PublicItem | FastifyReply> {
     try {
       const viewer = await this.accessTokens.viewerOf(request);
       return await this.publicItems.scan((request.params as { code: string }).code, viewer?.id ?? null);
     } catch (error) {
       return answerError(request, reply, error, this.unknownCodes);
     }
-  };
+  }
 }

@@ -4,6 +4,7 @@ import { PNG } from 'pngjs';
 import { foundPageUrl } from '@homing/contracts';
 import { InjectConfig } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
+import { RecentlyUsedMap } from '../caching/recently-used-map';
 import { encodeModules, QUIET_ZONE_MODULES, renderSvgFast } from './fast-qr';
 
 export type QrFormat = 'svg' | 'svg-base64' | 'png';
@@ -51,29 +52,20 @@ export function renderSvg(text: string, sizePx: number): string {
 
 /** Least recently used entries go first once the bodies pass `maxBytes`. */
 export class RenderCache {
-  private readonly entries = new Map<string, QrImage>();
+  private readonly entries = new RecentlyUsedMap<string, QrImage>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
   get(key: string): QrImage | undefined {
-    const image = this.entries.get(key);
-    if (image) {
-      // Map keeps insertion order: re-inserting makes this the most recently used.
-      this.entries.delete(key);
-      this.entries.set(key, image);
-    }
-    return image;
+    return this.entries.get(key);
   }
 
   set(key: string, image: QrImage): void {
     this.delete(key);
     this.entries.set(key, image);
     this.bytes += image.body.length;
-    for (const [oldest] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.delete(oldest);
-    }
+    while (this.bytes > this.maxBytes) this.delete((this.entries.oldest() as [string, QrImage])[0]);
   }
 
   get size(): number {
@@ -81,7 +73,7 @@ export class RenderCache {
   }
 
   private delete(key: string): void {
-    const image = this.entries.get(key);
+    const image = this.entries.peek(key);
     if (!image) return;
     this.entries.delete(key);
     this.bytes -= image.body.length;

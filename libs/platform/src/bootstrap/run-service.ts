@@ -160,10 +160,11 @@ async function startServer<C extends BaseConfig>(definition: ServiceDefinition<C
  */
 function answerInFlightBeforeForcedClose(fastify: FastifyInstance): void {
   let inFlight = 0;
+  // 'close' comes once per response, answered or abandoned by the client: one shared listener, no closure per request.
+  const answered = () => (inFlight -= 1);
   fastify.addHook('onRequest', (_request, reply, done) => {
     inFlight += 1;
-    // 'close' comes once per response, answered or abandoned by the client.
-    reply.raw.once('close', () => (inFlight -= 1));
+    reply.raw.on('close', answered);
     done();
   });
   fastify.addHook('preClose', async () => {
