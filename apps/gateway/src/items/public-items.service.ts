@@ -33,7 +33,7 @@ export class PublicItemsService {
    */
   scanKnown(input: string): PublicItem | undefined {
     const code = parseTagCode(input);
-    return code ? this.cache.getKnown(code, null) : undefined;
+    return code === null ? undefined : this.cache.getKnown(code, null);
   }
 
   // An activated item takes mail at its relay address; the address is the same for every viewer, so it is cached.

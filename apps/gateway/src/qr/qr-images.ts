@@ -91,14 +91,19 @@ export class QrImages {
   constructor(@InjectConfig() private readonly config: Pick<GatewayConfig, 'PUBLIC_URL'>) {}
 
   async render(canonicalCode: string, format: QrFormat, sizePx: number): Promise<QrImage> {
-    const key = `${format}:${sizePx}:${canonicalCode}`;
-    const cached = this.cache.get(key);
+    const cached = this.rendered(canonicalCode, format, sizePx);
     if (cached) return cached;
+    const key = `${format}:${sizePx}:${canonicalCode}`;
     const url = foundPageUrl(this.config.PUBLIC_URL, canonicalCode);
     const body = format === 'png' ? renderPng(url, sizePx) : Buffer.from(renderSvg(url, sizePx));
     const image = withEtag(format === 'svg-base64' ? Buffer.from(body.toString('base64')) : body);
     this.cache.set(key, image);
     return image;
+  }
+
+  /** The image if this replica rendered it lately. */
+  rendered(canonicalCode: string, format: QrFormat, sizePx: number): QrImage | undefined {
+    return this.cache.get(`${format}:${sizePx}:${canonicalCode}`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { qrQuerySchema, ResponseCode } from '@homing/contracts';
+import { qrQuerySchema, ResponseCode, type QrQuery } from '@homing/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/authenticated-user';
 import { sendTagged } from '../http/etag';
 import { ApiError } from '../http/http-error';
@@ -27,7 +28,7 @@ export class QrPlainRoute {
     private readonly unknownCodes: UnknownCodeLimiter,
   ) {}
 
-  readonly handle: PlainHandler = async (request, reply) => {
+  readonly handle: PlainHandler = (request, reply) => {
     (request as AuthenticatedRequest).publicRoute = true;
     try {
       const waitSeconds = this.rateLimit.take(request.ip);
@@ -36,10 +37,24 @@ export class QrPlainRoute {
         throw new ApiError(429, ResponseCode.RATE_LIMITED);
       }
       const query = queryPipe.transform(request.query);
-      sendTagged(reply, request.headers['if-none-match'], await this.qr.publicImage((request.params as { code: string }).code, query.sizeInPx, query.b64 === '1'));
-      return reply;
+      const code = (request.params as { code: string }).code;
+      // A known code's image rendered already (most requests: a page shows the same tags again and again) is sent
+      // at once, without a promise.
+      const known = this.qr.knownPublicImage(code, query.sizeInPx, query.b64 === '1');
+      if (!known) return this.renderAndSend(request, reply, code, query);
+      sendTagged(reply, request.headers['if-none-match'], known);
+      return undefined;
     } catch (error) {
       return answerError(request, reply, error, this.unknownCodes);
     }
   };
+
+  private async renderAndSend(request: FastifyRequest, reply: FastifyReply, code: string, query: QrQuery): Promise<FastifyReply> {
+    try {
+      sendTagged(reply, request.headers['if-none-match'], await this.qr.publicImage(code, query.sizeInPx, query.b64 === '1'));
+      return reply;
+    } catch (error) {
+      return answerError(request, reply, error, this.unknownCodes);
+    }
+  }
 }

@@ -8,6 +8,8 @@ import { QrImages } from './qr-images';
 // go the way of the tag on the next reload, and a move to another PUBLIC_URL must reach browsers. Revalidating costs
 // one 304 (ETag).
 const PUBLIC_CACHE = 'public, max-age=604800';
+const SVG_HEADERS = Object.freeze({ 'cache-control': PUBLIC_CACHE, 'content-type': 'image/svg+xml; charset=utf-8' });
+const BASE64_HEADERS = Object.freeze({ 'cache-control': PUBLIC_CACHE, 'content-type': 'text/plain; charset=utf-8' });
 
 // Large enough to print sharply on a tag or a sticker.
 export const QR_SIZE_DOWNLOAD_DEFAULT_PX = 1024;
@@ -27,7 +29,18 @@ export class QrService {
   async publicImage(input: string, sizeInPx: number | undefined, base64: boolean): Promise<TaggedBody> {
     const item = await this.publicItems.scan(input, null);
     const image = await this.images.render(parseTagCode(item.code) as string, base64 ? 'svg-base64' : 'svg', sizeInPx ?? QR_SIZE_DEFAULT_PX);
-    return { ...image, headers: { 'cache-control': PUBLIC_CACHE, 'content-type': base64 ? 'text/plain; charset=utf-8' : 'image/svg+xml; charset=utf-8' } };
+    return { ...image, headers: base64 ? BASE64_HEADERS : SVG_HEADERS };
+  }
+
+  /**
+   * The public image without waiting, when this gateway knows the code from a scan and has rendered the image already
+   * (undefined otherwise): the hot path of the QR route (B6).
+   */
+  knownPublicImage(input: string, sizeInPx: number | undefined, base64: boolean): TaggedBody | undefined {
+    const code = parseTagCode(input);
+    if (code === null || this.publicItems.scanKnown(code) === undefined) return undefined;
+    const image = this.images.rendered(code, base64 ? 'svg-base64' : 'svg', sizeInPx ?? QR_SIZE_DEFAULT_PX);
+    return image && { body: image.body, etag: image.etag, headers: base64 ? BASE64_HEADERS : SVG_HEADERS };
   }
 
   /**
