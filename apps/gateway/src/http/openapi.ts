@@ -87,26 +87,36 @@ let routesDescribed = false;
 /**
  * Turns every controller's `@ApiTags` and every route's `@ApiRoute` description into @nestjs/swagger's metadata, once,
  * before the first document is built. The decorators are applied as they would have been at class definition: to the
- * controller, and to each route method's descriptor.
+ * controller, and to each route method's descriptor. All are built before any is applied, and the work counts as done
+ * only once all were: a description that fails to build fails this document, and the next request tries again from
+ * the start, never applying a decorator twice.
  */
 function describeRoutes(app: NestFastifyApplication, swagger: Swagger): void {
   if (routesDescribed) return;
-  routesDescribed = true;
   const controllers = new Set<abstract new (...args: never[]) => unknown>();
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) if (wrapper.metatype) controllers.add(wrapper.metatype as abstract new (...args: never[]) => unknown);
   }
+  const applications: Array<() => void> = [];
   for (const controller of controllers) {
     const tags = Reflect.getMetadata(API_TAGS, controller) as string[] | undefined;
-    if (tags) swagger.ApiTags(...tags)(controller);
+    if (tags) {
+      const tagging = swagger.ApiTags(...tags);
+      applications.push(() => tagging(controller));
+    }
     const prototype = controller.prototype as object;
     for (const name of Object.getOwnPropertyNames(prototype)) {
       const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
       const options = typeof descriptor?.value === 'function' ? (Reflect.getMetadata(API_ROUTE_OPTIONS, descriptor.value) as ApiRouteOptions | undefined) : undefined;
       if (!descriptor || !options) continue;
-      for (const decorator of openApiDecoratorsOf(options, swagger)) decorator(prototype, name, descriptor);
+      const decorators = openApiDecoratorsOf(options, swagger);
+      applications.push(() => {
+        for (const decorator of decorators) decorator(prototype, name, descriptor);
+      });
     }
   }
+  for (const apply of applications) apply();
+  routesDescribed = true;
 }
 
 const PLATFORM_PATHS = /^\/(health|metrics)(\/|$)/;
