@@ -8,6 +8,8 @@ import { appTookOver, chromiumForSuite, heading, layoutShifts, logIn as logInAt,
 // e-mails read from the stack's SMTP sink.
 // Where the web app keeps its access token (apps/web/src/lib/api-session.ts).
 const TOKEN_KEY = 'homing.token';
+// Five requests' worth of the app's client rate limit (a token every 500 ms: apps/web/src/lib/api-transport.ts).
+const CLIENT_POOL_REFILL_MS = 5 * 500;
 
 describe('the web app in a browser', () => {
   let stack: Stack;
@@ -174,6 +176,10 @@ describe('the web app in a browser', () => {
 
     await page.getByRole('link', { name: 'My items' }).click();
     await page.getByRole('link', { name: 'Edit: Red bike' }).click();
+    // The app sends at most 25 requests in a burst, then 2 a second (spec §9: the client rate limit), and the screens
+    // above asked for some 30 within two seconds: a person reading the item page first lets the pool refill, or the
+    // deletion and the list after it would be refused in the browser ("Too many requests"), as seen under CI's timing.
+    await page.waitForTimeout(CLIENT_POOL_REFILL_MS);
     await page.getByRole('button', { name: 'Delete item' }).click();
     await page.getByRole('alertdialog', { name: 'Delete this item?' }).waitFor();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
