@@ -28,12 +28,11 @@ export class PublicItemsService {
   }
 
   /**
-   * An anonymous scan of a tag this gateway holds in memory, answered without waiting (undefined otherwise): most
-   * scans, and the plain route answers them without a promise (B2).
+   * The item of a parsed code as anyone sees it, when this gateway holds it in memory (undefined otherwise), without
+   * waiting: most scans and QR images, which the plain routes answer without a promise (B2, B6).
    */
-  scanKnown(input: string): PublicItem | undefined {
-    const code = parseTagCode(input);
-    return code === null ? undefined : this.cache.getKnown(code, null);
+  knownItem(canonicalCode: string): PublicItem | undefined {
+    return this.cache.getKnown(canonicalCode, null);
   }
 
   // An activated item takes mail at its relay address; the address is the same for every viewer, so it is cached.

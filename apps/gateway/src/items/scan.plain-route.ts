@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { PublicItem } from '@homing/contracts';
+import { parseTagCode, type PublicItem } from '@homing/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessTokens, bearerTokenOf } from '../auth/access-tokens';
 import type { AuthenticatedRequest } from '../auth/authenticated-user';
@@ -26,8 +26,8 @@ export class ScanPlainRoute {
     (request as AuthenticatedRequest).publicRoute = true;
     // A finder's scan of a tag in memory is answered at once: Fastify sends what a handler returns, and no promise is
     // made (each costs the request context's async hook as well).
-    const known = bearerTokenOf(request) === null ? this.publicItems.scanKnown((request.params as { code: string }).code) : undefined;
-    return known ?? this.scan(request, reply);
+    const code = bearerTokenOf(request) === null ? parseTagCode((request.params as { code: string }).code) : null;
+    return (code !== null ? this.publicItems.knownItem(code) : undefined) ?? this.scan(request, reply);
   };
 
   private async scan(request: FastifyRequest, reply: FastifyReply): Promise<PublicItem | FastifyReply> {

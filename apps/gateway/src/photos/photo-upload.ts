@@ -53,9 +53,10 @@ export function readPhotoUpload(request: FastifyRequest): Promise<PhotoUpload> {
       body.off('close', cutOff);
       // What is left of a refused body is read and dropped: a client still sending it would otherwise have its
       // connection reset before it reads the answer (Node's requestTimeout bounds a body that never ends).
-      if (error) body.resume();
-      if (error) reject(error);
-      else if (code && file) resolve({ code, file });
+      if (error) {
+        body.resume();
+        reject(error);
+      } else if (code && file) resolve({ code, file });
       else reject(new ApiError(422, ResponseCode.VALIDATION_ERROR, undefined, { ...(code ? {} : { code: 'required' }), ...(file ? {} : { file: 'required' }) }));
     };
     // Busboy never finishes a body the client stopped sending.

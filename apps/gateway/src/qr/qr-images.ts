@@ -91,9 +91,9 @@ export class QrImages {
   constructor(@InjectConfig() private readonly config: Pick<GatewayConfig, 'PUBLIC_URL'>) {}
 
   async render(canonicalCode: string, format: QrFormat, sizePx: number): Promise<QrImage> {
-    const cached = this.rendered(canonicalCode, format, sizePx);
+    const key = renderKey(canonicalCode, format, sizePx);
+    const cached = this.cache.get(key);
     if (cached) return cached;
-    const key = `${format}:${sizePx}:${canonicalCode}`;
     const url = foundPageUrl(this.config.PUBLIC_URL, canonicalCode);
     const body = format === 'png' ? renderPng(url, sizePx) : Buffer.from(renderSvg(url, sizePx));
     const image = withEtag(format === 'svg-base64' ? Buffer.from(body.toString('base64')) : body);
@@ -103,8 +103,12 @@ export class QrImages {
 
   /** The image if this replica rendered it lately. */
   rendered(canonicalCode: string, format: QrFormat, sizePx: number): QrImage | undefined {
-    return this.cache.get(`${format}:${sizePx}:${canonicalCode}`);
+    return this.cache.get(renderKey(canonicalCode, format, sizePx));
   }
+}
+
+function renderKey(canonicalCode: string, format: QrFormat, sizePx: number): string {
+  return `${format}:${sizePx}:${canonicalCode}`;
 }
 
 function withEtag(body: Buffer): QrImage {

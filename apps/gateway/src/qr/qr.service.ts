@@ -38,7 +38,7 @@ export class QrService {
    */
   knownPublicImage(input: string, sizeInPx: number | undefined, base64: boolean): TaggedBody | undefined {
     const code = parseTagCode(input);
-    if (code === null || this.publicItems.scanKnown(code) === undefined) return undefined;
+    if (code === null || this.publicItems.knownItem(code) === undefined) return undefined;
     const image = this.images.rendered(code, base64 ? 'svg-base64' : 'svg', sizeInPx ?? QR_SIZE_DEFAULT_PX);
     return image && { body: image.body, etag: image.etag, headers: base64 ? BASE64_HEADERS : SVG_HEADERS };
   }
