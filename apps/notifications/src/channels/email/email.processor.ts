@@ -36,7 +36,10 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
     const jobId = job.id ?? '';
     try {
       const mail = emailJobOf(job);
-      const recipient = await this.recipient(mail);
+      // Who it goes to (an RPC) and whether an earlier run sent it (a read) side by side: neither changes anything.
+      // What mints a token (the unread check, the conversation's links) comes after both, so a mail that is not sent
+      // mints none.
+      const [recipient, sentBefore] = await Promise.all([this.recipient(mail), this.deliveries.sentBefore(jobId)]);
       if (!recipient) {
         // A finder who left no address: replies reach them by push or on the found page only.
         this.logger.log(`${jobId} (${job.name}) has no address to write to; nothing sent`);
@@ -44,7 +47,7 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         return;
       }
       const attempt: DeliveryAttempt = { jobId, channel: 'email', kind: mail.kind, attempts: runsOf(job) };
-      if (await this.deliveries.sentBefore(jobId)) {
+      if (sentBefore) {
         this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
         await this.scrub(job);
         return;
