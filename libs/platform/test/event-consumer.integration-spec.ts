@@ -211,7 +211,8 @@ describe('event consumers', () => {
     ]);
   });
 
-  it('handles a side-effect consumer’s batch side by side and a ledger consumer’s one at a time, each event once', async () => {
+  it('handles a side-effect consumer’s batch side by side and a ledger consumer’s one at a time, those that arrive meanwhile in one transaction, each event once', async () => {
+    const transactions = new Set<unknown>();
     const inHand = { handler: 0, ledger: 0 };
     const most = { handler: 0, ledger: 0 };
     const seen = { handler: [] as string[], ledger: [] as string[] };
@@ -240,7 +241,8 @@ describe('event consumers', () => {
       readonly startFrom = 'new';
       readonly staleAfterMs = 60_000;
       readonly idempotency = 'ledger';
-      handle(event: DomainEvent<'items.item.created.v1'>) {
+      handle(event: DomainEvent<'items.item.created.v1'>, transaction: Transaction) {
+        transactions.add(transaction);
         return slowly('ledger', event.data.code);
       }
     }
@@ -255,7 +257,14 @@ describe('event consumers', () => {
     expect(most.handler).toBeGreaterThan(1);
     expect(most.handler).toBeLessThanOrEqual(5);
     expect(most.ledger).toBe(1);
+    // The first event of the burst is handled alone; those that arrived while it was share transactions.
+    expect(transactions.size).toBeGreaterThan(1);
+    expect(transactions.size).toBeLessThan(codes.length);
+    // A group's records commit after its last handler has run.
+    const recorded = async () => (await db.query(`SELECT count(*)::int AS n FROM "${database.schema}".processed_events WHERE consumer = 'test__one-at-a-time'`)).rows[0].n;
+    await expectEventually(async () => expect(await recorded()).toBe(codes.length));
     await expectEventually(async () => expect((await consumerInfo('test__side-by-side')).num_ack_pending).toBe(0));
+    await expectEventually(async () => expect((await consumerInfo('test__one-at-a-time')).num_ack_pending).toBe(0));
   });
 
   it('starts a side-effect consumer at new events, and replays its dead letters to it alone after a fix', async () => {

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { AckPolicy, DeliverPolicy, type ConsumerConfig, type ConsumerMessages } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, type ConsumerConfig, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { streamOfEvent, type EventSubject } from '@homing/contracts';
 import { Database, type Transaction } from '../database/database';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { NatsDeadLetterSink } from './dead-letters';
-import { EVENT_CONSUMERS, type EventConsumer } from './event-consumer';
+import { EVENT_CONSUMERS, type EventConsumer, type LedgerConsumer } from './event-consumer';
 import { backoffMs, DEFAULT_EVENT_PROCESSING, EventProcessor, type DeliveryOutcome, type EventLedger, type EventProcessingOptions } from './event-processor';
 
 export const EVENT_CONSUMER_OPTIONS = Symbol('EVENT_CONSUMER_OPTIONS');
@@ -51,6 +51,21 @@ export class DatabaseEventLedger implements EventLedger {
       if (inserted === 0) return false;
       await work(transaction);
       return true;
+    });
+  }
+
+  applyEachOnce(consumer: string, eventIds: readonly string[], work: (transaction: Transaction, fresh: ReadonlySet<string>) => Promise<void>): Promise<ReadonlySet<string>> {
+    return this.database.transaction(async (transaction) => {
+      const inserted = await this.database.rows<{ event_id: string }>(
+        'INSERT INTO processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id',
+        [consumer, eventIds],
+        transaction,
+      );
+      // PostgreSQL answers a uuid in lower case, whatever case the event's id was written in.
+      const recorded = new Set(inserted.map((row) => row.event_id));
+      const fresh = new Set(eventIds.filter((id) => recorded.has(id.toLowerCase())));
+      if (fresh.size > 0) await work(transaction, fresh);
+      return fresh;
     });
   }
 }
@@ -143,10 +158,25 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
       };
       // A handler-idempotent consumer holds no transaction while it handles an event, so the events of a batch are
       // handled side by side as they arrive, as replicas would handle them (B3, B5: one at a time, a burst of messages
-      // queued behind each event's round trips). A ledger consumer holds a pooled connection for each event's
-      // transaction: one at a time, so a service's consumers never take more of its pool than they have consumers.
-      const sideBySide = consumer.idempotency === 'handler';
+      // queued behind each event's round trips). A ledger consumer holds a pooled connection for its transaction, one
+      // transaction at a time, so a service's consumers never take more of its pool than they have consumers: an event
+      // that arrives alone is handled at once, and those that arrive while a transaction is open share the next one
+      // (one ledger statement, one BEGIN and one COMMIT for all of them).
       const inHand: Promise<void>[] = [];
+      const waiting: JsMsg[] = [];
+      let handling: Promise<void> | undefined;
+      const handleWaiting = async (): Promise<void> => {
+        try {
+          while (waiting.length > 0 && this.running && !waitForDependency) {
+            const group = waiting.splice(0);
+            for (const outcome of await this.processor.processEach(consumer as LedgerConsumer, group, dependencyFailures)) settle(outcome);
+          }
+          // Shutting down, or a dependency went away: hand back what is still waiting.
+          for (const msg of waiting.splice(0)) msg.nak();
+        } finally {
+          handling = undefined;
+        }
+      };
       try {
         for await (const msg of messages) {
           // Shutting down, or a dependency went away for an earlier event: hand the rest back undelivered.
@@ -154,13 +184,17 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
             msg.nak();
             continue;
           }
-          const handled = this.processor.process(consumer, msg, dependencyFailures).then(settle);
-          if (sideBySide) inHand.push(handled);
-          else await handled;
+          if (consumer.idempotency === 'handler') {
+            inHand.push(this.processor.process(consumer, msg, dependencyFailures).then(settle));
+            continue;
+          }
+          waiting.push(msg);
+          handling ??= handleWaiting();
         }
       } finally {
         // Those in hand finish (their acks or naks are sent) before the next pull, and before shutdown returns.
         await Promise.all(inHand);
+        await handling;
         this.active.delete(messages);
       }
       if (waitForDependency && this.running) {

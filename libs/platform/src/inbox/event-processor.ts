@@ -9,7 +9,7 @@ import { consumerMetrics } from '../metrics/metrics';
 import { isDependencyUnavailable, RpcError } from '../nats/rpc-error';
 import { extractTraceContext } from '../tracing/propagation';
 import { SpanKind, withSpan } from '../tracing/spans';
-import type { EventConsumer } from './event-consumer';
+import type { EventConsumer, LedgerConsumer } from './event-consumer';
 
 /** Set on a dead letter republished by `replay-dead-letters`: only the named consumer handles it again. */
 export const REPLAY_FOR_HEADER = 'Homing-Replay-For';
@@ -35,6 +35,11 @@ export function backoffMs(failures: number, options: Pick<EventProcessingOptions
 export interface EventLedger {
   /** Runs `work` in one transaction with the record of (consumer, eventId); false, without running it, if recorded. */
   applyOnce(consumer: string, eventId: string, work: (manager: Transaction) => Promise<void>): Promise<boolean>;
+  /**
+   * Records every one of `eventIds` not recorded yet and runs `work` with those (the fresh ones), all in one
+   * transaction: their records and what `work` wrote commit together, or nothing does. Answers the fresh ids.
+   */
+  applyEachOnce(consumer: string, eventIds: readonly string[], work: (manager: Transaction, fresh: ReadonlySet<string>) => Promise<void>): Promise<ReadonlySet<string>>;
 }
 
 /** Copies an event that will not be handled to the dead-letter stream; throws if it could not. */
@@ -55,6 +60,13 @@ export type DeliveryOutcome = 'applied' | 'duplicate' | 'skipped' | 'stale' | 'r
 
 class PoisonEventError extends Error {}
 
+/** A delivery for the handler: its event, decoded and checked, and its key in the handler failure counts. */
+interface PreparedDelivery {
+  msg: JsMsg;
+  event: DomainEvent;
+  key: string;
+}
+
 /**
  * Decides what to do with each delivered event. Kept apart from pulling (EventConsumerRunner) so every decision
  * is tested with fake messages. Handler failures are counted here, per stream sequence, because JetStream's
@@ -74,31 +86,104 @@ export class EventProcessor {
 
   /** Handles one delivery and settles it (ack, nak with delay, or term); never throws. */
   async process(consumer: EventConsumer, msg: JsMsg, dependencyFailures = 0): Promise<DeliveryOutcome> {
-    const outcome = await this.settle(consumer, msg, dependencyFailures);
+    const delivery = await this.prepare(consumer, msg);
+    return this.count(consumer, 'outcome' in delivery ? delivery.outcome : await this.settle(consumer, delivery, dependencyFailures));
+  }
+
+  /**
+   * Handles the deliveries of a ledger consumer in one transaction (one ledger statement for all of them, one BEGIN
+   * and one COMMIT) and settles each; never throws. Answers the outcome of each delivery it handled, in order.
+   * - The events are handled one after another, each in its own context (correlation id, span), as `process` would.
+   * - A dependency failure naks them all with the back-off. A handler failure rolls the transaction back, and each
+   *   event is then handled again on its own (`process`), so only the failing one is retried or dead-lettered. From
+   *   a dependency failure there on, the rest are handed back (nak) unhandled and not in the answer, as the runner
+   *   does with the rest of a batch.
+   */
+  async processEach(consumer: LedgerConsumer, msgs: readonly JsMsg[], dependencyFailures = 0): Promise<DeliveryOutcome[]> {
+    const outcomes: DeliveryOutcome[] = [];
+    const toApply: PreparedDelivery[] = [];
+    for (const msg of msgs) {
+      const delivery = await this.prepare(consumer, msg);
+      if ('outcome' in delivery) outcomes.push(this.count(consumer, delivery.outcome));
+      else toApply.push(delivery);
+    }
+    if (toApply.length <= 1) {
+      for (const delivery of toApply) outcomes.push(this.count(consumer, await this.settle(consumer, delivery, dependencyFailures)));
+      return outcomes;
+    }
+    let fresh: ReadonlySet<string>;
+    try {
+      // An event delivered twice in one batch (a replay beside the original) is handled once: the later is a duplicate.
+      const ids = [...new Set(toApply.map(({ event }) => event.id))];
+      fresh = await this.ledger.applyEachOnce(consumer.durableName, ids, async (transaction, freshIds) => {
+        const handled = new Set<string>();
+        for (const { event, msg } of toApply) {
+          if (!freshIds.has(event.id) || handled.has(event.id)) continue;
+          handled.add(event.id);
+          await this.inContext(consumer, event, msg, () => consumer.handle(event, transaction));
+        }
+      });
+    } catch (error) {
+      if (isTransientFailure(error)) {
+        const delay = backoffMs(dependencyFailures + 1, this.options);
+        this.logger.warn(`${consumer.durableName}: ${toApply.length} events wait for a dependency (next try in ${delay} ms): ${(scrubQueryError(error) as Error).message}`);
+        for (const { msg } of toApply) {
+          msg.nak(delay);
+          outcomes.push(this.count(consumer, 'dependency'));
+        }
+        return outcomes;
+      }
+      // Rolled back: each on its own, so that the failure is counted against its own event only.
+      for (let index = 0; index < toApply.length; index += 1) {
+        const outcome = this.count(consumer, await this.settle(consumer, toApply[index], dependencyFailures));
+        outcomes.push(outcome);
+        if (outcome === 'dependency') {
+          for (const { msg } of toApply.slice(index + 1)) msg.nak();
+          break;
+        }
+      }
+      return outcomes;
+    }
+    const counted = new Set<string>();
+    for (const { event, msg, key } of toApply) {
+      msg.ack();
+      this.handlerFailures.delete(key);
+      const applied = fresh.has(event.id) && !counted.has(event.id);
+      counted.add(event.id);
+      outcomes.push(this.count(consumer, applied ? 'applied' : 'duplicate'));
+    }
+    return outcomes;
+  }
+
+  private count(consumer: EventConsumer, outcome: DeliveryOutcome): DeliveryOutcome {
     consumerMetrics.handled.inc({ consumer: consumer.durableName, outcome });
     return outcome;
   }
 
-  private async settle(consumer: EventConsumer, msg: JsMsg, dependencyFailures: number): Promise<DeliveryOutcome> {
+  /** What needs no handler (not this consumer's, malformed, stale) is settled here; the rest is decoded for it. */
+  private async prepare(consumer: EventConsumer, msg: JsMsg): Promise<PreparedDelivery | { outcome: DeliveryOutcome }> {
     const replayFor = msg.headers?.get(REPLAY_FOR_HEADER);
     const subject = this.unprefix(msg.subject);
     // A filter wider than the consumer's subjects (NATS 2.9 has one filter per consumer), or another consumer's replay.
     if (!(consumer.subjects as readonly string[]).includes(subject) || (replayFor && replayFor !== consumer.durableName)) {
       msg.ack();
-      return 'skipped';
+      return { outcome: 'skipped' };
     }
     let event: DomainEvent;
     try {
       event = decodeEvent(msg);
     } catch (error) {
-      return this.deadLetter(consumer, msg, (error as Error).message);
+      return { outcome: await this.deadLetter(consumer, msg, (error as Error).message) };
     }
     // A replay was asked for by an operator after a fix: handle it however old it is.
     if (consumer.startFrom === 'new' && !replayFor && this.now() - Date.parse(event.occurredAt) > (consumer.staleAfterMs ?? Infinity)) {
       msg.ack();
-      return 'stale';
+      return { outcome: 'stale' };
     }
-    const key = `${msg.info.stream}:${msg.info.streamSequence}`;
+    return { msg, event, key: `${msg.info.stream}:${msg.info.streamSequence}` };
+  }
+
+  private async settle(consumer: EventConsumer, { msg, event, key }: PreparedDelivery, dependencyFailures: number): Promise<DeliveryOutcome> {
     try {
       const applied = await this.inContext(consumer, event, msg, () => this.apply(consumer, event));
       msg.ack();
