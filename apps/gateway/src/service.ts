@@ -8,6 +8,7 @@ import { setUpOpenApi } from './http/openapi';
 import { passMultipartBodiesUnread } from './photos/photo-upload';
 import { SECURITY_HEADERS } from './http/security-headers';
 import { WebAppFallback } from './web/web-app';
+import { rememberingTrust } from './http/trusted-proxies';
 
 export function main(): Promise<void> {
   return runService<GatewayConfig>({
@@ -28,7 +29,7 @@ export function main(): Promise<void> {
       forceCloseConnections: true,
     },
     // The client address (rate limits) comes from X-Forwarded-For only when the connection is from a trusted proxy.
-    fastifyFromConfig: (config) => ({ trustProxy: config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false }),
+    fastifyFromConfig: (config) => ({ trustProxy: config.TRUSTED_PROXIES.length > 0 ? rememberingTrust(config.TRUSTED_PROXIES) : false }),
     async configureApp(app, config) {
       const webApp = config.WEB_DIST ? await WebAppFallback.register(app, config.WEB_DIST) : undefined;
       applyHttpContract(app, webApp);
