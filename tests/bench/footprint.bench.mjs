@@ -6,6 +6,11 @@
 // - memory: resident set (VmRSS) after 200 requests of warm-up; the figure is the largest service's median ratio.
 //   Goal ≤ 1.5× (issue 29).
 // - idle CPU: the whole stack (every service process) with nothing to do, as a share of one core. Goal < 1 %.
+// - memory at rest (not a goal; it explains the memory figure): VmRSS of every service at the end of the idle window,
+//   against a second raw Fastify started and warmed up once the services are, so that both have settled as long.
+//   V8 grows a heap's young generation while what it allocates survives, as a start-up's modules, Nest's container
+//   and the contracts' schemas all do, and gives it back (with the old generation's free pages) only once the process
+//   has gone quiet: the memory figure above is taken before that.
 // Usage: npm run bench -- b8 [--rounds 3 --idle-seconds 15 --settle-seconds 60 --cpu-prof DIR] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -86,6 +91,10 @@ try {
       await warmUp(services[service].port);
       services[service].memory = residentBytes(running[service].pid);
     }
+    const restingPort = await freePort();
+    const resting = startPinned(process.execPath, [resolve(import.meta.dirname, 'baseline-server.mjs')], { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schemaOf('items'), PORT: String(restingPort) });
+    await waitReady(`http://127.0.0.1:${restingPort}/health/ready`);
+    await warmUp(restingPort, `/api/v1/items/${'0'.repeat(16)}`);
     // Idle: settled, then CPU of every service process over the window.
     await new Promise((done) => setTimeout(done, settleSeconds * 1000));
     const before = Object.fromEntries(SERVICES.map((service) => [service, cpuMicros(running[service].pid)]));
@@ -99,8 +108,10 @@ try {
       idleUs += services[service].idleUs;
     }
     const idlePercent = (idleUs / windowUs) * 100;
-    await Promise.all(SERVICES.map((service) => stop(running[service])));
-    rows.push({ round, baselineStart, baselineMemory, services, idlePercent, windowUs });
+    for (const service of SERVICES) services[service].restingMemory = residentBytes(running[service].pid);
+    const baselineRestingMemory = residentBytes(resting.pid);
+    await Promise.all([...SERVICES.map((service) => stop(running[service])), stop(resting)]);
+    rows.push({ round, baselineStart, baselineMemory, baselineRestingMemory, services, idlePercent, windowUs });
     console.log(
       `round ${round}: raw Fastify ${baselineStart.toFixed(0)} ms, ${(baselineMemory / 2 ** 20).toFixed(0)} MB; ${SERVICES.map((service) => `${service} ${services[service].coldStartMs.toFixed(0)} ms (${(services[service].coldStartMs / baselineStart).toFixed(2)}×), ${(services[service].memory / 2 ** 20).toFixed(0)} MB (${(services[service].memory / baselineMemory).toFixed(2)}×)`).join('; ')}; idle CPU ${idlePercent.toFixed(2)} % of a core`,
     );
@@ -113,6 +124,8 @@ try {
         coldStart: figureOf(rows.map((row) => row.services[service].coldStartMs / row.baselineStart)),
         memory: figureOf(rows.map((row) => row.services[service].memory / row.baselineMemory)),
         memoryMb: figureOf(rows.map((row) => row.services[service].memory / 2 ** 20)),
+        restingMemory: figureOf(rows.map((row) => row.services[service].restingMemory / row.baselineRestingMemory)),
+        restingMemoryMb: figureOf(rows.map((row) => row.services[service].restingMemory / 2 ** 20)),
         idle: figureOf(rows.map((row) => (row.services[service].idleUs / row.windowUs) * 100)),
       },
     ]),
@@ -129,24 +142,28 @@ try {
   };
   const values = { coldStart: formatRatio(perService[slowest].coldStart), memory: formatRatio(perService[largest].memory), idle: `${idle.median.toFixed(2)} % (${idle.min.toFixed(2)}–${idle.max.toFixed(2)})` };
   const goalText = { coldStart: `≤ ${GOALS.coldStart}×`, memory: `≤ ${GOALS.memory}×`, idle: `< ${GOALS.idleCpuPercent} %` };
+  const largestAtRest = worst('restingMemory');
+  const atRest = `memory at rest (not a goal): largest ${largestAtRest} ${formatRatio(perService[largestAtRest].restingMemory)} (${perService[largestAtRest].restingMemoryMb.median.toFixed(0)} MB against raw Fastify's ${figureOf(rows.map((row) => row.baselineRestingMemory / 2 ** 20)).median.toFixed(0)} MB at rest)`;
   console.log('');
   for (const key of Object.keys(labels)) console.log(`${labels[key]} = ${values[key]}; goal ${goalText[key]}: ${smoke ? 'smoke run, not judged' : pass[key] ? 'PASS' : 'MISS'}`);
+  console.log(`B8 ${atRest}`);
   writeSection(
     'b8',
     [
       '## B8: footprint of the whole stack (latest run)',
       '',
       ...Object.keys(labels).map((key) => `- **${labels[key]} = ${values[key]}**, goal ${goalText[key]}: **${pass[key] ? 'pass' : 'miss'}**`),
+      `- B8 ${atRest}`,
       '',
-      '| service | cold start vs raw Fastify | memory vs raw Fastify | memory MB | idle CPU % of a core |',
-      '|---|---|---|---|---|',
+      '| service | cold start vs raw Fastify | memory vs raw Fastify | memory MB | at rest vs raw Fastify | at rest MB | idle CPU % of a core |',
+      '|---|---|---|---|---|---|---|',
       ...SERVICES.map(
         (service) =>
-          `| ${service} | ${formatRatio(perService[service].coldStart)} | ${formatRatio(perService[service].memory)} | ${perService[service].memoryMb.median.toFixed(0)} | ${perService[service].idle.median.toFixed(2)} |`,
+          `| ${service} | ${formatRatio(perService[service].coldStart)} | ${formatRatio(perService[service].memory)} | ${perService[service].memoryMb.median.toFixed(0)} | ${formatRatio(perService[service].restingMemory)} | ${perService[service].restingMemoryMb.median.toFixed(0)} | ${perService[service].idle.median.toFixed(2)} |`,
       ),
-      `| raw Fastify + pg (baseline) | ${figureOf(rows.map((row) => row.baselineStart)).median.toFixed(0)} ms | | ${figureOf(rows.map((row) => row.baselineMemory / 2 ** 20)).median.toFixed(0)} | |`,
+      `| raw Fastify + pg (baseline) | ${figureOf(rows.map((row) => row.baselineStart)).median.toFixed(0)} ms | | ${figureOf(rows.map((row) => row.baselineMemory / 2 ** 20)).median.toFixed(0)} | | ${figureOf(rows.map((row) => row.baselineRestingMemory / 2 ** 20)).median.toFixed(0)} | |`,
       '',
-      `- Command: \`npm run bench -- b8 --rounds ${rounds} --idle-seconds ${idleSeconds} --settle-seconds ${settleSeconds}\` (after \`npm run build\`). Services started one at a time on core 0 (notifications with both roles), each against a private nats-server, the machine's PostgreSQL and Redis; cold start = spawn to the first 200 of \`/health/ready\`; memory = VmRSS after 200 requests; idle = utime+stime of every service over the window, ${settleSeconds} s after the warm-up (before then V8's memory reducer and start-up timers still run).`,
+      `- Command: \`npm run bench -- b8 --rounds ${rounds} --idle-seconds ${idleSeconds} --settle-seconds ${settleSeconds}\` (after \`npm run build\`). Services started one at a time on core 0 (notifications with both roles), each against a private nats-server, the machine's PostgreSQL and Redis; cold start = spawn to the first 200 of \`/health/ready\`; memory = VmRSS after 200 requests; idle = utime+stime of every service over the window, ${settleSeconds} s after the warm-up (before then V8's memory reducer and start-up timers still run); at rest = VmRSS at the end of that window, against a second raw Fastify started and warmed up after the services.`,
       machineLine(),
       `- Date: ${new Date().toISOString()}`,
     ].join('\n'),
