@@ -232,88 +232,76 @@ describe('EventProcessor', () => {
     // No ledger for a handler-idempotent consumer: it de-duplicates itself (deterministic job ids).
     expect(ledger.processed.size).toBe(0);
   });
-});
 
-describe('EventProcessor.processEach (the deliveries of a ledger consumer in one transaction)', () => {
-  beforeAll(() => Logger.overrideLogger(false));
+  describe('processEach (the deliveries of a ledger consumer in one transaction)', () => {
+    const updating = () => ledgerConsumer(async (event, manager) => void (await manager.query(`UPDATE projection ${event.data.ownerUserId}`)));
 
-  let ledger: FakeLedger;
-  let deadLetters: FakeDeadLetters;
-  let processor: EventProcessor;
-
-  beforeEach(() => {
-    ledger = new FakeLedger();
-    deadLetters = new FakeDeadLetters();
-    processor = new EventProcessor(ledger, deadLetters, options);
-  });
-
-  const updating = () => ledgerConsumer(async (event, manager) => void (await manager.query(`UPDATE projection ${event.data.ownerUserId}`)));
-
-  it('applies the events in one transaction, in order, and acknowledges each', async () => {
-    const events = [eventOf(), eventOf(), eventOf()];
-    const msgs = events.map((event) => deliveryOf(event));
-    expect(await processor.processEach(updating(), msgs)).toEqual(['applied', 'applied', 'applied']);
-    expect(ledger.groups).toEqual([events.map((event) => event.id)]);
-    expect(ledger.rows).toEqual(events.map((event) => `UPDATE projection ${event.data.ownerUserId}`));
-    expect(msgs.map((msg) => msg.settled)).toEqual([[{ how: 'ack' }], [{ how: 'ack' }], [{ how: 'ack' }]]);
-  });
-
-  it('handles an event recorded already, or delivered twice in the batch, as a duplicate', async () => {
-    const [done, fresh] = [eventOf(), eventOf()];
-    expect(await processor.process(updating(), deliveryOf(done))).toBe('applied');
-    const outcomes = await processor.processEach(updating(), [deliveryOf(done), deliveryOf(fresh), deliveryOf(fresh, { replayFor: 'test__projection' })]);
-    expect(outcomes).toEqual(['duplicate', 'applied', 'duplicate']);
-    expect(ledger.groups).toEqual([[done.id, fresh.id]]);
-    expect(ledger.rows).toEqual([done, fresh].map((event) => `UPDATE projection ${event.data.ownerUserId}`));
-  });
-
-  it('rolls back a failing event with the rest, then handles each on its own: only the failing one is retried', async () => {
-    const [good, bad, later] = [eventOf(), eventOf(), eventOf()];
-    const consumer = ledgerConsumer(async (event, manager) => {
-      await manager.query(`UPDATE projection ${event.id}`);
-      if (event.id === bad.id) throw new Error('cannot apply this event');
+    it('applies the events in one transaction, in order, and acknowledges each', async () => {
+      const events = [eventOf(), eventOf(), eventOf()];
+      const msgs = events.map((event) => deliveryOf(event));
+      expect(await processor.processEach(updating(), msgs)).toEqual(['applied', 'applied', 'applied']);
+      expect(ledger.groups).toEqual([events.map((event) => event.id)]);
+      expect(ledger.rows).toEqual(events.map((event) => `UPDATE projection ${event.data.ownerUserId}`));
+      expect(msgs.map((msg) => msg.settled)).toEqual([[{ how: 'ack' }], [{ how: 'ack' }], [{ how: 'ack' }]]);
     });
-    const msgs = [good, bad, later].map((event) => deliveryOf(event));
-    expect(await processor.processEach(consumer, msgs)).toEqual(['applied', 'retry', 'applied']);
-    expect(ledger.processed).toEqual(new Set([`test__projection/${good.id}`, `test__projection/${later.id}`]));
-    // Nothing of the rolled-back transaction was kept: each row is the individual run's.
-    expect(ledger.rows).toEqual([`UPDATE projection ${good.id}`, `UPDATE projection ${later.id}`]);
-    expect(msgs[1].settled).toEqual([{ how: 'nak', delay: 1000 }]);
-    expect(deadLetters.sent).toEqual([]);
-  });
 
-  it('hands every event back with the back-off when a dependency is away, recording none', async () => {
-    const consumer = ledgerConsumer(async () => {
-      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    it('handles an event recorded already, or delivered twice in the batch, as a duplicate', async () => {
+      const [done, fresh] = [eventOf(), eventOf()];
+      expect(await processor.process(updating(), deliveryOf(done))).toBe('applied');
+      const outcomes = await processor.processEach(updating(), [deliveryOf(done), deliveryOf(fresh), deliveryOf(fresh, { replayFor: 'test__projection' })]);
+      expect(outcomes).toEqual(['duplicate', 'applied', 'duplicate']);
+      expect(ledger.groups).toEqual([[done.id, fresh.id]]);
+      expect(ledger.rows).toEqual([done, fresh].map((event) => `UPDATE projection ${event.data.ownerUserId}`));
     });
-    const msgs = [deliveryOf(eventOf()), deliveryOf(eventOf())];
-    expect(await processor.processEach(consumer, msgs, 2)).toEqual(['dependency', 'dependency']);
-    expect(msgs.map((msg) => msg.settled)).toEqual([[{ how: 'nak', delay: 4000 }], [{ how: 'nak', delay: 4000 }]]);
-    expect(ledger.processed.size).toBe(0);
-  });
 
-  it('stops at a dependency failure met while handling each on its own, and hands the rest back unhandled', async () => {
-    const [bad, away, rest] = [eventOf(), eventOf(), eventOf()];
-    const consumer = ledgerConsumer(async (event) => {
-      if (event.id === bad.id) throw new Error('cannot apply this event');
-      if (event.id === away.id) throw Object.assign(new Error('Connection terminated unexpectedly'), {});
+    it('rolls back a failing event with the rest, then handles each on its own: only the failing one is retried', async () => {
+      const [good, bad, later] = [eventOf(), eventOf(), eventOf()];
+      const consumer = ledgerConsumer(async (event, manager) => {
+        await manager.query(`UPDATE projection ${event.id}`);
+        if (event.id === bad.id) throw new Error('cannot apply this event');
+      });
+      const msgs = [good, bad, later].map((event) => deliveryOf(event));
+      expect(await processor.processEach(consumer, msgs)).toEqual(['applied', 'retry', 'applied']);
+      expect(ledger.processed).toEqual(new Set([`test__projection/${good.id}`, `test__projection/${later.id}`]));
+      // Nothing of the rolled-back transaction was kept: each row is the individual run's.
+      expect(ledger.rows).toEqual([`UPDATE projection ${good.id}`, `UPDATE projection ${later.id}`]);
+      expect(msgs[1].settled).toEqual([{ how: 'nak', delay: 1000 }]);
+      expect(deadLetters.sent).toEqual([]);
     });
-    const msgs = [bad, away, rest].map((event) => deliveryOf(event));
-    // The group fails on the first event's handler error, so each goes on its own: the second finds the database away.
-    expect(await processor.processEach(consumer, msgs)).toEqual(['retry', 'dependency']);
-    expect(msgs[2].settled).toEqual([{ how: 'nak', delay: undefined }]);
-    expect(ledger.processed.size).toBe(0);
-  });
 
-  it('settles what needs no handler at once and applies a lone event as process does', async () => {
-    const handled: string[] = [];
-    const consumer = ledgerConsumer(async (event) => void handled.push(event.id));
-    const event = eventOf();
-    const outcomes = await processor.processEach(consumer, [deliveryOf('not json'), deliveryOf(eventOf(), { subject: 'items.item.renamed.v1' }), deliveryOf(event)]);
-    expect(outcomes).toEqual(['dead-lettered', 'skipped', 'applied']);
-    expect(handled).toEqual([event.id]);
-    // A single event takes the one-event transaction, not the group's.
-    expect(ledger.groups).toEqual([]);
+    it('hands every event back with the back-off when a dependency is away, recording none', async () => {
+      const consumer = ledgerConsumer(async () => {
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      });
+      const msgs = [deliveryOf(eventOf()), deliveryOf(eventOf())];
+      expect(await processor.processEach(consumer, msgs, 2)).toEqual(['dependency', 'dependency']);
+      expect(msgs.map((msg) => msg.settled)).toEqual([[{ how: 'nak', delay: 4000 }], [{ how: 'nak', delay: 4000 }]]);
+      expect(ledger.processed.size).toBe(0);
+    });
+
+    it('stops at a dependency failure met while handling each on its own, and hands the rest back unhandled', async () => {
+      const [bad, away, rest] = [eventOf(), eventOf(), eventOf()];
+      const consumer = ledgerConsumer(async (event) => {
+        if (event.id === bad.id) throw new Error('cannot apply this event');
+        if (event.id === away.id) throw Object.assign(new Error('Connection terminated unexpectedly'), {});
+      });
+      const msgs = [bad, away, rest].map((event) => deliveryOf(event));
+      // The group fails on the first event's handler error, so each goes on its own: the second finds the database away.
+      expect(await processor.processEach(consumer, msgs)).toEqual(['retry', 'dependency']);
+      expect(msgs[2].settled).toEqual([{ how: 'nak', delay: undefined }]);
+      expect(ledger.processed.size).toBe(0);
+    });
+
+    it('settles what needs no handler at once and applies a lone event as process does', async () => {
+      const handled: string[] = [];
+      const consumer = ledgerConsumer(async (event) => void handled.push(event.id));
+      const event = eventOf();
+      const outcomes = await processor.processEach(consumer, [deliveryOf('not json'), deliveryOf(eventOf(), { subject: 'items.item.renamed.v1' }), deliveryOf(event)]);
+      expect(outcomes).toEqual(['dead-lettered', 'skipped', 'applied']);
+      expect(handled).toEqual([event.id]);
+      // A single event takes the one-event transaction, not the group's.
+      expect(ledger.groups).toEqual([]);
+    });
   });
 });
 
