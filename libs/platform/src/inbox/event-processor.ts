@@ -92,7 +92,8 @@ export class EventProcessor {
 
   /**
    * Handles the deliveries of a ledger consumer in one transaction (one ledger statement for all of them, one BEGIN
-   * and one COMMIT) and settles each; never throws. Answers the outcome of each delivery it handled, in order.
+   * and one COMMIT) and settles each; never throws. Answers the outcome of each delivery it settled: first those that
+   * needed no handler (not this consumer's, malformed, stale), then the handled ones in the order they came.
    * - The events are handled one after another, each in its own context (correlation id, span), as `process` would.
    * - A dependency failure naks them all with the back-off. A handler failure rolls the transaction back, and each
    *   event is then handled again on its own (`process`), so only the failing one is retried or dead-lettered. From
