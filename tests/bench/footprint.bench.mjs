@@ -53,6 +53,17 @@ async function warmUp(port, path = '/health/ready') {
   for (let request = 0; request < 200; request += 1) await fetch(`http://127.0.0.1:${port}${path}`).then((r) => r.arrayBuffer());
 }
 
+/** A raw Fastify + pg server, ready and warmed up as the services are; with the milliseconds from spawn to ready. */
+async function startWarmBaseline() {
+  const port = await freePort();
+  const started = performance.now();
+  const child = startPinned(process.execPath, [resolve(import.meta.dirname, 'baseline-server.mjs')], { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schemaOf('items'), PORT: String(port) });
+  await waitReady(`http://127.0.0.1:${port}/health/ready`);
+  const startMs = performance.now() - started;
+  await warmUp(port, `/api/v1/items/${'0'.repeat(16)}`);
+  return { child, startMs };
+}
+
 let db;
 try {
   const natsPort = await freePort();
@@ -69,12 +80,7 @@ try {
   const rows = [];
   console.log(`B8: ${rounds} rounds; cold start = spawn → first 200 of /health/ready; memory = VmRSS after 200 requests; idle CPU over ${idleSeconds} s\n`);
   for (let round = 1; round <= rounds; round += 1) {
-    const baselinePort = await freePort();
-    const started = performance.now();
-    const baseline = startPinned(process.execPath, [resolve(import.meta.dirname, 'baseline-server.mjs')], { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schemaOf('items'), PORT: String(baselinePort) });
-    await waitReady(`http://127.0.0.1:${baselinePort}/health/ready`);
-    const baselineStart = performance.now() - started;
-    await warmUp(baselinePort, `/api/v1/items/${'0'.repeat(16)}`);
+    const { child: baseline, startMs: baselineStart } = await startWarmBaseline();
     const baselineMemory = residentBytes(baseline.pid);
     await stop(baseline);
 
@@ -91,10 +97,7 @@ try {
       await warmUp(services[service].port);
       services[service].memory = residentBytes(running[service].pid);
     }
-    const restingPort = await freePort();
-    const resting = startPinned(process.execPath, [resolve(import.meta.dirname, 'baseline-server.mjs')], { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schemaOf('items'), PORT: String(restingPort) });
-    await waitReady(`http://127.0.0.1:${restingPort}/health/ready`);
-    await warmUp(restingPort, `/api/v1/items/${'0'.repeat(16)}`);
+    const { child: resting } = await startWarmBaseline();
     // Idle: settled, then CPU of every service process over the window.
     await new Promise((done) => setTimeout(done, settleSeconds * 1000));
     const before = Object.fromEntries(SERVICES.map((service) => [service, cpuMicros(running[service].pid)]));
@@ -143,7 +146,8 @@ try {
   const values = { coldStart: formatRatio(perService[slowest].coldStart), memory: formatRatio(perService[largest].memory), idle: `${idle.median.toFixed(2)} % (${idle.min.toFixed(2)}–${idle.max.toFixed(2)})` };
   const goalText = { coldStart: `≤ ${GOALS.coldStart}×`, memory: `≤ ${GOALS.memory}×`, idle: `< ${GOALS.idleCpuPercent} %` };
   const largestAtRest = worst('restingMemory');
-  const atRest = `memory at rest (not a goal): largest ${largestAtRest} ${formatRatio(perService[largestAtRest].restingMemory)} (${perService[largestAtRest].restingMemoryMb.median.toFixed(0)} MB against raw Fastify's ${figureOf(rows.map((row) => row.baselineRestingMemory / 2 ** 20)).median.toFixed(0)} MB at rest)`;
+  const baselineRestingMb = figureOf(rows.map((row) => row.baselineRestingMemory / 2 ** 20)).median.toFixed(0);
+  const atRest = `memory at rest (not a goal): largest ${largestAtRest} ${formatRatio(perService[largestAtRest].restingMemory)} (${perService[largestAtRest].restingMemoryMb.median.toFixed(0)} MB against raw Fastify's ${baselineRestingMb} MB at rest)`;
   console.log('');
   for (const key of Object.keys(labels)) console.log(`${labels[key]} = ${values[key]}; goal ${goalText[key]}: ${smoke ? 'smoke run, not judged' : pass[key] ? 'PASS' : 'MISS'}`);
   console.log(`B8 ${atRest}`);
@@ -161,7 +165,7 @@ try {
         (service) =>
           `| ${service} | ${formatRatio(perService[service].coldStart)} | ${formatRatio(perService[service].memory)} | ${perService[service].memoryMb.median.toFixed(0)} | ${formatRatio(perService[service].restingMemory)} | ${perService[service].restingMemoryMb.median.toFixed(0)} | ${perService[service].idle.median.toFixed(2)} |`,
       ),
-      `| raw Fastify + pg (baseline) | ${figureOf(rows.map((row) => row.baselineStart)).median.toFixed(0)} ms | | ${figureOf(rows.map((row) => row.baselineMemory / 2 ** 20)).median.toFixed(0)} | | ${figureOf(rows.map((row) => row.baselineRestingMemory / 2 ** 20)).median.toFixed(0)} | |`,
+      `| raw Fastify + pg (baseline) | ${figureOf(rows.map((row) => row.baselineStart)).median.toFixed(0)} ms | | ${figureOf(rows.map((row) => row.baselineMemory / 2 ** 20)).median.toFixed(0)} | | ${baselineRestingMb} | |`,
       '',
       `- Command: \`npm run bench -- b8 --rounds ${rounds} --idle-seconds ${idleSeconds} --settle-seconds ${settleSeconds}\` (after \`npm run build\`). Services started one at a time on core 0 (notifications with both roles), each against a private nats-server, the machine's PostgreSQL and Redis; cold start = spawn to the first 200 of \`/health/ready\`; memory = VmRSS after 200 requests; idle = utime+stime of every service over the window, ${settleSeconds} s after the warm-up (before then V8's memory reducer and start-up timers still run); at rest = VmRSS at the end of that window, against a second raw Fastify started and warmed up after the services.`,
       machineLine(),

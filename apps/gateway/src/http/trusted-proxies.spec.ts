@@ -2,7 +2,10 @@ import proxyAddr from '@fastify/proxy-addr';
 import { rememberingTrust } from './trusted-proxies';
 
 describe('rememberingTrust', () => {
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => {
+    jest.restoreAllMocks();
+    jest.useRealTimers();
+  });
 
   it('answers as @fastify/proxy-addr does for addresses, CIDR blocks and whatever a header may hold', () => {
     const trusted = ['10.0.0.0/8', '127.0.0.1', 'fd00::/8'];
@@ -30,5 +33,19 @@ describe('rememberingTrust', () => {
     trust('203.0.113.9', 1);
     trust('127.0.0.1', 0);
     expect(asked).toEqual(['127.0.0.1', '203.0.113.7', '203.0.113.8', '203.0.113.9', '127.0.0.1']);
+  });
+
+  it('forgets every address after ten minutes, however few it has seen (client addresses are personal data)', () => {
+    jest.useFakeTimers();
+    const asked: string[] = [];
+    jest.spyOn(proxyAddr, 'compile').mockImplementation(() => (address: string) => (asked.push(address), false));
+    const trust = rememberingTrust(['127.0.0.1']);
+    trust('203.0.113.7', 0);
+    jest.advanceTimersByTime(9 * 60 * 1000);
+    trust('203.0.113.7', 0);
+    expect(asked).toEqual(['203.0.113.7']);
+    jest.advanceTimersByTime(60 * 1000);
+    trust('203.0.113.7', 0);
+    expect(asked).toEqual(['203.0.113.7', '203.0.113.7']);
   });
 });

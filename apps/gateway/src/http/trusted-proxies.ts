@@ -3,6 +3,8 @@ import proxyAddr from '@fastify/proxy-addr';
 // Distinct addresses remembered before starting over: the peers a gateway sees (its proxies, and the clients they
 // forward) are far fewer at a time, and a flood of new ones costs a parse each, as without it.
 const MAX_REMEMBERED = 10_000;
+// Client addresses are personal data (docs/privacy.md): none is kept longer than this, however quiet the gateway.
+const FORGET_AFTER_MS = 10 * 60 * 1000;
 
 /**
  * Fastify's `trustProxy` for the configured proxies (addresses or CIDR blocks), remembering each address's answer.
@@ -14,6 +16,7 @@ const MAX_REMEMBERED = 10_000;
 export function rememberingTrust(trusted: readonly string[], maxRemembered = MAX_REMEMBERED): (address: string, hop: number) => boolean {
   const trust = proxyAddr.compile([...trusted]);
   const answers = new Map<string, boolean>();
+  setInterval(() => answers.clear(), FORGET_AFTER_MS).unref();
   return (address, hop) => {
     let answer = answers.get(address);
     if (answer === undefined) {

@@ -112,16 +112,14 @@ export class EventProcessor {
       for (const delivery of toApply) outcomes.push(this.count(consumer, await this.settle(consumer, delivery, dependencyFailures)));
       return outcomes;
     }
+    // An event delivered twice in one batch (a replay beside the original) is handled once: the later is a duplicate.
+    const firstOfEach = new Map<string, PreparedDelivery>();
+    for (const delivery of toApply) if (!firstOfEach.has(delivery.event.id)) firstOfEach.set(delivery.event.id, delivery);
     let fresh: ReadonlySet<string>;
     try {
-      // An event delivered twice in one batch (a replay beside the original) is handled once: the later is a duplicate.
-      const ids = [...new Set(toApply.map(({ event }) => event.id))];
-      fresh = await this.ledger.applyEachOnce(consumer.durableName, ids, async (transaction, freshIds) => {
-        const handled = new Set<string>();
-        for (const { event, msg } of toApply) {
-          if (!freshIds.has(event.id) || handled.has(event.id)) continue;
-          handled.add(event.id);
-          await this.inContext(consumer, event, msg, () => consumer.handle(event, transaction));
+      fresh = await this.ledger.applyEachOnce(consumer.durableName, [...firstOfEach.keys()], async (transaction, freshIds) => {
+        for (const { event, msg } of firstOfEach.values()) {
+          if (freshIds.has(event.id)) await this.inContext(consumer, event, msg, () => consumer.handle(event, transaction));
         }
       });
     } catch (error) {
@@ -145,12 +143,10 @@ export class EventProcessor {
       }
       return outcomes;
     }
-    const counted = new Set<string>();
-    for (const { event, msg, key } of toApply) {
-      msg.ack();
-      this.handlerFailures.delete(key);
-      const applied = fresh.has(event.id) && !counted.has(event.id);
-      counted.add(event.id);
+    for (const delivery of toApply) {
+      delivery.msg.ack();
+      this.handlerFailures.delete(delivery.key);
+      const applied = fresh.has(delivery.event.id) && firstOfEach.get(delivery.event.id) === delivery;
       outcomes.push(this.count(consumer, applied ? 'applied' : 'duplicate'));
     }
     return outcomes;
