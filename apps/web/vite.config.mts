@@ -17,7 +17,8 @@ export const FINDER_PAGE_SERVER_DIR = 'server';
  * Writes found.html beside index.html: the same page with the finder page's text and form rendered into its root
  * (src/prerender/finder-shell.tsx), which nginx (and the gateway without the server entry) answers for /found/*.
  * Then builds the finder page's server entry (src/prerender/finder-page.server.tsx) with Vite's SSR build into
- * server/finder-page.mjs, and its page, server/finder-page.html (index.html with the same preloads, an empty root).
+ * server/finder-page.mjs, and its page, server/finder-page.html (index.html with its script at the end of the body and
+ * nothing preloaded, an empty root).
  */
 function prerenderFinderPage(): Plugin {
   return {
@@ -46,8 +47,16 @@ function prerenderFinderPage(): Plugin {
           .replace('<div id="root"></div>', `<div id="root">${await renderFinderShell()}</div>`)
           .replace('<title>Homing</title>', '<title>You found someone&#x27;s item · Homing</title>');
         await writeFile(join(dir, 'found.html'), found);
-        // The page the gateway renders into: without the "needs JavaScript" note, as it works without.
-        const template = index.replace('</head>', `${preloads}</head>`).replace(/<noscript>[\s\S]*?<\/noscript>/, '');
+        // The page the gateway renders into: without the "needs JavaScript" note, as it works without. For the same
+        // reason its script comes at the end of the page and nothing is preloaded: on a phone's slow connection and CPU,
+        // the app's code arriving while the page was still being parsed delayed its form and its largest paint.
+        const entryScript = /\s*(<script type="module"[^>]*><\/script>)/.exec(index);
+        if (!entryScript) throw new Error("index.html's entry script was not found to move into the finder page's body");
+        const template = index
+          .replace(entryScript[0], '')
+          .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+          .replace(/<noscript>[\s\S]*?<\/noscript>/, '')
+          .replace('</body>', `${entryScript[1]}</body>`);
         await mkdir(join(dir, FINDER_PAGE_SERVER_DIR), { recursive: true });
         await writeFile(join(dir, FINDER_PAGE_SERVER_DIR, 'finder-page.html'), template);
       } finally {

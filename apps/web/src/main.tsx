@@ -10,7 +10,7 @@ import { keepPrerenderedDraft } from './features/messages/prerendered-draft';
 import { keepServerRenderedItem } from './features/messages/server-rendered-item';
 import { registerServiceWorker } from './features/push/service-worker';
 import { tellServiceWorkerLanguage } from './features/push/push-subscription';
-import { createI18n, followPrerenderedLanguage, keepPrerenderedLanguage } from './i18n/i18n';
+import { createI18n, followPrerenderedLanguage, keepPrerenderedLanguage, languageReady } from './i18n/i18n';
 import { ApiClient } from './lib/api-client';
 
 const container = document.getElementById('root');
@@ -38,7 +38,8 @@ const start = () =>
   );
 
 // The finder page arrives prerendered (found.html): it stays, and keeps what the finder types, until the page's code
-// has loaded and the app can take its place without a blank moment in between.
+// and the texts of its language have loaded and the app can take its place without a blank moment in between. Every
+// other page renders once its language's texts are in (English comes with the app), so none shows English first.
 if (container.hasChildNodes()) followPrerenderedLanguage(i18n, container);
 
 if (container.hasChildNodes() && !router.state.initialized) {
@@ -46,14 +47,19 @@ if (container.hasChildNodes() && !router.state.initialized) {
   // so the page's button waits for the app as found.html's does (a message posted meanwhile would open a conversation
   // whose finder token only an HttpOnly cookie holds, which the app cannot read).
   for (const button of container.querySelectorAll<HTMLButtonElement>('form[action] button[type="submit"]')) button.disabled = true;
-  const unsubscribe = router.subscribe((state) => {
-    if (!state.initialized) return;
-    unsubscribe();
+  const pageLoaded = new Promise<void>((loaded) => {
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      loaded();
+    });
+  });
+  void Promise.all([pageLoaded, languageReady(i18n)]).then(() => {
     keepPrerenderedDraft(container);
     keepServerRenderedItem(container);
     void keepPrerenderedLanguage(i18n, container);
     start();
   });
 } else {
-  start();
+  void languageReady(i18n).then(start);
 }

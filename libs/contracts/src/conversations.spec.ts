@@ -1,4 +1,5 @@
-import { createMessageBodySchema, MESSAGE_MAX_LENGTH } from './conversations';
+import { createMessageBodySchema } from './conversations';
+import { MESSAGE_MAX_LENGTH } from './limits';
 
 describe('a message body', () => {
   it('keeps newlines, trims, and makes Windows line ends plain newlines', () => {

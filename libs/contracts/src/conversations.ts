@@ -3,9 +3,7 @@ import { contactKindSchema } from './handover';
 import { sharedLocationSchema } from './scans';
 import { emailSchema } from './identity';
 import { multiLineText } from './text';
-
-/** The product spec's limit on a message. */
-export const MESSAGE_MAX_LENGTH = 2000;
+import { MESSAGE_MAX_LENGTH } from './limits';
 
 /** At most this many codes in one `GET /user/found-items?codes=…` (a page of the owner's items and then some). */
 export const FOUND_ITEMS_MAX_CODES = 100;

@@ -29,8 +29,6 @@ export const conversationStateSchema = z.object({
 });
 export type ConversationState = z.infer<typeof conversationStateSchema>;
 
-/** The owner's hand-over code: 6 digits, a new one every UTC day; yesterday's still closes a case until its end + 1 day. */
-export const HANDOVER_CODE_DIGITS = 6;
 /** Wrong codes a conversation may try in an hour; the next answers 429. */
 export const HANDOVER_MAX_WRONG_PER_HOUR = 5;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { itemRoleSchema } from './people';
 import { photoUrlsSchema } from './photos';
+import { REWARD_MAX_CENTS } from './limits';
 import { multiLineText, singleLineText } from './text';
 
 export const ITEM_NAME_MAX_LENGTH = 100;
@@ -39,9 +40,6 @@ export const createItemBodySchema = z.strictObject({
   name: singleLineText(ITEM_NAME_MAX_LENGTH),
 });
 export type CreateItemBody = z.infer<typeof createItemBodySchema>;
-
-/** Rewards are integer cents (EUR), at most 100 000 EUR: the bound keeps a typo from becoming a promise no one meant. */
-export const REWARD_MAX_CENTS = 10_000_000;
 
 /**
  * `PATCH /api/v1/user/items/{code}` body: any of name and reward. A name, when given, is required to be non-empty;

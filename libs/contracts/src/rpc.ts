@@ -25,12 +25,12 @@ import {
   userSchema,
 } from './identity';
 import { claimBodySchema, claimResponseSchema } from './claims';
+import { MESSAGE_MAX_LENGTH } from './limits';
 import { identityExportSchema, itemsExportSchema, messagingExportSchema, notificationsExportSchema } from './export';
 import {
   createMessageBodySchema,
   createMessageResponseSchema,
   FOUND_ITEMS_MAX_CODES,
-  MESSAGE_MAX_LENGTH,
   finderDetailsSchema,
   finderTokenResponseSchema,
   finderTokenSchema,

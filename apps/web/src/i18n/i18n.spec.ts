@@ -1,7 +1,7 @@
 import { waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
-import { chooseLanguage, createI18n, followPrerenderedLanguage, keepPrerenderedLanguage, pickLanguage } from './i18n';
+import { chooseLanguage, createI18n, followPrerenderedLanguage, keepPrerenderedLanguage, languageReady, pickLanguage } from './i18n';
 import en from './locales/en.json';
 import es from './locales/es.json';
 import it_ from './locales/it.json';
@@ -80,12 +80,36 @@ describe('choosing the display language', () => {
     expect(pickLanguage(['it', 'fr'])).toBeUndefined();
   });
 
-  it('uses the stored choice first, without asking /lang', () => {
+  it('uses the stored choice first, without asking /lang', async () => {
     localStorage.setItem('lang', 'es');
     const browserLanguages = vi.fn(async () => ['nl']);
     const i18n = createI18n({ browserLanguages });
+    await languageReady(i18n);
     expect(i18n.resolvedLanguage).toBe('es');
+    expect(i18n.t('about.title')).toBe(es.about.title);
     expect(browserLanguages).not.toHaveBeenCalled();
+  });
+
+  it('carries English only, and fetches another language the first time it is shown', async () => {
+    const i18n = createI18n();
+    await languageReady(i18n);
+    expect(i18n.t('about.title')).toBe(en.about.title);
+    expect(i18n.hasResourceBundle('nl', 'translation')).toBe(false);
+    expect(i18n.hasResourceBundle('es', 'translation')).toBe(false);
+    await chooseLanguage(i18n, 'nl');
+    expect(i18n.t('about.title')).toBe(nl.about.title);
+    expect(i18n.hasResourceBundle('es', 'translation')).toBe(false);
+  });
+
+  it("is ready once the page's language has its texts, so the app's first render is in it", async () => {
+    document.documentElement.lang = 'nl';
+    const i18n = createI18n({ pageLanguage: 'nl' });
+    // Meanwhile the page keeps saying it is Dutch (it is: the server rendered it so).
+    expect(document.documentElement.lang).toBe('nl');
+    await languageReady(i18n);
+    expect(document.documentElement.lang).toBe('nl');
+    expect(i18n.resolvedLanguage).toBe('nl');
+    expect(i18n.t('about.title')).toBe(nl.about.title);
   });
 
   it('stores an explicit choice under the property lang', async () => {
@@ -95,18 +119,21 @@ describe('choosing the display language', () => {
     expect(i18n.resolvedLanguage).toBe('nl');
   });
 
-  it('keeps a choice stored by an earlier version under homing.lang, moving it to lang', () => {
+  it('keeps a choice stored by an earlier version under homing.lang, moving it to lang', async () => {
     localStorage.setItem('homing.lang', 'es');
     const i18n = createI18n({ browserLanguages: async () => ['nl'] });
+    await languageReady(i18n);
     expect(i18n.resolvedLanguage).toBe('es');
     expect(localStorage.getItem('lang')).toBe('es');
     expect(localStorage.getItem('homing.lang')).toBeNull();
   });
 
-  it('prefers a choice under lang to one left under homing.lang', () => {
+  it('prefers a choice under lang to one left under homing.lang', async () => {
     localStorage.setItem('lang', 'nl');
     localStorage.setItem('homing.lang', 'es');
-    expect(createI18n().resolvedLanguage).toBe('nl');
+    const i18n = createI18n();
+    await languageReady(i18n);
+    expect(i18n.resolvedLanguage).toBe('nl');
   });
 
   it('ignores a stored language we do not offer and follows /lang', async () => {
@@ -116,11 +143,12 @@ describe('choosing the display language', () => {
     expect(document.documentElement.lang).toBe('nl');
   });
 
-  it('starts in the language the page arrived in (the server-rendered finder page), unless the visitor chose one', () => {
-    expect(createI18n({ pageLanguage: 'nl', browserLanguages: async () => ['nl'] }).resolvedLanguage).toBe('nl');
-    expect(createI18n({ pageLanguage: 'it' }).resolvedLanguage).toBe('en');
+  it('starts in the language the page arrived in (the server-rendered finder page), unless the visitor chose one', async () => {
+    const ready = async (i18n: ReturnType<typeof createI18n>) => (await languageReady(i18n), i18n.resolvedLanguage);
+    expect(await ready(createI18n({ pageLanguage: 'nl', browserLanguages: async () => ['nl'] }))).toBe('nl');
+    expect(await ready(createI18n({ pageLanguage: 'it' }))).toBe('en');
     localStorage.setItem('lang', 'es');
-    expect(createI18n({ pageLanguage: 'nl' }).resolvedLanguage).toBe('es');
+    expect(await ready(createI18n({ pageLanguage: 'nl' }))).toBe('es');
   });
 
   it('stays in English when /lang fails or names nothing we offer', async () => {

@@ -1,9 +1,9 @@
-import i18next, { type i18n } from 'i18next';
+import i18next, { type BackendModule, type i18n } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 
 import { defaultLanguage, isSupportedLanguage, supportedLanguages, type SupportedLanguage } from './languages';
-import { resources } from './resources';
+import { loadTexts, resources } from './resources';
 
 // WARNING: persisted in users' browsers; renaming it forgets everyone's chosen language.
 export const languageStorageKey = 'lang';
@@ -29,6 +29,25 @@ export function pickLanguage(candidates: readonly string[]): SupportedLanguage |
   return undefined;
 }
 
+/** i18next's way to the texts not bundled: a language's file, fetched the first time the language is shown. */
+const lazyTexts: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, _namespace, callback) {
+    const load = Object.hasOwn(loadTexts, language) ? loadTexts[language as keyof typeof loadTexts] : undefined;
+    // English is bundled (i18next does not ask for it); a language we do not offer has no texts of its own.
+    if (!load) return callback(null, {});
+    // A failure is retried by i18next, then English shows.
+    load().then(
+      (texts) => callback(null, texts.default),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+    );
+  },
+};
+
+// What each instance is switching to at its start: the app renders once those texts are in (languageReady).
+const startingLanguage = new WeakMap<i18n, Promise<unknown>>();
+
 /** Moves a choice stored by an earlier version to where the app now looks, so the visitor keeps it. */
 function moveFormerlyStoredLanguage(): void {
   try {
@@ -51,20 +70,29 @@ export function storedLanguage(): SupportedLanguage | undefined {
 }
 
 /**
- * A ready i18next instance (texts are bundled, so it is usable as soon as it returns) in the stored preferred
- * language if it is one we offer; otherwise English until `/lang` names one of the browser's languages we offer.
+ * An i18next instance in the stored preferred language if it is one we offer, else the page's language (a page
+ * rendered ahead in the visitor's language), else English until `/lang` names one of the browser's languages we
+ * offer. English is usable as soon as it returns; another language once its texts have arrived (`languageReady`).
  */
 export function createI18n(options: I18nOptions = {}): i18n {
   moveFormerlyStoredLanguage();
+  // The page's language is where i18next starts, not a switch after English: until its texts arrive, no language is
+  // announced, and <html lang> keeps the page's own.
+  const pageLanguage = !storedLanguage() && options.pageLanguage && isSupportedLanguage(options.pageLanguage) ? options.pageLanguage : undefined;
   const instance = i18next.createInstance();
   instance.on('languageChanged', () => {
     document.documentElement.lang = instance.resolvedLanguage ?? defaultLanguage;
   });
-  void instance
+  const initialized = instance
+    .use(lazyTexts)
     .use(LanguageDetector)
     .use(initReactI18next)
     .init({
-      resources,
+      // A copy: i18next adds each fetched language to the object it is given, and that one is shared by every instance.
+      resources: { ...resources },
+      lng: pageLanguage,
+      // English comes with the app; the backend fetches the rest.
+      partialBundledLanguages: true,
       supportedLngs: supportedLanguages,
       fallbackLng: defaultLanguage,
       load: 'languageOnly',
@@ -79,8 +107,7 @@ export function createI18n(options: I18nOptions = {}): i18n {
         caches: [],
       },
     });
-  // The texts are bundled: the switch is done before the first render.
-  if (!storedLanguage() && options.pageLanguage && isSupportedLanguage(options.pageLanguage)) void instance.changeLanguage(options.pageLanguage);
+  startingLanguage.set(instance, initialized);
   if (!storedLanguage() && options.browserLanguages) {
     options
       .browserLanguages()
@@ -94,6 +121,14 @@ export function createI18n(options: I18nOptions = {}): i18n {
       });
   }
   return instance;
+}
+
+/**
+ * Resolves once the texts of the language the instance started in are in (at once for English), or their fetch has
+ * failed (English shows): the app renders after it, so a Dutch page does not flash English first.
+ */
+export async function languageReady(instance: i18n): Promise<void> {
+  await startingLanguage.get(instance)?.catch(() => undefined);
 }
 
 /** Switches the interface language and remembers it as the preferred language. */

@@ -4,13 +4,13 @@ import { I18nextProvider, initReactI18next, useTranslation } from 'react-i18next
 import { MemoryRouter } from 'react-router';
 import type { Message, PublicItem, ValidationMap } from '@homing/contracts';
 
-import { FormError } from '../components/form/form-field';
+import { FormError } from '../components/form/form-error';
 import { ItemNotFound } from '../features/items/components/item-not-found';
 import { FinderIntro, FinderPhoto, FinderThread } from '../features/messages/components/finder-view';
 import { SafetyCard } from '../features/messages/components/handover';
 import { MessageForm, type FieldProblem } from '../features/messages/components/message-form';
 import { defaultLanguage, isSupportedLanguage, type SupportedLanguage } from '../i18n/languages';
-import { resources } from '../i18n/resources';
+import { allResources } from '../i18n/all-resources';
 import { ApiError } from '../lib/api-transport';
 import { errorText, validationText } from '../lib/error-catalogue';
 import { serverRenderedItemScript } from '../features/messages/server-rendered-item';
@@ -63,7 +63,7 @@ function i18nFor(language: SupportedLanguage): I18n {
   let instance = instances.get(language);
   if (!instance) {
     instance = i18next.createInstance();
-    void instance.use(initReactI18next).init({ resources, lng: language, fallbackLng: defaultLanguage, initAsync: false, interpolation: { escapeValue: false } });
+    void instance.use(initReactI18next).init({ resources: allResources, lng: language, fallbackLng: defaultLanguage, initAsync: false, interpolation: { escapeValue: false } });
     instances.set(language, instance);
   }
   return instance;

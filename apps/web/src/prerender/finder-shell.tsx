@@ -5,7 +5,7 @@ import { I18nextProvider, initReactI18next, useTranslation } from 'react-i18next
 import { FinderIntro } from '../features/messages/components/finder-view';
 import { SafetyCard } from '../features/messages/components/handover';
 import { MessageForm } from '../features/messages/components/message-form';
-import { resources } from '../i18n/resources';
+import { allResources } from '../i18n/all-resources';
 import { VisitorLayout } from './visitor-layout';
 
 // Rendered at build time (vite.config.mts) into found.html, which nginx (and the gateway without the server-rendered
@@ -36,7 +36,7 @@ function FinderShell() {
 /** The finder page's markup, to go inside `<div id="root">`. */
 export async function renderFinderShell(): Promise<string> {
   const i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({ resources, lng: 'en', fallbackLng: 'en', initAsync: false, interpolation: { escapeValue: false } });
+  await i18n.use(initReactI18next).init({ resources: allResources, lng: 'en', fallbackLng: 'en', initAsync: false, interpolation: { escapeValue: false } });
   const html = renderToString(
     <I18nextProvider i18n={i18n}>
       <FinderShell />

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { z } from 'zod';
 
-import { FormError, FormField } from '../../components/form/form-field';
+import { FormError } from '../../components/form/form-error';
+import { FormField } from '../../components/form/form-field';
 import { PageTitle } from '../../components/page-title';
 import { OptionalPassword } from '../../features/auth/components/optional-password';
 import { useClaimItem, usePublicItem } from '../../features/items/api';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Invitation, InvitationAccepted } from '@homing/contracts';
 
-import { FormError } from '../../components/form/form-field';
+import { FormError } from '../../components/form/form-error';
 import { PageTitle } from '../../components/page-title';
 import { OptionalPassword } from '../../features/auth/components/optional-password';
 import { useAcceptInvitation, useInvitation } from '../../features/items/api';

@@ -34,13 +34,3 @@ export function FormField<Values extends FieldValues>({ label, form, name, hint,
     </div>
   );
 }
-
-/** A form-wide error (from the server), announced when it appears. */
-export function FormError({ children }: { children?: ReactNode }) {
-  if (!children) return null;
-  return (
-    <p className="form-error" role="alert">
-      {children}
-    </p>
-  );
-}

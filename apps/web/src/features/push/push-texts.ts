@@ -1,8 +1,5 @@
-import en from '../../i18n/locales/en.json';
-import es from '../../i18n/locales/es.json';
-import nl from '../../i18n/locales/nl.json';
-
-const push = { en: en.push, nl: nl.push, es: es.push };
+import { allResources } from '../../i18n/all-resources';
+import { defaultLanguage, isSupportedLanguage } from '../../i18n/languages';
 
 export interface PushWording {
   title: string;
@@ -12,8 +9,8 @@ export interface PushWording {
 /** A push's words in a language we offer (`nl-BE` counts as `nl`), else English: the service worker shows them. */
 export function pushTexts(language: string): { language: string; fromFinder: PushWording; fromOwner: PushWording; scanAlert(city: string | null): PushWording } {
   const base = language.trim().toLowerCase().split(/[-_]/)[0];
-  const chosen = base === 'nl' || base === 'es' ? base : 'en';
-  const texts = push[chosen];
+  const chosen = isSupportedLanguage(base) ? base : defaultLanguage;
+  const texts = allResources[chosen].translation.push;
   return {
     language: chosen,
     fromFinder: { title: texts.fromFinderTitle, body: texts.fromFinderBody },

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { PageTitle } from '../../../components/page-title';
 import { NewPasswordFields, useNewPasswordForm } from '../../../features/auth/components/new-password-fields';
 import { RequireLogin } from '../../../components/require-login';

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { z } from 'zod';
 
-import { FormError, FormField } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
+import { FormField } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
 import { useLoginWithPassword } from '../../../features/auth/api';
 import { PasskeyLogin } from '../../../features/passkeys';

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useMatch, useNavigate, useParams } from 'react-router';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { PageTitle } from '../../../components/page-title';
 import { NewPasswordFields, useNewPasswordForm } from '../../../features/auth/components/new-password-fields';
 import { useSetPassword } from '../../../features/auth/api';

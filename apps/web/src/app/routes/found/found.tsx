@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { usePublicItem } from '../../../features/items/api';
 import { ItemNotFound } from '../../../features/items/components/item-not-found';
 import { useRecordScan } from '../../../features/items/use-record-scan';

@@ -6,7 +6,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
 import { ITEM_NAME_MAX_LENGTH, type PublicItem } from '@homing/contracts';
 
-import { FormError, FormField } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
+import { FormField } from '../../../components/form/form-field';
 import { PageTitle } from '../../../components/page-title';
 import { RequireLogin } from '../../../components/require-login';
 import { useCreateItem, useDeleteItem, useOwnedItem, useUpdateItem } from '../../../features/items/api';

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { createTagBatchBodySchema, TAG_BATCH_MAX_COUNT } from '@homing/contracts';
 
-import { FormError, FormField } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
+import { FormField } from '../../../components/form/form-field';
 import { errorText, validationErrors } from '../../../lib/error-catalogue';
 import { useFlash } from '../../../lib/flash';
 import { requiredText } from '../../../lib/form-schemas';

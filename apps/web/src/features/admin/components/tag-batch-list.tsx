@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TagBatchSummary } from '@homing/contracts';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { errorKey, errorText } from '../../../lib/error-catalogue';
 import { useFlash } from '../../../lib/flash';
 import { formatRelativeTime } from '../../../lib/relative-time';

@@ -4,7 +4,8 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 
-import { FormError, FormField } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
+import { FormField } from '../../../components/form/form-field';
 import { Modal } from '../../../components/modal';
 import { errorText } from '../../../lib/error-catalogue';
 import { requiredText } from '../../../lib/form-schemas';

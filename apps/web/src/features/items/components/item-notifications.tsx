@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ItemNotificationSettings, ItemNotificationSettingsBody } from '@homing/contracts';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { errorText } from '../../../lib/error-catalogue';
 import { useItemNotificationSettings, useUpdateItemNotificationSettings } from '../api';
 

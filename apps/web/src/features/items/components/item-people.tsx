@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { ItemPeople as People, PublicItem } from '@homing/contracts';
 
-import { FormError, FormField } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
+import { FormField } from '../../../components/form/form-field';
 import { errorKey, errorText, validationErrors } from '../../../lib/error-catalogue';
 import { useFlash } from '../../../lib/flash';
 import { emailField } from '../../../lib/form-schemas';

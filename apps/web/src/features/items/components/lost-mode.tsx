@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LOST_NOTE_MAX_LENGTH, type PublicItem } from '@homing/contracts';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { errorKey, errorText, validationErrors } from '../../../lib/error-catalogue';
 import { useFlash } from '../../../lib/flash';
 import { useUpdateItem } from '../api';

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationState } from '@homing/contracts';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { useApi } from '../../../lib/api-context';
 import { ApiError } from '../../../lib/api-transport';
 import { errorText } from '../../../lib/error-catalogue';

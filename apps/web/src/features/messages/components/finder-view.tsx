@@ -3,7 +3,7 @@ import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { HandoverResult, Message, PublicItem } from '@homing/contracts';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { PageTitle } from '../../../components/page-title';
 import { postMessage, setFinder } from '../api';
 import { ContactConsent } from './contact-consent';

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HANDOVER_CODE_DIGITS, type HandoverResult } from '@homing/contracts';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { useApi } from '../../../lib/api-context';
 import { ApiError } from '../../../lib/api-transport';
 import { errorText } from '../../../lib/error-catalogue';

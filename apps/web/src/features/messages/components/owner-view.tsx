@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Message, PublicItem } from '@homing/contracts';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { PageTitle } from '../../../components/page-title';
 import { QrImage } from '../../items';
 import { messageKeys, postMessage, useFinderDetails, useUnreadCount } from '../api';

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { roundSharedLocation, type Message } from '@homing/contracts';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { useApi } from '../../../lib/api-context';
 import { errorText } from '../../../lib/error-catalogue';
 import { shareLocation } from '../api';

@@ -2,7 +2,7 @@ import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, WebAuthnAbort
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { errorText } from '../../../lib/error-catalogue';
 import { usePasskeyLogin } from '../api';
 import { ceremonyFailure } from '../ceremony-error';

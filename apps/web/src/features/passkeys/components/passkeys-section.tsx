@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PASSKEY_NAME_MAX_LENGTH, type Passkey } from '@homing/contracts';
 
-import { FormError } from '../../../components/form/form-field';
+import { FormError } from '../../../components/form/form-error';
 import { ConfirmModal } from '../../../components/modal';
 import { ApiError } from '../../../lib/api-transport';
 import { errorText } from '../../../lib/error-catalogue';
