@@ -6,8 +6,8 @@ module.exports = {
   ...require('./tools/jest/preset'),
   displayName: 'e2e',
   testMatch: ['<rootDir>/tests/{e2e,security}/**/*.e2e-spec.ts'],
-  globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
-  globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+  globalSetup: '<rootDir>/tests/support/stack-global-setup.ts',
+  globalTeardown: '<rootDir>/tests/support/stack-global-teardown.ts',
   testTimeout: 120_000,
   maxWorkers: 2,
 };

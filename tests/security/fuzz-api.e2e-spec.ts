@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { ClaimResponse } from '@homing/contracts';
-import { runServiceCommand } from '@homing/testing';
+import { expectEventually, runServiceCommand } from '@homing/testing';
 import { reportFigure, sized } from '../fault/harness/figures';
 import { startStack, type Stack } from '../support/stack';
 
@@ -90,6 +90,11 @@ describe('B1: fuzzing every operation of the API', () => {
     tokens.owner = await claim(code);
     // Destructive operations (delete, reset, logout) get the token of an owner whose loss does not matter.
     tokens.sacrificial = await claim(sacrificialCode);
+    // Messaging learns of the claim by its event; until then the tag is unknown to it and a message is 404.
+    await expectEventually(async () => {
+      const unread = await fetch(`${stack.api}/user/items/${code}/unread-count`, { headers: { authorization: `Bearer ${tokens.owner}` } });
+      expect(unread.status).toBe(200);
+    });
     const message = await fetch(`${stack.api}/items/${code}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.200.0.2' },

@@ -1,11 +1,15 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
-import { deleteNamespaceStreams, dropSchemas, ensureDatabase, freePort, isolatedName, PushSink, runServiceCommand, ServiceProcess, SmtpSink, testInfra } from '@homing/testing';
+import { createDatabase, databaseNameOf, deleteNamespaceStreams, dropDatabase, freePort, isolatedName, PushSink, runServiceCommand, ServiceProcess, SmtpSink, testInfra } from '@homing/testing';
+import { migrationEnv, STACK_TEMPLATE_VARIABLE } from './stack-template';
 
 export const BACKEND_SERVICES = ['identity', 'items', 'messaging', 'notifications'] as const;
 export type BackendService = (typeof BACKEND_SERVICES)[number];
 
-/** The whole product as `npm start` runs it, in its own schemas and NATS namespace: every built service a process. */
+/**
+ * The whole product as `npm start` runs it, in its own database and NATS namespace: every built service a process, each
+ * in its schema (named after the service) of a database copied from the run's migrated template (stack-template.ts).
+ */
 export interface Stack {
   namespace: string;
   /** `http://127.0.0.1:<port>` of the gateway, and its `/api/v1`. */
@@ -26,7 +30,7 @@ export interface Stack {
   /** With `relay: true`: the mail relay's SMTP port on 127.0.0.1, for `tag-…@` and `c-…@` the RELAY_DOMAIN below. */
   relaySmtpPort?: number;
   schemaOf(service: BackendService): string;
-  /** Environment every process of the stack shares (NATS namespace, database, Redis). */
+  /** Environment every process of the stack shares (NATS namespace, the stack's database, Redis). */
   shared: NodeJS.ProcessEnv;
   /** Environment of a service as the stack started it (for its commands). */
   envOf(service: BackendService): NodeJS.ProcessEnv;
@@ -45,14 +49,17 @@ export interface StackOptions {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const infra = testInfra();
   const namespace = isolatedName();
-  const schemaOf = (service: BackendService) => `${service}_${namespace}`;
+  const schemaOf = (service: BackendService): string => service;
   // Each stack has its own mailbox: e-mails never reach a development MailDev on the fixed port 1025.
   const mail = await new SmtpSink().start();
   // And its own push service: notifications may call it (an allowed host) and trusts its self-signed certificate.
   const push = await new PushSink().start();
   const gatewayPort = await freePort();
   const publicUrl = `http://localhost:${gatewayPort}`;
-  const shared = { DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl, REDIS_URL: infra.redisUrl, NATS_NAMESPACE: namespace, NODE_ENV: 'test' };
+  const database = `${databaseNameOf(infra.databaseUrl)}_${namespace}`;
+  const template = process.env[STACK_TEMPLATE_VARIABLE];
+  const databaseUrl = await createDatabase(infra.databaseUrl, database, template);
+  const shared = { DATABASE_URL: databaseUrl, NATS_URL: infra.natsUrl, REDIS_URL: infra.redisUrl, NATS_NAMESPACE: namespace, NODE_ENV: 'test' };
   const envOf = (service: BackendService): NodeJS.ProcessEnv => ({
     ...shared,
     DATABASE_SCHEMA: schemaOf(service),
@@ -63,9 +70,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...options.env?.[service],
   });
 
-  await ensureDatabase(infra.databaseUrl);
-  // Each service migrates its own schema: side by side, which shortens every suite's start.
-  await Promise.all(BACKEND_SERVICES.map((service) => runServiceCommand(service, ['migrate'], envOf(service))));
+  // Run outside the tiers' global setup (no template): each service migrates its own schema, side by side.
+  if (!template) await Promise.all(BACKEND_SERVICES.map((service) => runServiceCommand(service, ['migrate'], migrationEnv(infra, databaseUrl, service, namespace))));
   await options.beforeStart?.({ envOf });
   const services = new Map<string, ServiceProcess>();
   for (const service of BACKEND_SERVICES) services.set(service, new ServiceProcess(service, await freePort(), envOf(service)));
@@ -82,11 +88,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   } catch (error) {
     // A service that never got ready must not leave the others running: the test run would wait on them for ever.
     await Promise.all([...services.values()].map((service) => service.stop().catch(() => undefined)));
-    await Promise.all([mail.stop(), push.stop()]);
+    await Promise.all([mail.stop(), push.stop(), dropDatabase(infra.databaseUrl, database)]);
     throw error;
   }
   const nc = await connect({ servers: infra.natsUrl });
-  const db = new Client({ connectionString: infra.databaseUrl });
+  const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   const base = `http://127.0.0.1:${gatewayPort}`;
   return {
@@ -108,7 +114,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await deleteNamespaceStreams(nc, namespace);
       await nc.drain();
       await db.end();
-      await dropSchemas(infra.databaseUrl, BACKEND_SERVICES.map(schemaOf));
+      await dropDatabase(infra.databaseUrl, database);
       await mail.stop();
       await push.stop();
     },

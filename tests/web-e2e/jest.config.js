@@ -4,8 +4,8 @@ module.exports = {
   ...require('../../tools/jest/preset'),
   displayName: 'web-e2e',
   testMatch: ['<rootDir>/tests/web-e2e/**/*.web-e2e-spec.ts'],
-  globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
-  globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+  globalSetup: '<rootDir>/tests/support/stack-global-setup.ts',
+  globalTeardown: '<rootDir>/tests/support/stack-global-teardown.ts',
   testTimeout: 120_000,
   maxWorkers: 1,
 };

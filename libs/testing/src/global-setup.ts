@@ -1,6 +1,6 @@
 import { dockerEngineAvailable, TEST_SERVICE_VARIABLES, testInfra } from './infra';
 import { ensureDatabase } from './isolation';
-import { sweepLeftoverSchemas, sweepLeftoverStreams } from './sweep';
+import { sweepLeftoverDatabases, sweepLeftoverSchemas, sweepLeftoverStreams } from './sweep';
 
 interface Stoppable {
   stop(): Promise<unknown>;
@@ -36,16 +36,18 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_REDIS_URL = redis.getConnectionUrl();
 }
 
-/** Schemas and streams of test runs aborted over an hour ago (sweep.ts); a service that does not answer is left to the tests to report. */
+/** Schemas, databases and streams of test runs aborted over an hour ago (sweep.ts); a service that does not answer is left to the tests to report. */
 async function sweepLeftovers(): Promise<void> {
   const { databaseUrl, natsUrl } = testInfra();
   const results = await Promise.allSettled([
     ensureDatabase(databaseUrl).then(() => sweepLeftoverSchemas(databaseUrl)),
+    sweepLeftoverDatabases(databaseUrl),
     sweepLeftoverStreams(natsUrl),
   ]);
-  const [schemas, streams] = results.map((result) => (result.status === 'fulfilled' ? result.value : []));
-  if (schemas.length + streams.length > 0) {
-    process.stdout.write(`\nSwept leftovers of aborted test runs: ${[...schemas.map((name) => `schema ${name}`), ...streams.map((name) => `stream ${name}`)].join(', ')}\n`);
+  const [schemas, databases, streams] = results.map((result) => (result.status === 'fulfilled' ? result.value : []));
+  const swept = [...schemas.map((name) => `schema ${name}`), ...databases.map((name) => `database ${name}`), ...streams.map((name) => `stream ${name}`)];
+  if (swept.length > 0) {
+    process.stdout.write(`\nSwept leftovers of aborted test runs: ${swept.join(', ')}\n`);
   }
   for (const result of results) {
     if (result.status === 'rejected') process.stdout.write(`\nSweeping test leftovers skipped: ${(result.reason as Error).message}\n`);

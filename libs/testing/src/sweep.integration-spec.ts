@@ -2,8 +2,8 @@ import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import { testInfra } from './infra';
-import { dropSchemas, ensureDatabase, isolatedName } from './isolation';
-import { firstSeenComment, sweepLeftoverSchemas, sweepLeftoverStreams, SWEEP_AFTER_MS } from './sweep';
+import { createDatabase, databaseNameOf, dropDatabase, dropSchemas, ensureDatabase, isolatedName } from './isolation';
+import { firstSeenComment, sweepLeftoverDatabases, sweepLeftoverSchemas, sweepLeftoverStreams, SWEEP_AFTER_MS } from './sweep';
 
 // Other runs may be using the shared services right now: every sweep here is narrowed to this test's own names.
 describe('sweeping leftovers of aborted test runs', () => {
@@ -49,6 +49,25 @@ describe('sweeping leftovers of aborted test runs', () => {
     expect(await sweepLeftoverSchemas(infra.databaseUrl, { now: now + SWEEP_AFTER_MS + 1000, only: ours })).toEqual(
       expect.arrayContaining([`items_${recentName}`, `items_${newName}`]),
     );
+  });
+
+  it('drops only the stack databases it first saw over an hour ago', async () => {
+    const now = Date.now();
+    const databaseOf = (id: string) => `${databaseNameOf(infra.databaseUrl)}_${id}`;
+    const databaseExists = async (name: string) => (await db.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+    const [older, newer] = [databaseOf(oldName), databaseOf(newName)];
+    try {
+      await createDatabase(infra.databaseUrl, older);
+      await db.query(`COMMENT ON DATABASE "${older}" IS '${firstSeenComment(now - SWEEP_AFTER_MS - 60_000)}'`);
+      await createDatabase(infra.databaseUrl, newer);
+
+      expect(await sweepLeftoverDatabases(infra.databaseUrl, { now, only: ours })).toEqual([older]);
+      expect(await databaseExists(older)).toBe(false);
+      expect(await databaseExists(newer)).toBe(true);
+      expect(await sweepLeftoverDatabases(infra.databaseUrl, { now: now + SWEEP_AFTER_MS + 1000, only: ours })).toEqual([newer]);
+    } finally {
+      await Promise.all([older, newer].map((name) => dropDatabase(infra.databaseUrl, name)));
+    }
   });
 
   it('deletes only the streams created over an hour ago', async () => {

@@ -1,4 +1,4 @@
-import { isLeftoverSchemaName, isLeftoverStreamName } from './sweep';
+import { isLeftoverDatabaseName, isLeftoverSchemaName, isLeftoverStreamName } from './sweep';
 
 describe('what the test sweep counts as a leftover', () => {
   it("takes the schemas of tests' isolated names and of the benchmark", () => {
@@ -18,5 +18,13 @@ describe('what the test sweep counts as a leftover', () => {
     expect(isLeftoverStreamName('BENCH_3C4D5E_HOMING_SECRETS')).toBe(true);
     expect(isLeftoverStreamName('HOMING_EVENTS')).toBe(false);
     expect(isLeftoverStreamName('TX_AB12CD_HOMING_EVENTS')).toBe(false);
+  });
+
+  it("takes the databases of stacks and of their template beside the test database, nothing else", () => {
+    expect(isLeftoverDatabaseName('homing_test_t1_ab12cd', 'homing_test')).toBe(true);
+    expect(isLeftoverDatabaseName('homing_test_tpl_3c4d5e', 'homing_test')).toBe(true);
+    for (const name of ['homing_test', 'homing', 'postgres', 'homing_test_t1', 'homing_test_t1_ab12cd_x', 'other_t1_ab12cd', 'homing_test_tx_ab12cd', 'homing_test_t1_AB12CD']) {
+      expect(isLeftoverDatabaseName(name, 'homing_test')).toBe(false);
+    }
   });
 });

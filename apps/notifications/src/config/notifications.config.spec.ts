@@ -25,6 +25,12 @@ describe('notifications configuration', () => {
     expect(() => loadNotificationsConfig({ ...vapid, OWNER_EMAIL_DELAY_MINUTES: '-1' })).toThrow(ConfigError);
   });
 
+  it('holds a job’s lock 15 s by default, and refuses a lock too short to renew or not a whole number', () => {
+    expect(loadNotificationsConfig(vapid).JOB_LOCK_SECONDS).toBe(15);
+    expect(loadNotificationsConfig({ ...vapid, JOB_LOCK_SECONDS: '5' }).JOB_LOCK_SECONDS).toBe(5);
+    for (const seconds of ['1', '2.5', 'soon', '301']) expect(() => loadNotificationsConfig({ ...vapid, JOB_LOCK_SECONDS: seconds })).toThrow(/JOB_LOCK_SECONDS/);
+  });
+
   it('gives each NATS namespace its own BullMQ prefix unless one is set', () => {
     expect(bullmqPrefixOf(loadNotificationsConfig({ ...vapid, NATS_NAMESPACE: 't1_ab12cd' }))).toBe('homing_t1_ab12cd');
     expect(bullmqPrefixOf(loadNotificationsConfig({ ...vapid, NATS_NAMESPACE: 't1_ab12cd', BULLMQ_PREFIX: 'staging' }))).toBe('staging');

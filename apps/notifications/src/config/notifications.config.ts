@@ -11,6 +11,12 @@ const notificationsEnvSchema = baseEnvSchema
     PORT: envSchemas.port.default(3004),
     /** Delivery records (who was sent what, when) are deleted this many days after they were made. */
     DELIVERY_RETENTION_DAYS: z.coerce.number().min(1).max(10 * 365).default(90),
+    /**
+     * How long a worker holds a job without renewing its lock, and how often workers look for jobs whose holder died:
+     * a SIGKILLed worker's jobs run again within about twice this. Shorter recovers sooner, but a worker whose event
+     * loop stalls longer than this loses its jobs to another worker.
+     */
+    JOB_LOCK_SECONDS: z.coerce.number().int().min(2).max(300).default(15),
     /** One image, two roles (ARCHITECTURE §1): event consumers, queue workers, or both, so workers scale alone. */
     NOTIFICATIONS_ROLE: z.enum(['consumer', 'worker', 'all']).default('all'),
     /** Where e-mail is handed over: `smtp://` or `smtps://`, credentials in the URL if any. Development: MailDev. */

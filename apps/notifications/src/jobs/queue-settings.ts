@@ -15,14 +15,12 @@ export const NOTIFICATION_JOB_OPTIONS: JobsOptions = {
 };
 
 /**
- * A killed worker's job is picked up after about two stall intervals (30 s with 15 s, measured here; 60 s with the
- * default); a job found stalled twice more fails rather than looping. Ten jobs side by side per queue and process: a
- * job's run is mostly waiting (RPCs, PostgreSQL, the SMTP server or push service), and at 4 the queue was where a burst
- * of messages waited (B3); sends still share the transport's 5 pooled SMTP connections.
+ * A killed worker's job is picked up after about two stall intervals (JOB_LOCK_SECONDS: 30 s with the default 15 s,
+ * measured here; 60 s with BullMQ's own default); a job found stalled twice more fails rather than looping. Ten jobs
+ * side by side per queue and process: a job's run is mostly waiting (RPCs, PostgreSQL, the SMTP server or push
+ * service), and at 4 the queue was where a burst of messages waited (B3); sends still share the transport's 5 pooled
+ * SMTP connections.
  */
-export const NOTIFICATION_WORKER_OPTIONS: Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount' | 'concurrency'> = {
-  lockDuration: 15_000,
-  stalledInterval: 15_000,
-  maxStalledCount: 2,
-  concurrency: 10,
-};
+export function notificationWorkerOptions(lockSeconds: number): Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount' | 'concurrency'> {
+  return { lockDuration: lockSeconds * 1000, stalledInterval: lockSeconds * 1000, maxStalledCount: 2, concurrency: 10 };
+}

@@ -5,7 +5,7 @@ import { bullmqPrefixOf, type NotificationsConfig } from '../config/notification
 import type { Channel } from './job-ids';
 import { notificationMetrics } from './notification-metrics';
 import { settlesWithin, throttledWarning } from './redis-connection';
-import { NOTIFICATION_WORKER_OPTIONS } from './queue-settings';
+import { notificationWorkerOptions } from './queue-settings';
 
 // SIGTERM: jobs in hand get this long to finish (SMTP and push timeouts are shorter), inside the service's 25 s deadline.
 const DRAIN_TIMEOUT_MS = 15_000;
@@ -38,7 +38,7 @@ export abstract class QueueWorker<Data> implements OnApplicationBootstrap, OnMod
     this.worker = new Worker<Data>(this.queueName, (job, token) => this.measured(job, token), {
       connection: this.connection,
       prefix: bullmqPrefixOf(this.workerConfig),
-      ...NOTIFICATION_WORKER_OPTIONS,
+      ...notificationWorkerOptions(this.workerConfig.JOB_LOCK_SECONDS),
     });
     this.worker.on('error', throttledWarning(this.logger, `${this.queueName} worker`));
     this.worker.on('failed', (job, error) => {
