@@ -51,7 +51,7 @@ const FINDER_LEFT_EN = 'The finder deleted their conversation: you can no longer
 describe('a finder deleting their conversation', () => {
   const stack = stackForSuite({ env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' } } });
 
-  const { openPage } = chromiumForSuite();
+  const { openPage } = chromiumForSuite({ push: true });
   const url = (path: string) => `${stack.base}${path}`;
 
   async function axeClean(page: Page, name: string, violations: string[]) {

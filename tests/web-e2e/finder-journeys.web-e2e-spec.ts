@@ -64,7 +64,7 @@ describe('a finder’s journeys across browsers', () => {
 
   afterAll(() => stack?.stop());
 
-  const { openPage } = chromiumForSuite();
+  const { openPage } = chromiumForSuite({ push: true });
   const url = (path: string) => `${stack.base}${path}`;
 
   async function declinePush(page: Page, language: Language) {

@@ -28,7 +28,7 @@ describe('message receipts in two browsers', () => {
 
   afterAll(() => stack?.stop());
 
-  const { openContext, openPage } = chromiumForSuite();
+  const { openContext, openPage } = chromiumForSuite({ push: true });
   const url = (path: string) => `${stack.base}${path}`;
 
   /** A finder's first message about an item, written from their own client address. */

@@ -30,7 +30,7 @@ describe('the web app in a browser', () => {
 
   afterAll(() => stack?.stop());
 
-  const { openContext, openPage } = chromiumForSuite();
+  const { openContext, openPage } = chromiumForSuite({ push: true });
 
   const url = (path: string) => `${stack.base}${path}`;
   // Links in e-mails start with the gateway's PUBLIC_URL.
