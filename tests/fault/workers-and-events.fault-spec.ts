@@ -90,13 +90,17 @@ describeWithInfra('F3, F10–F14: relays, partitions, workers and replays', () =
 
   it('F10: a service that stops answering gets 503/504 from the gateway within the RPC timeout, and no hanging request', async () => {
     const { token } = testAccessToken();
-    const requests = sized(20, 200);
+    // The bound is a p99: of fewer than 100 answers that is their maximum, a single hiccup of a loaded machine.
+    const requests = sized(100, 200);
     const list = async () => {
       const started = performance.now();
       const answer = await call<unknown>(stack, 'GET', '/user/items', undefined, { authorization: `Bearer ${token}` });
       return { status: answer.status, ms: performance.now() - started };
     };
-    expect((await list()).status).toBe(200);
+    // As many connections as a wave uses, opened before the fault: the bound is on the gateway's answer, and a
+    // TCP handshake per request in the first wave would count the test client's set-up against it.
+    const warm = await Promise.all(Array.from({ length: 10 }, list));
+    expect(warm.map(({ status }) => status)).toEqual(Array(10).fill(200));
     stack.service('items').pause();
     let answers: Array<{ status: number; ms: number }>;
     try {

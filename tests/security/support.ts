@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import Redis from 'ioredis';
 import { testInfra } from '@homing/testing';
 import type { Stack } from '../support/stack';
@@ -33,21 +34,59 @@ export async function call<T = unknown>(stack: Stack, method: string, path: stri
   if (options.body !== undefined) headers['content-type'] ??= 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.finderToken) headers['x-finder-token'] = options.finderToken;
+  const url = `${options.base ?? stack.base}${options.root ? '' : '/api/v1'}${path}`;
+  const body = options.body === undefined ? undefined : typeof options.body === 'string' || Buffer.isBuffer(options.body) ? (options.body as string | Buffer) : JSON.stringify(options.body);
   const started = performance.now();
-  const response = await fetch(`${options.base ?? stack.base}${options.root ? '' : '/api/v1'}${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : typeof options.body === 'string' || Buffer.isBuffer(options.body) ? (options.body as string | Buffer) : JSON.stringify(options.body),
-  });
-  const text = await response.text();
+  const { status, text, headers: answerHeaders } =
+    body !== undefined && Buffer.byteLength(body) > LARGE_BODY_BYTES ? await sendLargeBody(url, method, headers, body) : await fetchText(url, method, headers, body);
   const ms = performance.now() - started;
-  let body: unknown = text;
+  let parsed: unknown = text;
   try {
-    body = text ? JSON.parse(text) : undefined;
+    parsed = text ? JSON.parse(text) : undefined;
   } catch {
     // Not JSON: the text is the body.
   }
-  return { status: response.status, body: body as T, text, headers: response.headers, ms };
+  return { status, body: parsed as T, text, headers: answerHeaders, ms };
+}
+
+interface RawAnswer {
+  status: number;
+  text: string;
+  headers: Headers;
+}
+
+async function fetchText(url: string, method: string, headers: Record<string, string>, body: string | Buffer | undefined): Promise<RawAnswer> {
+  const response = await fetch(url, { method, headers, body });
+  return { status: response.status, text: await response.text(), headers: response.headers };
+}
+
+// Past this, a body may still be on its way when the gateway refuses it (413 on its length alone).
+const LARGE_BODY_BYTES = 64 * 1024;
+
+/**
+ * A large body sent as a browser sends an upload: the answer counts once it has come, even if the server stops
+ * reading the body and the rest of it cannot be written (EPIPE or a reset after an early 413). fetch (undici) fails
+ * the whole call on such a write error, whatever answer it already holds.
+ */
+function sendLargeBody(url: string, method: string, headers: Record<string, string>, body: string | Buffer): Promise<RawAnswer> {
+  return new Promise((resolveAnswer, rejectAnswer) => {
+    let answered = false;
+    const outgoing = httpRequest(url, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (incoming) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+        resolveAnswer({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: answerHeaders });
+      });
+      incoming.on('error', rejectAnswer);
+    });
+    outgoing.on('error', (error) => {
+      if (!answered) rejectAnswer(error);
+    });
+    outgoing.end(body);
+  });
 }
 
 export function median(values: number[]): number {

@@ -9,7 +9,8 @@ import { chromium, type Browser, type BrowserContext, type CDPSession, type Loca
 // Playwright itself runs headless). These tests start a context and a renderer per test, and here the full browser's
 // cost about four times the CPU (`--dump-dom about:blank`: 5.5 CPU-s against 1.4): with the shell, two suites took
 // 47 s instead of 70. The shell has no Notifications or Push API, so the app offers no push there: suites that meet
-// the push offer or receive pushes ask for the full browser. Without the shell, every suite uses the full browser.
+// the push offer or receive pushes ask for the full browser, per page or for the whole suite. Without the shell, every
+// page runs in the full browser.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HEADLESS_SHELL = process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
 export const SCREENSHOTS = join(__dirname, 'test-results', 'screenshots');
@@ -20,7 +21,7 @@ const AXE_OPTIONS: RunOptions = { runOnly: { type: 'tag', values: ['wcag2a', 'wc
 
 export const VIEWPORTS = { phone: { width: 360, height: 740 }, desktop: { width: 1280, height: 800 } } as const;
 
-/** Chromium headless: its headless shell where installed, the full browser for a suite that needs `push`. */
+/** Chromium headless: its headless shell where installed, the full browser for pages that need `push`. */
 export function launchChromium({ push = false }: { push?: boolean } = {}): Promise<Browser> {
   // Chromium's sandbox cannot start as root (CI containers).
   const asRoot = process.getuid?.() === 0;
@@ -46,34 +47,47 @@ export function newContext(
   });
 }
 
+/** What a test's page asks for: its context's settings, and `push` for the full browser (the push offer, pushes). */
+export type PageOptions = Parameters<typeof newContext>[1] & { push?: boolean };
+
 /**
- * One Chromium for a suite (`push`: the full browser, for suites that meet the push offer or receive pushes) and a
- * page in a fresh context per call; every context closes after each test. Call it after
- * the suite's own `beforeAll` that starts the stack: the services' start-up has a deadline, and Chromium's start
- * competes for the CPU.
+ * Chromium for a suite and a page in a fresh context per call; every context closes after each test. Pages run in
+ * the headless shell unless they ask for `push` (or the suite does: `chromiumForSuite({ push: true })`); each kind
+ * of browser starts once, when a page first needs it. Call it after the suite's own `beforeAll` that starts the
+ * stack: the services' start-up has a deadline, and Chromium's start competes for the CPU.
  */
-export function chromiumForSuite(options: { push?: boolean } = {}): {
-  openContext(create?: (browser: Browser) => Promise<BrowserContext>): Promise<BrowserContext>;
-  openPage(options?: Parameters<typeof newContext>[1]): Promise<Page>;
+export function chromiumForSuite(suite: { push?: boolean } = {}): {
+  openContext(create?: (browser: Browser) => Promise<BrowserContext>, options?: { push?: boolean }): Promise<BrowserContext>;
+  openPage(options?: PageOptions): Promise<Page>;
 } {
-  let browser: Browser | undefined;
+  const browsers = new Map<boolean, Promise<Browser>>();
+  const browser = (push: boolean) => {
+    let started = browsers.get(push);
+    if (!started) {
+      started = launchChromium({ push });
+      browsers.set(push, started);
+    }
+    return started;
+  };
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    browser = await launchChromium(options);
+    await browser(suite.push ?? false);
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));
   });
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all([...browsers.values()].map(async (started) => (await started).close()));
   });
-  const openContext = async (create: (browser: Browser) => Promise<BrowserContext> = (started) => newContext(started)) => {
-    if (!browser) throw new Error('Chromium has not started');
-    const context = await create(browser);
+  const openContext = async (create: (browser: Browser) => Promise<BrowserContext> = (started) => newContext(started), { push = suite.push ?? false } = {}) => {
+    const context = await create(await browser(push));
     contexts.push(context);
     return context;
   };
-  return { openContext, openPage: async (options = {}) => (await openContext((started) => newContext(started, options))).newPage() };
+  return {
+    openContext,
+    openPage: async ({ push, ...options } = {}) => (await openContext((started) => newContext(started, options), { push })).newPage(),
+  };
 }
 
 /**
@@ -86,7 +100,7 @@ export async function pushReadyPage(
   subscription: { endpoint: string },
   options: Parameters<typeof newContext>[1] = {},
 ): Promise<Page> {
-  const context = await openContext((browser) => newContext(browser, options));
+  const context = await openContext((browser) => newContext(browser, options), { push: true });
   await context.grantPermissions(['notifications'], { origin });
   await context.addInitScript(`(() => {
     if (typeof PushManager === 'undefined') return;

@@ -51,7 +51,7 @@ const FINDER_LEFT_EN = 'The finder deleted their conversation: you can no longer
 describe('a finder deleting their conversation', () => {
   const stack = stackForSuite({ env: { gateway: { TRUSTED_PROXIES: '127.0.0.1,::1' } } });
 
-  const { openPage } = chromiumForSuite({ push: true });
+  const { openPage } = chromiumForSuite();
   const url = (path: string) => `${stack.base}${path}`;
 
   async function axeClean(page: Page, name: string, violations: string[]) {
@@ -66,7 +66,8 @@ describe('a finder deleting their conversation', () => {
       const user = await ownerWithItem(stack, `Umbrella ${language}`);
       const { code } = user;
 
-      const finder = await openPage({ viewport: 'phone', locale: LOCALES[language] });
+      // The finder meets the push offer once they have written: the full browser, which has the Push API.
+      const finder = await openPage({ viewport: 'phone', locale: LOCALES[language], push: true });
       // The finder types into the prerendered page while the app's code is still on its way (a slow phone).
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));

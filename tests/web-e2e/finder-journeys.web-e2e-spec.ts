@@ -64,7 +64,7 @@ describe('a finder’s journeys across browsers', () => {
 
   afterAll(() => stack?.stop());
 
-  const { openPage } = chromiumForSuite({ push: true });
+  const { openPage } = chromiumForSuite();
   const url = (path: string) => `${stack.base}${path}`;
 
   async function declinePush(page: Page, language: Language) {
@@ -78,7 +78,8 @@ describe('a finder’s journeys across browsers', () => {
     const user = await ownerWithItem(stack, 'Mochila azul');
     const { code } = user;
 
-    const finder = await openPage({ viewport: 'phone', locale: LOCALES.es });
+    // The pages that meet the push offer run in the full browser, which has the Push API.
+    const finder = await openPage({ viewport: 'phone', locale: LOCALES.es, push: true });
     await finder.goto(url(`/found/${code}`));
     await heading(finder, es.finderTitle);
     // The app takes the server-rendered page over before anyone types: a click on the server's form before the
@@ -91,7 +92,7 @@ describe('a finder’s journeys across browsers', () => {
     await finder.getByRole('button', { name: es.sendReply }).waitFor();
     await declinePush(finder, 'es');
 
-    const owner = await openPage();
+    const owner = await openPage({ push: true });
     await logInAt(owner, stack.base, user);
     await owner.goto(url(`/found/${code}`));
     await owner.getByText('Encontré tu mochila en la estación').waitFor();
@@ -108,7 +109,7 @@ describe('a finder’s journeys across browsers', () => {
     expect(link.searchParams.get('resume')).toMatch(/^[A-Za-z0-9_-]{22}$/);
 
     // A browser that never wrote opens the link: the conversation is there, and the link leaves the address bar.
-    const elsewhere = await openPage({ locale: LOCALES.es });
+    const elsewhere = await openPage({ locale: LOCALES.es, push: true });
     await elsewhere.goto(url(`${link.pathname}${link.search}`));
     const thread = elsewhere.getByRole('list', { name: es.messages });
     await thread.getByText('Encontré tu mochila en la estación').waitFor();

@@ -30,7 +30,7 @@ describe('the web app in a browser', () => {
 
   afterAll(() => stack?.stop());
 
-  const { openContext, openPage } = chromiumForSuite({ push: true });
+  const { openContext, openPage } = chromiumForSuite();
 
   const url = (path: string) => `${stack.base}${path}`;
   // Links in e-mails start with the gateway's PUBLIC_URL.
@@ -289,15 +289,16 @@ describe('the web app in a browser', () => {
 
     const violations: string[] = [];
     for (const viewport of Object.keys(VIEWPORTS) as Array<keyof typeof VIEWPORTS>) {
-      const loggedIn = async (token: string) => {
-        const page = await openPage({ viewport });
+      // The owner's thread offers pushes, and that offer is one of the screens.
+      const loggedIn = async (token: string, push = false) => {
+        const page = await openPage({ viewport, push });
         await page.goto(url('/'));
         await page.evaluate(`localStorage.setItem(${JSON.stringify(TOKEN_KEY)}, ${JSON.stringify(token)})`);
         return page;
       };
       for (const [page, screens] of [
         [await openPage({ viewport }), publicScreens],
-        [await loggedIn(ownerToken), ownerScreens],
+        [await loggedIn(ownerToken, true), ownerScreens],
         [await loggedIn(emptyOwnerToken), emptyOwnerScreens],
         [await openPage({ viewport }), dutchVisitorScreens],
       ] as const) {
@@ -433,12 +434,13 @@ describe('the web app in a browser', () => {
    */
   async function conversationWalk(locale: string, texts: typeof ENGLISH, shots: boolean) {
     const tag = unclaimedTag();
-    const owner = await openPage({ locale });
+    // Both meet the push offer once they have written or read: the full browser, which has the Push API.
+    const owner = await openPage({ locale, push: true });
     await activateAsNewUser(owner, tag, 'Blue backpack', texts);
     // Away from the thread while the finder writes: an open thread reads new messages as they come.
     await owner.goto(url('/items'));
 
-    const finder = await openPage({ viewport: 'phone', locale });
+    const finder = await openPage({ viewport: 'phone', locale, push: true });
     await finder.goto(url(`/found/${tag}`));
     await heading(finder, texts.finderTitle);
     // The app takes the server-rendered page over before anyone types: a click on the server's form before the
@@ -678,7 +680,8 @@ describe('the web app in a browser', () => {
   });
   it('shows the owner older messages 5 at a time, and answers the finder the owner picks', async () => {
     const user = await newUser();
-    const owner = await openPage();
+    // The owner meets the push offer in the thread: the full browser.
+    const owner = await openPage({ push: true });
     await logIn(owner, user);
     await owner.goto(url('/add-item'));
     await owner.getByLabel('Name').fill('Brown bag');
