@@ -13,6 +13,9 @@ const backend = { target: 'http://localhost:8080' };
 // files (the gateway refuses /server/, nginx's web.conf too).
 export const FINDER_PAGE_SERVER_DIR = 'server';
 
+// The name of the finder page's own entry chunk (assets/finder-main-<hash>.js).
+const FINDER_ENTRY = 'finder-main';
+
 /**
  * Writes found.html beside index.html: the same page with the finder page's text and form rendered into its root
  * (src/prerender/finder-shell.tsx), which nginx (and the gateway without the server entry) answers for /found/*.
@@ -47,16 +50,19 @@ function prerenderFinderPage(): Plugin {
           .replace('<div id="root"></div>', `<div id="root">${await renderFinderShell()}</div>`)
           .replace('<title>Homing</title>', '<title>You found someone&#x27;s item · Homing</title>');
         await writeFile(join(dir, 'found.html'), found);
-        // The page the gateway renders into: without the "needs JavaScript" note, as it works without. For the same
-        // reason its script comes at the end of the page and nothing is preloaded: on a phone's slow connection and CPU,
-        // the app's code arriving while the page was still being parsed delayed its form and its largest paint.
-        const entryScript = /\s*(<script type="module"[^>]*><\/script>)/.exec(index);
-        if (!entryScript) throw new Error("index.html's entry script was not found to move into the finder page's body");
+        // The page the gateway renders into: without the "needs JavaScript" note, as it works without. Its script is the
+        // finder page's own entry (src/finder-main.tsx), not the app's; for the same reason as the note it comes at the
+        // end of the page and nothing is preloaded: on a phone's slow connection and CPU, code arriving while the page
+        // was still being parsed delayed its form and its largest paint.
+        const entryScript = /\s*<script type="module"[^>]*><\/script>/.exec(index);
+        if (!entryScript) throw new Error("index.html's entry script was not found to take out of the finder page");
+        const finderEntry = Object.values(bundle).find((file) => file.type === 'chunk' && file.isEntry && file.name === FINDER_ENTRY);
+        if (!finderEntry) throw new Error(`the ${FINDER_ENTRY} entry was not built`);
         const template = index
           .replace(entryScript[0], '')
           .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
           .replace(/<noscript>[\s\S]*?<\/noscript>/, '')
-          .replace('</body>', `${entryScript[1]}</body>`);
+          .replace('</body>', `<script type="module" crossorigin src="/${finderEntry.fileName}"></script></body>`);
         await mkdir(join(dir, FINDER_PAGE_SERVER_DIR), { recursive: true });
         await writeFile(join(dir, FINDER_PAGE_SERVER_DIR, 'finder-page.html'), template);
       } finally {
@@ -94,15 +100,26 @@ export default defineConfig({
       // Registered by the app itself (src/features/push/service-worker.ts), after the page has loaded.
       injectRegister: false,
       manifest: false,
-      // The shell only (the pages, the entry script, its styles and the finder page): a finder's phone on a weak
-      // connection should not download every screen of the app in the background.
-      injectManifest: { globPatterns: ['*.{html,svg}', 'assets/index-*.{js,css}', 'assets/rolldown-runtime-*.js', 'assets/found-*.js'] },
+      // The shell only (the pages, the entry scripts, the framework both start with, the styles and the finder page): a
+      // finder's phone on a weak connection should not download every screen of the app in the background.
+      injectManifest: {
+        globPatterns: ['*.{html,svg}', 'assets/{index,main}-*.{js,css}', `assets/${FINDER_ENTRY}-*.js`, 'assets/framework-*.js', 'assets/rolldown-runtime-*.js', 'assets/found-*.js'],
+      },
       devOptions: { enabled: false },
     }),
   ],
   build: {
     outDir: '../../dist/apps/web',
     emptyOutDir: true,
+    rolldownOptions: {
+      // The app (index.html) and the finder page's own entry, which the gateway's finder page loads (src/finder-main.tsx).
+      input: { index: join(import.meta.dirname, 'index.html'), [FINDER_ENTRY]: join(import.meta.dirname, 'src/finder-main.tsx') },
+      output: {
+        // What both entries start with, in one file of a known name (the service worker precaches it): React, the
+        // texts' library and TanStack Query. The router is the app's alone.
+        codeSplitting: { groups: [{ name: 'framework', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|@tanstack)[\\/]/ }] },
+      },
+    },
   },
   server: {
     proxy: {

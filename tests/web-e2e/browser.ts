@@ -192,6 +192,12 @@ export async function logIn(page: Page, base: string, user: { email: string; pas
  * Waits until the app has taken over a page the server rendered (the gateway's finder page): the server's form posts
  * to the page (`action`), the app's sends with script and has none.
  */
+/**
+ * The script that takes the gateway's finder page over, for a test to hold back (a slow phone): the finder page's own
+ * entry (apps/web/src/finder-main.tsx), or the app's finder route where the whole app loads (an owner, found.html).
+ */
+export const FINDER_PAGE_CODE = /\/assets\/(?:finder-main|found)-[^/]*\.js$/;
+
 export async function appTookOver(page: Page): Promise<void> {
   await page.locator('#root form.message-form:not([action])').waitFor();
 }

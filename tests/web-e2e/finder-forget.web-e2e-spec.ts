@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { stackForSuite } from '../support/stack';
-import { appTookOver, chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations } from './browser';
+import { appTookOver, chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations, FINDER_PAGE_CODE } from './browser';
 import { ownerWithItem } from './owners';
 
 // A finder deletes their conversation from the finder page, after a confirmation, in each language; the owner's page
@@ -71,11 +71,12 @@ describe('a finder deleting their conversation', () => {
       // The finder types into the prerendered page while the app's code is still on its way (a slow phone).
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
-      await finder.route(/\/assets\/found-[^/]*\.js$/, async (route) => {
+      await finder.route(FINDER_PAGE_CODE, async (route) => {
         await held;
         await route.continue();
       });
-      await finder.goto(url(`/found/${code}`));
+      await finder.goto(url(`/found/${code}`), { waitUntil: 'commit' });
+      // (Not until `load`: the held script is the page's own, which the load event waits for.)
       // The gateway renders the page in the browser's language already.
       await heading(finder, text.finderTitle);
       const content = `Found it at the bakery (${randomUUID().slice(0, 8)})`;

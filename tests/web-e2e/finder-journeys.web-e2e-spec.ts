@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { expectEventually, linkIn } from '@homing/testing';
 import { startStack, type Stack } from '../support/stack';
-import { appTookOver, chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations, VIEWPORTS } from './browser';
+import { appTookOver, chromiumForSuite, heading, logIn as logInAt, screenshot, seriousViolations, VIEWPORTS, FINDER_PAGE_CODE } from './browser';
 import { ownerWithItem } from './owners';
 
 // A finder's journeys across browsers in Chromium against the whole product: a Spanish finder writes, the owner
@@ -162,11 +162,12 @@ describe('a finder’s journeys across browsers', () => {
     // The app's code is held back (a slow phone) while the finder unfolds the request on the prerendered page.
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/found-[^/]*\.js$/, async (route) => {
+    await page.route(FINDER_PAGE_CODE, async (route) => {
       await held;
       await route.continue();
     });
-    await page.goto(url(`/found/${code}`));
+    await page.goto(url(`/found/${code}`), { waitUntil: 'commit' });
+    // (Not until `load`: the held script is the page's own, which the load event waits for.)
     // The gateway renders the page in the browser's language already.
     await heading(page, TEXTS.nl.finderTitle);
     await page.getByText(TEXTS.nl.askLink).click();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expectEventually, linkIn, runServiceCommand, type ReceivedMail, type SinkSubscription } from '@homing/testing';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
-import { appTookOver, chromiumForSuite, flashAfter, heading, layoutShifts, logIn as logInAt, newContext, pushReadyPage as pushReadyPageAt, screenshot, seriousViolations, VIEWPORTS, watchLayoutShifts } from './browser';
+import { appTookOver, chromiumForSuite, flashAfter, heading, layoutShifts, logIn as logInAt, newContext, pushReadyPage as pushReadyPageAt, screenshot, seriousViolations, VIEWPORTS, watchLayoutShifts, FINDER_PAGE_CODE } from './browser';
 
 // The web app in Chromium against the whole product, as a user meets it: every flow through the screens, the
 // e-mails read from the stack's SMTP sink.
@@ -651,11 +651,12 @@ describe('the web app in a browser', () => {
     const finder = await openPage({ viewport: 'phone' });
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await finder.route(/\/assets\/found-[^/]*\.js$/, async (route) => {
+    await finder.route(FINDER_PAGE_CODE, async (route) => {
       await held;
       await route.continue();
     });
-    await finder.goto(url(`/found/${tag}`));
+    await finder.goto(url(`/found/${tag}`), { waitUntil: 'commit' });
+    // (Not until `load`: the held script is the page's own, which the load event waits for.)
     await finder.getByLabel(ENGLISH.message, { exact: true }).fill('I found it on the bus');
     await finder.getByLabel(ENGLISH.finderEmail).fill('finder@example.test');
     release();
@@ -671,9 +672,15 @@ describe('the web app in a browser', () => {
     // Nothing on the page moves as the app takes the prerendered page's place (cumulative layout shift 0). Each shift
     // is kept with what moved, from where to where, so a failure says which element it was.
     const visitor = await openPage({ viewport: 'phone' });
+    const scripts: string[] = [];
+    visitor.on('request', (request) => void (request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname)));
     await watchLayoutShifts(visitor);
     await visitor.goto(url(`/found/${tag}`));
     await appTookOver(visitor);
+    // The finder page's own entry took it over (issue 29): the app's entry, with its router and other screens, was
+    // never fetched.
+    expect(scripts.filter((path) => path.startsWith('/assets/finder-main-'))).toHaveLength(1);
+    expect(scripts.filter((path) => /^\/assets\/(index|main)-/.test(path))).toEqual([]);
     await visitor.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
     expect(await layoutShifts(visitor)).toEqual([]);
     expect(await seriousViolations(visitor)).toEqual([]);

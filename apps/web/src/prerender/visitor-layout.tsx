@@ -7,9 +7,20 @@ import { LogoMark } from '../components/logo';
 /**
  * The app's layout (app/main-layout.tsx) for a visitor who is not logged in, as plain markup for pages rendered
  * outside the app: found.html at build time and the finder page the gateway renders. The same markup as the app's,
- * so nothing moves when the app takes the page's place.
+ * so nothing moves when the app takes the page's place. The finder page's own entry (src/finder-main.tsx) renders it
+ * too, with the working language list and flash bar in place of their markup.
  */
-export function VisitorLayout({ language, children }: { language: string; children: ReactNode }) {
+export function VisitorLayout({
+  language,
+  languageSelect,
+  flashBar,
+  children,
+}: {
+  language: string;
+  languageSelect?: ReactNode;
+  flashBar?: ReactNode;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <>
@@ -22,7 +33,7 @@ export function VisitorLayout({ language, children }: { language: string; childr
           <span>{t('common.productName')}</span>
         </a>
         <div className="site-header__actions">
-          <LanguageSelect id="language" defaultValue={language} />
+          {languageSelect ?? <LanguageSelect id="language" defaultValue={language} />}
           <nav aria-label={t('nav.mainMenu')} className="main-nav">
             <ul>
               <li>
@@ -32,7 +43,7 @@ export function VisitorLayout({ language, children }: { language: string; childr
           </nav>
         </div>
       </header>
-      <div className="flash-region" role="status" aria-live="polite" aria-label={t('flash.region')} />
+      {flashBar ?? <div className="flash-region" role="status" aria-live="polite" aria-label={t('flash.region')} />}
       <main id="main" className="site-main" tabIndex={-1}>
         {children}
       </main>

@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '@homing/contracts';
 
 import { callsTo, gateway, headersOf } from '../../../testing/gateway';
+import { threadMessage as message } from '../../../testing/messages';
 import { jsonResponse, renderApp } from '../../../testing/render-app';
 
 const CODE = 'ABCD-EFGH-JKMN-PQRS';
@@ -11,17 +11,6 @@ const API = `/api/v1/items/${CODE}`;
 const item = () => jsonResponse(200, { code: CODE, name: 'Keys', claimed_at: '2026-11-01T10:00:00Z', activated: true, is_owner: false });
 const RESUME = 'RRRRRRRRRRRRRRRRRRRRRR';
 const TOKEN = 'AAAAAAAAAAAAAAAAAAAAAA';
-const message = (id: number, author: Message['author'], content: string): Message => ({
-  id,
-  conversation_id: '0190a000-0000-7000-8000-000000000001',
-  author,
-  content,
-  created_at: new Date().toISOString(),
-  is_read: true,
-  delivered_at: null,
-  read_at: null,
-  version: id,
-});
 
 describe('a finder’s resume link', () => {
   it('brings the finder’s conversation to this browser, keeps its token and takes the link out of the address', async () => {

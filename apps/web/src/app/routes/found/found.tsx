@@ -1,5 +1,6 @@
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams } from 'react-router';
+import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 
 import { FormError } from '../../../components/form/form-error';
 import { usePublicItem } from '../../../features/items/api';
@@ -10,6 +11,7 @@ import { OwnerView } from '../../../features/messages/components/owner-view';
 import { PrerenderedLoading } from '../../../features/messages/components/prerendered-loading';
 import { openedPrerendered } from '../../../features/messages/prerendered-draft';
 import { serverRenderedItem } from '../../../features/messages/server-rendered-item';
+import type { ResumeAddress } from '../../../features/messages/use-resume-link';
 import { isNotFound } from '../../../lib/api-transport';
 import { errorText } from '../../../lib/error-catalogue';
 import { useSession } from '../../../lib/session';
@@ -19,6 +21,7 @@ export function FoundPage() {
   const { t } = useTranslation();
   const { code = '' } = useParams();
   const { user } = useSession();
+  const resume = useRouterResumeAddress();
   // The item the gateway's page was rendered with is the one a visitor who is not logged in sees: shown at once.
   const item = usePublicItem(code, user ? undefined : serverRenderedItem(code));
   // A scan is someone opening the finder page of an activated tag: not its owner looking at their own thread.
@@ -38,9 +41,29 @@ export function FoundPage() {
   if (item.data.is_owner) return <OwnerView key={code} item={item.data} />;
   return (
     <>
-      <FinderView key={code} item={item.data} />
+      <FinderView key={code} item={item.data} resume={resume} />
       {ownerLogin}
     </>
+  );
+}
+
+/** The resume link's address as the router has it: taking `resume` out goes through the router, which keeps its state. */
+function useRouterResumeAddress(): ResumeAddress {
+  const [params, setParams] = useSearchParams();
+  return useMemo(
+    () => ({
+      token: params.get('resume'),
+      drop: () =>
+        setParams(
+          (current) => {
+            const next = new URLSearchParams(current);
+            next.delete('resume');
+            return next;
+          },
+          { replace: true },
+        ),
+    }),
+    [params, setParams],
   );
 }
 

@@ -15,7 +15,7 @@ import { MessageForm, type MessageDraft } from './message-form';
 import { ResumeLinkRequest } from './resume-link-request';
 import { ShareLocation } from './share-location';
 import { takePrerenderedDraft, takePrerenderedFocus } from '../prerendered-draft';
-import { useResumeLink } from '../use-resume-link';
+import { useResumeLink, type ResumeAddress } from '../use-resume-link';
 import { useConversation } from '../use-conversation';
 import { useThread } from '../use-thread';
 import { PushOptIn } from '../../push';
@@ -26,9 +26,10 @@ import { errorText } from '../../../lib/error-catalogue';
 
 /**
  * The finder's page: "you found someone's item", the first-message form, then their own conversation. Without a
- * finder token this browser has not written yet, and sees no earlier conversation (ARCHITECTURE §8).
+ * finder token this browser has not written yet, and sees no earlier conversation (ARCHITECTURE §8). `resume` is the
+ * page's address as the resume link reads it (the app's router, or the finder page's own entry's window).
  */
-export function FinderView({ item }: { item: PublicItem }) {
+export function FinderView({ item, resume: resumeAddress }: { item: PublicItem; resume: ResumeAddress }) {
   const { t } = useTranslation();
   const api = useApi();
   const [finderToken, setFinderToken] = useState(() => storedFinderToken(item.code));
@@ -51,7 +52,7 @@ export function FinderView({ item }: { item: PublicItem }) {
     [item.code],
   );
   // A resume link from the finder's e-mail brings their conversation to this browser.
-  const resume = useResumeLink(item.code, keepToken);
+  const resume = useResumeLink(item.code, keepToken, resumeAddress);
   const resuming = resume.status === 'exchanging';
   // A token the server no longer takes: the owner reset the item, and this finder starts afresh.
   const thread = useThread(item.code, finderToken, finderToken !== null, () => keepToken(null));

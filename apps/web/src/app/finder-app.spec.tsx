@@ -1,0 +1,76 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PublicItem } from '@homing/contracts';
+
+import { keepServerRenderedItem, serverRenderedItemScript } from '../features/messages/server-rendered-item';
+import { createI18n } from '../i18n/i18n';
+import { ApiClient } from '../lib/api-client';
+import { callsTo, gateway, headersOf } from '../testing/gateway';
+import { threadMessage as message } from '../testing/messages';
+import { jsonResponse } from '../testing/render-app';
+import { FinderApp } from './finder-app';
+import { AppProvider } from './provider';
+
+const CODE = 'ABCD-EFGH-JKMN-PQRS';
+const API = `/api/v1/items/${CODE}`;
+const RESUME = 'RRRRRRRRRRRRRRRRRRRRRR';
+const TOKEN = 'AAAAAAAAAAAAAAAAAAAAAA';
+const item = (overrides: Partial<PublicItem> = {}): PublicItem => ({ code: CODE, name: 'Umbrella', claimed_at: '2026-11-01T10:00:00Z', activated: true, is_owner: false, lost: false, ...overrides }) as PublicItem;
+
+/** The finder page's own entry on a page the gateway rendered with `rendered`, at `path`. */
+function renderFinderPage(rendered: PublicItem, fetch: ReturnType<typeof gateway>, path = `/found/${CODE}`) {
+  window.history.replaceState(null, '', path);
+  const page = document.createElement('div');
+  page.innerHTML = serverRenderedItemScript(rendered);
+  keepServerRenderedItem(page);
+  const api = new ApiClient({ fetch, storage: null, language: () => 'en', sleep: () => Promise.resolve() });
+  const reload = vi.fn();
+  render(
+    <StrictMode>
+      <AppProvider i18n={createI18n()} api={api}>
+        <FinderApp code={CODE} reload={reload} />
+      </AppProvider>
+    </StrictMode>,
+  );
+  return { reload };
+}
+
+afterEach(() => window.history.replaceState(null, '', '/'));
+
+describe('the finder page’s own entry', () => {
+  it('shows the finder’s page from the item the gateway rendered, in the visitors’ layout with plain links, and counts the scan once', async () => {
+    const fetch = gateway({ [`GET ${API}`]: () => jsonResponse(200, item()), [`POST ${API}/scans`]: () => new Response(null, { status: 204 }) });
+    const { reload } = renderFinderPage(item(), fetch);
+    // At once, from the page: no loading state in between.
+    expect(screen.getByRole('heading', { name: "You found someone's item" })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send to the owner' })).toBeEnabled();
+    expect(screen.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(expect.arrayContaining(['/', '/login', `/login?c=${encodeURIComponent(CODE)}`, '/about']));
+    expect(screen.getByRole('combobox', { name: 'Language' })).toBeInTheDocument();
+    await waitFor(() => expect(callsTo(fetch, 'POST', `${API}/scans`)).toHaveLength(1));
+    await waitFor(() => expect(callsTo(fetch, 'GET', API)).toHaveLength(1));
+    expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('brings a finder’s conversation from their resume link and takes the link out of the address', async () => {
+    const fetch = gateway({
+      [`GET ${API}`]: () => jsonResponse(200, item()),
+      [`POST ${API}/scans`]: () => new Response(null, { status: 204 }),
+      [`POST ${API}/finder-resume`]: () => jsonResponse(200, { finder_token: TOKEN }),
+      [`GET ${API}/messages`]: () => jsonResponse(200, [message(1, 'finder', 'Found it on the bus'), message(2, 'owner', 'Thank you!')]),
+    });
+    renderFinderPage(item(), fetch, `/found/${CODE}?resume=${RESUME}&utm=mail`);
+    expect(await screen.findByText('Thank you!')).toBeInTheDocument();
+    expect(callsTo(fetch, 'POST', `${API}/finder-resume`)).toHaveLength(1);
+    expect(headersOf(callsTo(fetch, 'GET', `${API}/messages`)[0][1])['x-finder-token']).toBe(TOKEN);
+    expect(window.location.pathname).toBe(`/found/${CODE}`);
+    expect(window.location.search).toBe('?utm=mail');
+  });
+
+  it('has the gateway render the page again when the item is gone or no longer a finder’s', async () => {
+    for (const answer of [() => jsonResponse(404, { response_code: 'ITEM_NOT_FOUND', message: 'x' }), () => jsonResponse(200, item({ activated: false }))]) {
+      const { reload } = renderFinderPage(item(), gateway({ [`GET ${API}`]: answer, [`POST ${API}/scans`]: () => new Response(null, { status: 204 }) }));
+      await waitFor(() => expect(reload).toHaveBeenCalled());
+    }
+  });
+});
