@@ -73,6 +73,10 @@ describe('tag scans from the gateway’s cache', () => {
     await expectEventually(async () => expect(await itemsCallsDuring(async () => void (await scan(code)))).toEqual([]));
 
     const calls = await itemsCallsDuring(async () => {
+      // Sent from memory as the JSON it was when first kept, typed as Fastify types the JSON it makes.
+      const fromMemory = await fetch(`${replicaApi}/items/${code}`);
+      expect(fromMemory.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await fromMemory.json()).toMatchObject({ code, name: 'Blue umbrella', is_owner: false });
       expect(await scan(code)).toEqual({ status: 200, body: { code, name: 'Blue umbrella', claimed_at: expect.any(String), activated: true, is_owner: false, lost: false, relay_address: expect.stringMatching(/^tag-[0-9a-z]{16}@relay\.localhost$/) } });
       expect(await scan(code, owner.token)).toMatchObject({ status: 200, body: { code, is_owner: true, user_id: owner.userId } });
       const stranger = await scan(code, testAccessToken().token);

@@ -46,6 +46,25 @@ describe('PublicItemCache', () => {
     expect(await cache.get('A', null, load)).not.toHaveProperty('user_id');
   });
 
+  it('answers an anonymous scan of a known item with its JSON, made once, and forgets it with the item', async () => {
+    let now = 1_000;
+    const cache = new PublicItemCache(10, 60_000, () => now);
+    cache.enable();
+    expect(cache.getKnownAnonymousJson('A')).toBeUndefined();
+    await cache.get('A', OWNER, async () => record('Keys'));
+    const json = cache.getKnownAnonymousJson('A');
+    // What anyone but the owner sees: the owner's own view, read first, is not what is kept.
+    expect(JSON.parse(json ?? '')).toEqual(record('Keys').item);
+    expect(json).toBe(JSON.stringify(record('Keys').item));
+    expect(cache.getKnownAnonymousJson('A')).toBe(json);
+    cache.invalidate('A');
+    expect(cache.getKnownAnonymousJson('A')).toBeUndefined();
+    await cache.get('A', null, async () => record('House keys'));
+    expect(JSON.parse(cache.getKnownAnonymousJson('A') ?? '')).toMatchObject({ name: 'House keys' });
+    now += 60_001;
+    expect(cache.getKnownAnonymousJson('A')).toBeUndefined();
+  });
+
   it('reads again after an event about the item', async () => {
     const cache = new PublicItemCache();
     cache.enable();

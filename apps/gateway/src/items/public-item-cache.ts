@@ -5,7 +5,7 @@ import { RecentlyUsedMap } from '../caching/recently-used-map';
 /** What items answers for a scan; co-owners absent means none (an answer from before they existed). */
 export type PublicItemRecord = Omit<RpcResponse<'items.rpc.get-public'>, 'coOwnerUserIds'> & { coOwnerUserIds?: string[] };
 
-// About 500 bytes an item: 50,000 items are some 25 MB at most.
+// About 500 bytes an item, and as much again for its anonymous answer's JSON: 50,000 items are some 50 MB at most.
 const MAX_ITEMS = 50_000;
 // A safety net only: items' events keep entries current; this bounds how long a change that no event announced (an
 // event lost without a disconnect) could stay visible.
@@ -14,6 +14,8 @@ const TTL_MS = 5 * 60_000;
 interface Entry {
   record: PublicItemRecord;
   expiresAt: number;
+  /** The anonymous scan's JSON answer, made at the first such scan and sent as it is from then on. */
+  anonymousJson?: string;
 }
 
 interface Loading {
@@ -50,10 +52,21 @@ export class PublicItemCache {
     return viewedBy(this.lookUp(code) ?? (await this.load(code, load)), viewerUserId);
   }
 
-  /** The item as this viewer sees it when it is in memory, without waiting: the hot path of the scan (B1, B2). */
+  /** The item as this viewer sees it when it is in memory, without waiting (the QR image's existence check). */
   getKnown(code: string, viewerUserId: string | null): PublicItem | undefined {
     const record = this.lookUp(code);
     return record && viewedBy(record, viewerUserId);
+  }
+
+  /**
+   * The JSON answer to an anonymous scan of a code in memory, without waiting: the hot path of the scan (B1, B2). It is
+   * the same for every finder, so it is serialised once per entry rather than once per scan.
+   */
+  getKnownAnonymousJson(code: string): string | undefined {
+    const entry = this.liveEntry(code);
+    if (!entry) return undefined;
+    entry.anonymousJson ??= JSON.stringify(entry.record.item);
+    return entry.anonymousJson;
   }
 
   /** Events are heard from now on: entries may be kept. Starts empty (anything before may have been missed). */
@@ -104,9 +117,13 @@ export class PublicItemCache {
   }
 
   private lookUp(code: string): PublicItemRecord | undefined {
+    return this.liveEntry(code)?.record;
+  }
+
+  private liveEntry(code: string): Entry | undefined {
     const entry = this.entries.get(code);
     if (!entry) return undefined;
-    if (entry.expiresAt > this.now()) return entry.record;
+    if (entry.expiresAt > this.now()) return entry;
     this.entries.delete(code);
     return undefined;
   }

@@ -29,10 +29,15 @@ export class PublicItemsService {
 
   /**
    * The item of a parsed code as anyone sees it, when this gateway holds it in memory (undefined otherwise), without
-   * waiting: most scans and QR images, which the plain routes answer without a promise (B2, B6).
+   * waiting: most QR images, which their plain route answers without a promise (B6).
    */
   knownItem(canonicalCode: string): PublicItem | undefined {
     return this.cache.getKnown(canonicalCode, null);
+  }
+
+  /** The JSON answer to an anonymous scan of a parsed code this gateway holds in memory; undefined otherwise. */
+  knownItemJson(canonicalCode: string): string | undefined {
+    return this.cache.getKnownAnonymousJson(canonicalCode);
   }
 
   // An activated item takes mail at its relay address; the address is the same for every viewer, so it is cached.

@@ -7,6 +7,8 @@ import { answerError, type PlainHandler } from '../http/plain-handlers';
 import { PublicItemsService } from './public-items.service';
 import { UnknownCodeLimiter } from './unknown-code-limit';
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
  * `GET /api/v1/items/{code}`, the finder's scan, as a plain Fastify handler (servePlainHandlers; the contract is
  * `ItemsHttpController.getByCode`'s). The same answer as through Nest: anyone may call, a valid token makes it the
@@ -21,13 +23,17 @@ export class ScanPlainRoute {
     private readonly unknownCodes: UnknownCodeLimiter,
   ) {}
 
-  readonly handle: PlainHandler = (request, reply): PublicItem | Promise<PublicItem | typeof reply> => {
+  readonly handle: PlainHandler = (request, reply): string | Promise<PublicItem | typeof reply> => {
     // What the auth guard marks on every public route: its unknown-code 404s are misses.
     (request as AuthenticatedRequest).publicRoute = true;
-    // A finder's scan of a tag in memory is answered at once: Fastify sends what a handler returns, and no promise is
-    // made (each costs the request context's async hook as well).
+    // A finder's scan of a tag in memory is answered at once, with the JSON made when the tag was first scanned:
+    // Fastify sends what a handler returns, and no promise is made (each costs the request context's async hook as well).
     const code = bearerTokenOf(request) === null ? parseTagCode((request.params as { code: string }).code) : null;
-    return (code !== null ? this.publicItems.knownItem(code) : undefined) ?? this.scan(request, reply);
+    const known = code !== null ? this.publicItems.knownItemJson(code) : undefined;
+    if (known === undefined) return this.scan(request, reply);
+    // As Fastify types the objects it serialises itself.
+    void reply.type(JSON_TYPE);
+    return known;
   };
 
   private async scan(request: FastifyRequest, reply: FastifyReply): Promise<PublicItem | FastifyReply> {

@@ -1,3 +1,4 @@
+export * from './jetstream-publisher';
 export * from './jetstream-streams';
 export * from './nats-namespace';
 export * from './nats.connection';

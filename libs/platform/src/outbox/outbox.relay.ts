@@ -5,11 +5,13 @@ import { isEventSubject, streamOfEvent } from '@homing/contracts';
 import { CORRELATION_HEADER } from '../context';
 import { Database } from '../database/database';
 import { outboxMetrics, readOldestPendingWith } from '../metrics/metrics';
+import { JetStreamPublisher } from '../nats/jetstream-publisher';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
 
 const BATCH_SIZE = 100;
+const encoder = new TextEncoder();
 // Every commit's NOTIFY wakes the relays of every replica at once; the poll only finds rows whose notification was
 // missed (a listener silently cut off and not yet replaced). Each poll is a transaction, so an idle service polling
 // every second cost a visible share of the stack's idle CPU (B8).
@@ -43,6 +45,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private notified = false;
   private listener?: Client;
   private lastPurge = 0;
+  private readonly publisher = new JetStreamPublisher();
 
   constructor(
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
@@ -84,7 +87,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         await connection.statements(['COMMIT']);
         return 0;
       }
-      const js = this.nats.js;
+      const nc = this.nats.nc;
       // Arrival order is not a promise: rows are ordered by their transaction's start, replicas split batches and
       // naks reorder redeliveries. Consumers order an aggregate's events by its version (EventEnvelope.version).
       // The batch goes out at once and its acknowledgements are awaited together (B3, B5): one round trip a batch,
@@ -96,7 +99,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
           for (const [key, value] of Object.entries(row.headers ?? {})) headers.set(key, value);
           const correlationId = (row.envelope as { correlationId?: string }).correlationId;
           if (correlationId) headers.set(CORRELATION_HEADER, correlationId);
-          await js.publish(this.nats.namespace.subject(row.subject), JSON.stringify(row.envelope), { msgID: row.id, headers });
+          await this.publisher.publish(nc, this.nats.namespace.subject(row.subject), encoder.encode(JSON.stringify(row.envelope)), { msgID: row.id, headers });
           outboxMetrics.published.inc({ subject: row.subject });
         }),
       );
