@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 
@@ -47,24 +46,22 @@ export function FoundPage() {
   );
 }
 
-/** The resume link's address as the router has it: taking `resume` out goes through the router, which keeps its state. */
+/**
+ * The resume link's address as the router has it: taking `resume` out goes through the router, which keeps its state.
+ * `useResumeLink` reads the address the page opened with only, so a fresh one each render costs nothing.
+ */
 function useRouterResumeAddress(): ResumeAddress {
   const [params, setParams] = useSearchParams();
-  return useMemo(
-    () => ({
-      token: params.get('resume'),
-      drop: () =>
-        setParams(
-          (current) => {
-            const next = new URLSearchParams(current);
-            next.delete('resume');
-            return next;
-          },
-          { replace: true },
-        ),
-    }),
-    [params, setParams],
-  );
+  const drop = () =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('resume');
+        return next;
+      },
+      { replace: true },
+    );
+  return { token: params.get('resume'), drop };
 }
 
 export { FoundPage as Component };
