@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { databaseName, ensureDatabase } from './database.mjs';
 import { devKeyEnv } from './dev-keys.mjs';
+import { nodeOptionsEnv } from './node-options.mjs';
 import { formatPreflight, maskUrl, runPreflight } from './preflight.mjs';
 import { ProcessGroup, busyPorts, paint, useColor } from './processes.mjs';
 
@@ -257,7 +258,7 @@ async function startMailDev() {
 
 function startServices(env) {
   for (const service of SERVICES) {
-    const serviceEnv = { ...env, ...service.env, PORT: String(service.port) };
+    const serviceEnv = { ...env, ...service.env, ...nodeOptionsEnv(service.name, env), PORT: String(service.port) };
     group.spawn(service.name, process.execPath, [mainJs(service.name)], { env: serviceEnv, cwd: ROOT, onExit: exitedUnexpectedly(service.name) });
   }
 }

@@ -21,7 +21,7 @@ import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { benchKeys } from './bench-env.mjs';
-import { ensureDatabase, figureOf, formatRatio, freePort, machineLine, median, option, root, runItems, seedItems, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+import { ensureDatabase, figureOf, formatRatio, freePort, machineLine, median, option, root, runItems, seedItems, smoke, startPinned, startServicePinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
 const GOALS = { jsRatio: 1.1, lcpMs: 1500, cls: 0.0001, tbtMs: 50 };
@@ -322,8 +322,8 @@ try {
   const code = named[0].code.trim();
 
   const [itemsPort, gatewayPort, productPort, baselinePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  startPinned(process.execPath, [resolve(root, 'dist/apps/items/main.js')], { ...productEnv, PORT: String(itemsPort) });
-  startPinned(process.execPath, [resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(gatewayPort), WEB_DIST, TRUSTED_PROXIES: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${productPort}` });
+  startServicePinned('items', { ...productEnv, PORT: String(itemsPort) });
+  startServicePinned('gateway', { ...productEnv, PORT: String(gatewayPort), WEB_DIST, TRUSTED_PROXIES: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${productPort}` });
   await Promise.all([itemsPort, gatewayPort].map((port) => waitReady(`http://127.0.0.1:${port}/health/ready`)));
   fronts.push(await startFront(productPort, gatewayPort), await startFront(baselinePort, gatewayPort, baselineFiles(baselineDir)));
   const scan = await (await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/items/${code}`)).json();

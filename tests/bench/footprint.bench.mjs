@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchKeys } from './bench-env.mjs';
-import { cpuMicros, ensureDatabase, figureOf, formatRatio, freePort, machineLine, option, residentBytes, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+import { cpuMicros, ensureDatabase, figureOf, formatRatio, freePort, machineLine, option, residentBytes, root, smoke, startPinned, startServicePinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
 const idleSeconds = Number(option('idle-seconds', smoke ? '2' : '15'));
@@ -89,7 +89,7 @@ try {
     for (const service of SERVICES) {
       const port = await freePort();
       const begin = performance.now();
-      running[service] = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps', service, 'main.js')], { ...envOf(service), PORT: String(port) });
+      running[service] = startServicePinned(service, { ...envOf(service), PORT: String(port) }, profiling);
       await waitReady(`http://127.0.0.1:${port}/health/ready`);
       services[service] = { port, coldStartMs: performance.now() - begin };
     }

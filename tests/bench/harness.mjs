@@ -8,6 +8,7 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { nodeOptionsEnv } from '../../deploy/dev/node-options.mjs';
 
 export const root = resolve(import.meta.dirname, '../..');
 export const SERVER_CORE = '0';
@@ -53,6 +54,14 @@ export function startPinned(command, commandArgs, env, stderr = 'inherit') {
   const child = spawn('taskset', ['-c', SERVER_CORE, command, ...commandArgs], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', stderr] });
   children.push(child);
   return child;
+}
+
+/**
+ * Starts a built service (`dist/apps/<app>/main.js`) on the server core, with the Node options it runs with in
+ * production (its `node-options`, before any NODE_OPTIONS of the bench's environment) and `nodeArgs` before the script.
+ */
+export function startServicePinned(app, env, nodeArgs = [], stderr = 'inherit') {
+  return startPinned(process.execPath, [...nodeArgs, resolve(root, 'dist/apps', app, 'main.js')], { ...env, ...nodeOptionsEnv(app) }, stderr);
 }
 
 /** Stops every process started here and waits for them (a CPU profile is written as a process exits). */

@@ -9,6 +9,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import autocannon from 'autocannon';
 import { benchKeys } from './bench-env.mjs';
+import { nodeOptionsEnv } from '../../deploy/dev/node-options.mjs';
 import { ensureDatabase, freePort, option, root } from './harness.mjs';
 
 const rates = option('rates', '250,500,1000,2000').split(',').map(Number);
@@ -37,7 +38,7 @@ function run(app, command, extraEnv = {}) {
 }
 
 async function start(app, port, extraEnv = {}) {
-  const child = spawn(process.execPath, [resolve(root, 'dist/apps', app, 'main.js')], { env: { ...env, ...extraEnv, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [resolve(root, 'dist/apps', app, 'main.js')], { env: { ...env, ...extraEnv, ...nodeOptionsEnv(app), PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let attempt = 0; attempt < 100; attempt += 1) {
     const ready = await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok, () => false);
     if (ready) return child;

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import IORedis from 'ioredis';
 import { SMTPServer } from 'smtp-server';
 import { benchKeys } from './bench-env.mjs';
-import { backendsOf, cpuOr, ensureDatabase, figureOf, formatRatio, freePort, machineLine, option, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+import { backendsOf, cpuOr, ensureDatabase, figureOf, formatRatio, freePort, machineLine, option, root, smoke, startPinned, startServicePinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
 const messages = Number(option('messages', smoke ? '20' : '200'));
@@ -148,7 +148,8 @@ async function stagesOf(db, redis, prefix, recipients, round, ownerOf) {
 
 /**
  * What each service has done so far, from its /metrics: SQL statements by the RPC or consumer that sent them
- * (`homing_db_queries_total`), and RPCs it sent by subject (`homing_rpc_client_duration_seconds_count`).
+ * (`homing_db_queries_total`), RPCs it sent by subject (`homing_rpc_client_duration_seconds_count`), and the time its
+ * garbage collections took by kind (`nodejs_gc_duration_seconds_sum`, in µs).
  */
 async function workCounts(ports) {
   const counts = {};
@@ -159,6 +160,8 @@ async function workCounts(ports) {
       if (statements) counts[`${service} SQL ${statements[1]}`] = Number(statements[2]);
       const calls = /^homing_rpc_client_duration_seconds_count\{[^}]*subject="([^"]+)"[^}]*\} (\S+)/.exec(line);
       if (calls) counts[`${service} RPC ${calls[1]}`] = (counts[`${service} RPC ${calls[1]}`] ?? 0) + Number(calls[2]);
+      const collections = /^nodejs_gc_duration_seconds_sum\{[^}]*kind="([^"]+)"[^}]*\} (\S+)/.exec(line);
+      if (collections) counts[`${service} GC ${collections[1]} µs`] = Number(collections[2]) * 1e6;
     }
   }
   return counts;
@@ -203,8 +206,8 @@ try {
   const codes = execFileSync(process.execPath, [resolve(root, 'dist/apps/items/main.js'), 'seed-tags', '--count', String(owners)], { env: { ...process.env, ...envOf('items') }, encoding: 'utf8' }).trim().split('\n');
   const ports = {};
   for (const service of [...SERVICES, 'gateway', 'baseline']) ports[service] = await freePort();
-  for (const service of SERVICES) pids[service] = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps', service, 'main.js')], { ...envOf(service), PORT: String(ports[service]) }).pid;
-  pids.gateway = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/gateway/main.js')], { ...shared, PORT: String(ports.gateway), TRUSTED_PROXIES: '127.0.0.1' }).pid;
+  for (const service of SERVICES) pids[service] = startServicePinned(service, { ...envOf(service), PORT: String(ports[service]) }, profiling).pid;
+  pids.gateway = startServicePinned('gateway', { ...shared, PORT: String(ports.gateway), TRUSTED_PROXIES: '127.0.0.1' }, profiling).pid;
   pids.plain = startPinned(process.execPath, [resolve(import.meta.dirname, 'pipeline-baseline.mjs')], { ...shared, PORT: String(ports.baseline), DATABASE_SCHEMA: `pipeline_${namespace}`, STREAM: `PIPELINE_${namespace.toUpperCase()}` }).pid;
   pids.nats = pids.nats.pid;
   pids.redis = pids.redis.pid;
@@ -407,7 +410,7 @@ try {
       '',
       ...rows.map(({ round, system, plain }) => `- round ${round}: ${cpuLine(system.cpu)} (the plain pipeline: ${cpuLine(plain.cpu)})`),
       '',
-      'The product’s SQL statements and RPCs per message in the last round, by service and the RPC or consumer that sent them (from each service’s `homing_db_queries_total` and `homing_rpc_client_duration_seconds_count`):',
+      'The product’s SQL statements and RPCs per message in the last round, by service and the RPC or consumer that sent them, and its garbage collections’ time per message by service and kind (from each service’s `homing_db_queries_total`, `homing_rpc_client_duration_seconds_count` and `nodejs_gc_duration_seconds_sum`):',
       '',
       `- ${workLine(rows.at(-1).system.work).join('; ')}`,
       '',

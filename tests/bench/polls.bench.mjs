@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import jwt from 'jsonwebtoken';
 import { benchKeys } from './bench-env.mjs';
-import { backendsOf, breakdown, ensureDatabase, figureOf, formatRatio, freePort, loadPinned, machineLine, measureCpu, median, option, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+import { backendsOf, breakdown, ensureDatabase, figureOf, formatRatio, freePort, loadPinned, machineLine, measureCpu, median, option, root, smoke, startPinned, startServicePinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
 const requests = Number(option('requests', smoke ? '300' : '4000'));
@@ -50,9 +50,9 @@ try {
     execFileSync(process.execPath, [resolve(root, 'dist/apps', service, 'main.js'), 'migrate'], { env: { ...process.env, ...shared, DATABASE_SCHEMA: schemaOf(service) }, stdio: ['ignore', 'ignore', 'inherit'] });
   }
   const [itemsPort, messagingPort, gatewayPort, baselinePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const items = startPinned(process.execPath, [resolve(root, 'dist/apps/items/main.js')], { ...shared, DATABASE_SCHEMA: schemaOf('items'), PORT: String(itemsPort) });
-  const messaging = startPinned(process.execPath, [resolve(root, 'dist/apps/messaging/main.js')], { ...shared, DATABASE_SCHEMA: schemaOf('messaging'), PORT: String(messagingPort) });
-  const gateway = startPinned(process.execPath, [resolve(root, 'dist/apps/gateway/main.js')], { ...shared, PORT: String(gatewayPort), TRUSTED_PROXIES: '127.0.0.1' });
+  const items = startServicePinned('items', { ...shared, DATABASE_SCHEMA: schemaOf('items'), PORT: String(itemsPort) });
+  const messaging = startServicePinned('messaging', { ...shared, DATABASE_SCHEMA: schemaOf('messaging'), PORT: String(messagingPort) });
+  const gateway = startServicePinned('gateway', { ...shared, PORT: String(gatewayPort), TRUSTED_PROXIES: '127.0.0.1' });
   await Promise.all([itemsPort, messagingPort, gatewayPort].map((port) => waitReady(`http://127.0.0.1:${port}/health/ready`)));
   const api = `http://127.0.0.1:${gatewayPort}/api/v1`;
 

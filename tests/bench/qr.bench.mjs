@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchKeys } from './bench-env.mjs';
-import { backendsOf, breakdown, ensureDatabase, figureOf, formatRatio, freePort, LOAD_CORE, loadPinned, machineLine, measureCpu, option, root, runItems, seedCodeFiles, SERVER_CORE, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+import { backendsOf, breakdown, ensureDatabase, figureOf, formatRatio, freePort, LOAD_CORE, loadPinned, machineLine, measureCpu, option, runItems, seedCodeFiles, SERVER_CORE, smoke, startPinned, startServicePinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
 // --cpu-prof DIR: gateway and items write V8 CPU profiles there when they stop (see profile-summary.mjs).
@@ -47,8 +47,8 @@ try {
   const { codes, codesFile, hotFile } = await seedCodeFiles(db, schema, { rows: ROWS, hotTags: HOT_TAGS, work });
 
   const [itemsPort, gatewayPort, baselinePort] = [await freePort(), await freePort(), await freePort()];
-  const items = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/items/main.js')], { ...productEnv, PORT: String(itemsPort) });
-  const gateway = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(gatewayPort), TRUSTED_PROXIES: '127.0.0.1' });
+  const items = startServicePinned('items', { ...productEnv, PORT: String(itemsPort) }, profiling);
+  const gateway = startServicePinned('gateway', { ...productEnv, PORT: String(gatewayPort), TRUSTED_PROXIES: '127.0.0.1' }, profiling);
   await Promise.all([itemsPort, gatewayPort].map((port) => waitReady(`http://127.0.0.1:${port}/health/ready`)));
   // The static route sends what the gateway sends for a hot code.
   const staticSvg = await (await fetch(`http://127.0.0.1:${gatewayPort}/qr/${codes[0]}`)).text();

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchKeys } from './bench-env.mjs';
-import { backendsOf, ensureDatabase, runItems, seedCodeFiles, breakdown, figureOf, formatRatio, freePort, machineLine, measureCpu, loadPinned, option, root, smoke, startPinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+import { backendsOf, ensureDatabase, runItems, seedCodeFiles, breakdown, figureOf, formatRatio, freePort, machineLine, measureCpu, loadPinned, option, smoke, startPinned, startServicePinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
 const requests = Number(option('requests', smoke ? '600' : '6000'));
@@ -51,9 +51,9 @@ try {
   const { codesFile, hotFile } = await seedCodeFiles(db, schema, { rows: ROWS, hotTags: HOT_TAGS, work });
 
   const [itemsPort, gatewayPort, cachedPort, baselinePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const items = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/items/main.js')], { ...productEnv, PORT: String(itemsPort) });
-  const gateway = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(gatewayPort), SCAN_CACHE_MAX_ITEMS: '0' });
-  const cachedGateway = startPinned(process.execPath, [...profiling, resolve(root, 'dist/apps/gateway/main.js')], { ...productEnv, PORT: String(cachedPort) });
+  const items = startServicePinned('items', { ...productEnv, PORT: String(itemsPort) }, profiling);
+  const gateway = startServicePinned('gateway', { ...productEnv, PORT: String(gatewayPort), SCAN_CACHE_MAX_ITEMS: '0' }, profiling);
+  const cachedGateway = startServicePinned('gateway', { ...productEnv, PORT: String(cachedPort) }, profiling);
   const baseline = startPinned(process.execPath, [resolve(import.meta.dirname, 'baseline-server.mjs')], { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, PORT: String(baselinePort) });
   await Promise.all([itemsPort, gatewayPort, cachedPort, baselinePort].map((port) => waitReady(`http://127.0.0.1:${port}/health/ready`)));
   // Profiles are named by pid.

@@ -36,7 +36,30 @@ function nestPluginLeftOut(root, request) {
   return name.startsWith('@nestjs/') || '@nestjs/common' in needs || '@nestjs/core' in needs ? name : undefined;
 }
 
-module.exports = function nestAppConfig(appName) {
+/**
+ * Writes `node-options` beside main.js: the Node and V8 options the service runs with, one line. Every launcher of a
+ * built service reads it: the image's CMD (so compose and Kubernetes), `npm start` and the benchmarks
+ * (deploy/dev/node-options.mjs). They go first in NODE_OPTIONS, so an operator's own NODE_OPTIONS comes after and wins.
+ */
+class NodeOptionsFile {
+  constructor(options) {
+    this.line = `${options.join(' ')}\n`;
+  }
+
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap(NodeOptionsFile.name, (compilation) => {
+      compilation.hooks.processAssets.tap({ name: NodeOptionsFile.name, stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        compilation.emitAsset('node-options', new webpack.sources.RawSource(this.line));
+      });
+    });
+  }
+}
+
+/**
+ * @param appName the folder under apps/
+ * @param nodeOptions Node and V8 options of the service's process (NODE_OPTIONS syntax), written to node-options
+ */
+module.exports = function nestAppConfig(appName, { nodeOptions = [] } = {}) {
   const root = path.resolve(__dirname, '../..');
   return {
     mode: 'production',
@@ -84,7 +107,7 @@ module.exports = function nestAppConfig(appName) {
     ],
     // One file per service: a dynamic import() of our own code (a service's commands, the database module) stays in
     // main.js, its modules evaluated only when it is called.
-    plugins: [new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 })],
+    plugins: [new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }), new NodeOptionsFile(nodeOptions)],
     node: { __dirname: false, __filename: false },
     stats: 'errors-warnings',
     performance: { hints: false },
