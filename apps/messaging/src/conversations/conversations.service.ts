@@ -6,7 +6,7 @@ import { ErasedConversations } from './erased-conversations';
 import { ConversationsRepository, type ConversationRow, type ReceiptChange } from './conversations.repository';
 import { hashFinderToken, newFinderToken, resumeLinkAlive } from './finder-tokens';
 import { asReadBy, finderLabels, sharesContactDetails, threadCaller, toMessage, withOtherSide } from './thread';
-import { mintOwnerReplyToken, ReplyAddressesRepository } from '../relay/reply-addresses.repository';
+import { ReplyAddressesRepository } from '../relay/reply-addresses.repository';
 
 const ITEM_NOT_FOUND = () => RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
 const OWN_ITEM = () => RpcError.forbidden(ResponseCode.CANNOT_FIND_YOUR_OWN_ITEM, 'You cannot find your own item.');
@@ -265,8 +265,7 @@ export class ConversationsService {
   async unreadSince(request: RpcRequest<'messaging.rpc.unread-since'>): Promise<RpcResponse<'messaging.rpc.unread-since'>> {
     const latestUnreadMessageId = await this.conversations.latestUnreadFinderMessage(request.conversationId, request.messageId);
     if (latestUnreadMessageId === null || !request.replyAddressFor) return { latestUnreadMessageId };
-    const stores = { conversations: this.conversations, itemOwners: this.itemOwners, replyAddresses: this.replyAddresses };
-    return { latestUnreadMessageId, replyToken: await mintOwnerReplyToken(stores, request.conversationId, request.replyAddressFor) };
+    return { latestUnreadMessageId, replyToken: await this.replyAddresses.mintForOwner(request.conversationId, request.replyAddressFor) };
   }
 
   // Receipts and their `messaging.messages.receipts.v1` events commit together.

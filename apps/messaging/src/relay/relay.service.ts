@@ -5,7 +5,7 @@ import { ConversationsRepository, type ConversationRow } from '../conversations/
 import { CONVERSATION_CLOSED } from '../conversations/conversations.service';
 import { hashFinderToken, newFinderToken } from '../conversations/finder-tokens';
 import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
-import { mintOwnerReplyToken, ReplyAddressesRepository } from './reply-addresses.repository';
+import { ReplyAddressesRepository } from './reply-addresses.repository';
 
 // Unknown, retired, erased and malformed recipients answer alike: the relay says "no such user" to each, no oracle.
 const NO_SUCH_RECIPIENT = () => RpcError.notFound(ResponseCode.NOT_FOUND, 'No such recipient.');
@@ -88,8 +88,7 @@ export class RelayService {
    * null when it is no longer theirs.
    */
   async ownerReplyAddress(conversationId: string, userId: string): Promise<{ token: string | null }> {
-    const stores = { conversations: this.conversations, itemOwners: this.itemOwners, replyAddresses: this.replyAddresses };
-    return { token: await mintOwnerReplyToken(stores, conversationId, userId) };
+    return { token: await this.replyAddresses.mintForOwner(conversationId, userId) };
   }
 
   private async target(recipient: RelayRecipient): Promise<RelayTarget> {

@@ -1,8 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Database } from '@homing/platform';
-import type { ConversationsRepository } from '../conversations/conversations.repository';
-import { ownsItem, type ItemOwnersRepository } from '../item-owners/item-owners.repository';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -53,23 +51,25 @@ export class ReplyAddressesRepository {
     return token;
   }
 
+  /**
+   * A new address of the conversation for `userId`, when they own or co-own its item (activated, not deleted); null
+   * otherwise (the item changed hands, or the conversation is gone). The check and the insert are one statement: it
+   * runs for every mail to an owner (B3).
+   */
+  async mintForOwner(conversationId: string, userId: string): Promise<string | null> {
+    const token = newReplyToken();
+    const minted = await this.database.affected(
+      `INSERT INTO reply_addresses (token_hash, conversation_id, recipient, user_id)
+       SELECT $1, c.id, 'owner', $3::uuid FROM conversations c
+         JOIN item_owners o ON o.item_code = c.item_code AND o.deleted_at IS NULL AND o.owner_user_id IS NOT NULL
+        WHERE c.id = $2 AND ($3::uuid = o.owner_user_id OR $3::uuid = ANY(o.co_owner_user_ids))`,
+      [hashReplyToken(token), conversationId, userId],
+    );
+    return minted > 0 ? token : null;
+  }
+
   async find(token: string): Promise<ReplyAddressRow | null> {
     const row = await this.database.one<ReplyAddressRow>('SELECT conversation_id, recipient, user_id FROM reply_addresses WHERE token_hash = $1', [hashReplyToken(token)]);
     return row ?? null;
   }
-}
-
-/**
- * A new reply token for an owner's (or co-owner's) e-mail about a conversation, so their reply by e-mail becomes their
- * message in it; null when the conversation is gone or the user no longer owns its item.
- */
-export async function mintOwnerReplyToken(
-  stores: { conversations: ConversationsRepository; itemOwners: ItemOwnersRepository; replyAddresses: ReplyAddressesRepository },
-  conversationId: string,
-  userId: string,
-): Promise<string | null> {
-  const conversation = await stores.conversations.findById(conversationId);
-  const item = conversation ? await stores.itemOwners.findByCode(conversation.item_code) : null;
-  if (!conversation || !item || !ownsItem(item, userId)) return null;
-  return stores.replyAddresses.mint(conversationId, { recipient: 'owner', userId });
 }
