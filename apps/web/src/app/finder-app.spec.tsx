@@ -18,8 +18,8 @@ const RESUME = 'RRRRRRRRRRRRRRRRRRRRRR';
 const TOKEN = 'AAAAAAAAAAAAAAAAAAAAAA';
 const item = (overrides: Partial<PublicItem> = {}): PublicItem => ({ code: CODE, name: 'Umbrella', claimed_at: '2026-11-01T10:00:00Z', activated: true, is_owner: false, lost: false, ...overrides }) as PublicItem;
 
-/** The finder page's own entry on a page the gateway rendered with `rendered`, at `path`. */
-function renderFinderPage(rendered: PublicItem, fetch: ReturnType<typeof gateway>, path = `/found/${CODE}`) {
+/** The finder page's own entry on a page the gateway rendered with `rendered` (its code's page), at `path`. */
+function renderFinderPage(rendered: PublicItem, fetch: ReturnType<typeof gateway>, path = `/found/${rendered.code}`) {
   window.history.replaceState(null, '', path);
   const page = document.createElement('div');
   page.innerHTML = serverRenderedItemScript(rendered);
@@ -29,7 +29,7 @@ function renderFinderPage(rendered: PublicItem, fetch: ReturnType<typeof gateway
   render(
     <StrictMode>
       <AppProvider i18n={createI18n()} api={api}>
-        <FinderApp code={CODE} reload={reload} />
+        <FinderApp code={rendered.code} reload={reload} />
       </AppProvider>
     </StrictMode>,
   );
@@ -40,15 +40,18 @@ afterEach(() => window.history.replaceState(null, '', '/'));
 
 describe('the finder page’s own entry', () => {
   it('shows the finder’s page from the item the gateway rendered, in the visitors’ layout with plain links, and counts the scan once', async () => {
-    const fetch = gateway({ [`GET ${API}`]: () => jsonResponse(200, item()), [`POST ${API}/scans`]: () => new Response(null, { status: 204 }) });
-    const { reload } = renderFinderPage(item(), fetch);
+    // A code of its own: a scan is counted once per code and page load (useRecordScan), whichever test ran before.
+    const code = 'SCAN-0NCE-TEST-C0DE';
+    const api = `/api/v1/items/${code}`;
+    const fetch = gateway({ [`GET ${api}`]: () => jsonResponse(200, item({ code })), [`POST ${api}/scans`]: () => new Response(null, { status: 204 }) });
+    const { reload } = renderFinderPage(item({ code }), fetch);
     // At once, from the page: no loading state in between.
     expect(screen.getByRole('heading', { name: "You found someone's item" })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send to the owner' })).toBeEnabled();
-    expect(screen.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(expect.arrayContaining(['/', '/login', `/login?c=${encodeURIComponent(CODE)}`, '/about']));
+    expect(screen.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(expect.arrayContaining(['/', '/login', `/login?c=${encodeURIComponent(code)}`, '/about']));
     expect(screen.getByRole('combobox', { name: 'Language' })).toBeInTheDocument();
-    await waitFor(() => expect(callsTo(fetch, 'POST', `${API}/scans`)).toHaveLength(1));
-    await waitFor(() => expect(callsTo(fetch, 'GET', API)).toHaveLength(1));
+    await waitFor(() => expect(callsTo(fetch, 'POST', `${api}/scans`)).toHaveLength(1));
+    await waitFor(() => expect(callsTo(fetch, 'GET', api)).toHaveLength(1));
     expect(reload).not.toHaveBeenCalled();
   });
 
