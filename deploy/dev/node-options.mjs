@@ -1,6 +1,7 @@
 // The Node and V8 options a built service runs with: `dist/apps/<app>/node-options`, written by its build from its
-// webpack config (tools/webpack/nest-app.config.js). The image's CMD reads the same file; this is how `npm start`, the
-// benchmarks and the fault tests read it, so that every launcher runs a service as production does.
+// webpack config (tools/webpack/nest-app.config.js). The image's CMD reads the same file; this is how `npm start` and
+// the benchmarks read it, so that they run a service as production does. (The fault tests' stack runs V8's defaults:
+// it tests what a service does, not what it costs.)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
