@@ -2,9 +2,9 @@
 // up, and an e-mail the product sends shows in the mail catcher's web API. Against the PostgreSQL, NATS and Redis on
 // localhost, with ports, a database, a NATS namespace and a data directory of its own, so it never meets the
 // developer's own `npm start`; stopped with Ctrl+C (SIGINT), as a developer stops it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -118,6 +118,24 @@ describe('npm start -- --no-build', () => {
   it('prints where the mail relay takes mail, and it answers there', async () => {
     expect(output).toContain(`smtp://localhost:${ports.RELAY_SMTP_PORT}: mail to tag-<code>@relay.localhost`);
     expect(await answers(ports.RELAY_SMTP_PORT)).toBe(true);
+  });
+
+  it('runs each service with the Node options its build chose, as the image does', () => {
+    const pids = execFileSync('pgrep', ['-P', String(start.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    const commandOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const nodeOptionsOf = (pid: number) =>
+      readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .find((entry) => entry.startsWith('NODE_OPTIONS='))
+        ?.slice('NODE_OPTIONS='.length);
+    for (const app of ['gateway', 'identity', 'items', 'messaging', 'notifications', 'mail-relay']) {
+      const pid = pids.find((candidate) => commandOf(candidate).includes(join(ROOT, 'dist/apps', app, 'main.js')));
+      const own = readFileSync(join(ROOT, 'dist/apps', app, 'node-options'), 'utf8').trim();
+      const expected = [own, process.env.NODE_OPTIONS ?? ''].filter(Boolean).join(' ') || undefined;
+      expect({ app, running: pid !== undefined, nodeOptions: pid === undefined ? undefined : nodeOptionsOf(pid) }).toEqual({ app, running: true, nodeOptions: expected });
+    }
+    // The message path's services run with a young generation of their own (docs/benchmarks.md).
+    expect(readFileSync(join(ROOT, 'dist/apps/notifications/node-options'), 'utf8')).toContain('--max-semi-space-size=');
   });
 
   it('shows the login code e-mail in the mail catcher, and stops everything on Ctrl+C', async () => {
