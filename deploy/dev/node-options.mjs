@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The options in `<dist>/<app>/node-options`; none when the file is missing (a build from before the file existed). */
-export function nodeOptionsOf(app, dist = join(ROOT, 'dist/apps')) {
+/** The options in `dist/apps/<app>/node-options`; none when the file is missing (a build from before the file existed). */
+function nodeOptionsOf(app) {
   let line;
   try {
-    line = readFileSync(join(dist, app, 'node-options'), 'utf8');
+    line = readFileSync(join(ROOT, 'dist/apps', app, 'node-options'), 'utf8');
   } catch (error) {
     if (error.code === 'ENOENT') return '';
     throw error;
@@ -24,7 +24,7 @@ export function nodeOptionsOf(app, dist = join(ROOT, 'dist/apps')) {
  * NODE_OPTIONS for a service's process: its own options first, then any the caller's environment already holds, which
  * thereby win (Node applies NODE_OPTIONS in order, and of a V8 option given twice the last counts), as in the image.
  */
-export function nodeOptionsEnv(app, env = process.env, dist) {
-  const options = [nodeOptionsOf(app, dist), env.NODE_OPTIONS ?? ''].filter(Boolean).join(' ');
+export function nodeOptionsEnv(app, env = process.env) {
+  const options = [nodeOptionsOf(app), env.NODE_OPTIONS ?? ''].filter(Boolean).join(' ');
   return options ? { NODE_OPTIONS: options } : {};
 }

@@ -65,7 +65,7 @@ export class PublicItemCache {
   getKnownAnonymousJson(code: string): string | undefined {
     const entry = this.liveEntry(code);
     if (!entry) return undefined;
-    entry.anonymousJson ??= JSON.stringify(entry.record.item);
+    entry.anonymousJson ??= JSON.stringify(viewedBy(entry.record, null));
     return entry.anonymousJson;
   }
 

@@ -78,7 +78,7 @@ function setUp({
   };
   const itemOwners = { findByCode: jest.fn(async () => owner) };
   const outbox = { record: jest.fn() };
-  const replyAddresses = { mint: jest.fn(async () => 'abcdefghijklmnopqrstuvwxyz') };
+  const replyAddresses = { mintForFinder: jest.fn(async () => 'abcdefghijklmnopqrstuvwxyz') };
   const idempotencyKeys = { run: jest.fn((_: unknown, work: (m: Transaction) => Promise<unknown>) => work(manager)) };
   const service = new ConversationsService(
     repository as unknown as ConversationsRepository,
@@ -332,7 +332,7 @@ describe('a finder’s language', () => {
     const silent = setUp({ byId: first });
     await expect(silent.service.finderContact(first.id, { resumeLink: true, replyAddress: true })).resolves.toEqual({ email: null, language: 'en' });
     expect(silent.repository.insertToken).not.toHaveBeenCalled();
-    expect(silent.replyAddresses.mint).not.toHaveBeenCalled();
+    expect(silent.replyAddresses.mintForFinder).not.toHaveBeenCalled();
   });
 
   it('mints a reply address for the finder’s e-mail only when asked and there is an address', async () => {
@@ -343,7 +343,7 @@ describe('a finder’s language', () => {
       language: 'nl',
       replyToken: 'abcdefghijklmnopqrstuvwxyz',
     });
-    expect(replyAddresses.mint).toHaveBeenCalledWith(first.id, { recipient: 'finder' });
+    expect(replyAddresses.mintForFinder).toHaveBeenCalledWith(first.id);
   });
 });
 

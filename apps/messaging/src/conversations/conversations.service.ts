@@ -302,7 +302,7 @@ export class ConversationsService {
       resumeToken = newFinderToken();
       await this.conversations.insertToken(conversation.id, hashFinderToken(resumeToken), 'resume');
     }
-    const replyToken = options.replyAddress ? await this.replyAddresses.mint(conversation.id, { recipient: 'finder' }) : undefined;
+    const replyToken = options.replyAddress ? await this.replyAddresses.mintForFinder(conversation.id) : undefined;
     return { ...contact, ...(resumeToken ? { resumeToken } : {}), ...(replyToken ? { replyToken } : {}) };
   }
 

@@ -26,8 +26,6 @@ export function hashReplyToken(token: string): string {
   return createHash('sha256').update(token.toLowerCase()).digest('base64url');
 }
 
-export type ReplyRecipient = { recipient: 'finder' } | { recipient: 'owner'; userId: string };
-
 export interface ReplyAddressRow {
   conversation_id: string;
   recipient: 'finder' | 'owner';
@@ -39,15 +37,10 @@ export interface ReplyAddressRow {
 export class ReplyAddressesRepository {
   constructor(private readonly database: Database) {}
 
-  /** A new address of the conversation for this recipient; answers its token, which is kept only as a hash. */
-  async mint(conversationId: string, to: ReplyRecipient): Promise<string> {
+  /** A new address of the conversation for its finder; answers its token, which is kept only as a hash. */
+  async mintForFinder(conversationId: string): Promise<string> {
     const token = newReplyToken();
-    await this.database.affected('INSERT INTO reply_addresses (token_hash, conversation_id, recipient, user_id) VALUES ($1, $2, $3, $4)', [
-      hashReplyToken(token),
-      conversationId,
-      to.recipient,
-      to.recipient === 'owner' ? to.userId : null,
-    ]);
+    await this.database.affected("INSERT INTO reply_addresses (token_hash, conversation_id, recipient) VALUES ($1, $2, 'finder')", [hashReplyToken(token), conversationId]);
     return token;
   }
 
