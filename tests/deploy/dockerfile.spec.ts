@@ -71,6 +71,15 @@ describe('deploy/docker/Dockerfile', () => {
     expect(workspaces.filter((manifest) => !copied.includes(manifest))).toEqual([]);
   });
 
+  it('copies patches/ before npm ci (its postinstall applies them, and without the folder applies none, silently)', () => {
+    const copied = (stageNamed(dockerfile, 'manifests')?.instructions ?? [])
+      .filter((instruction) => instruction.getKeyword() === 'COPY')
+      .map((instruction) => argumentsOf(instruction).split(/\s+/)[0]);
+    expect(copied).toContain('patches/');
+    expect(stageNamed(dockerfile, 'deps')?.from).toBe('manifests');
+    expect(has(stageNamed(dockerfile, 'deps'), 'RUN', /npm ci(?!.*--ignore-scripts)/)).toBe(true);
+  });
+
   it('builds on the Node version of .nvmrc', () => {
     const [major, minor] = read('.nvmrc').trim().replace(/^v/, '').split('.');
     expect(dockerfile.globalArgs.get('NODE_IMAGE')).toBe(`node:${major}.${minor}-bookworm-slim`);
@@ -100,7 +109,8 @@ describe('deploy/docker/Dockerfile', () => {
     expect(has(service, 'HEALTHCHECK', /\/health\/live/)).toBe(true);
     expect(has(service, 'CMD', /exec node dist\/apps\/\$\{APP\}\/main\.js/)).toBe(true);
     expect(copies(service, 'prod-deps', /^\/app\/node_modules /)).toBe(true);
-    expect(has(stageNamed(dockerfile, 'prod-deps'), 'RUN', /npm ci --omit=dev/)).toBe(true);
+    expect(stageNamed(dockerfile, 'prod-deps')?.from).toBe('deps');
+    expect(has(stageNamed(dockerfile, 'prod-deps'), 'RUN', /npm prune --omit=dev/)).toBe(true);
     expect(has(stageNamed(dockerfile, 'build'), 'RUN', /npx nx run "\$\{APP\}:build"/)).toBe(true);
   });
 
