@@ -15,12 +15,21 @@ export const NOTIFICATION_JOB_OPTIONS: JobsOptions = {
 };
 
 /**
+ * How long an idle worker's blocking wait for a job lasts before it asks again. A job added, or a delayed one coming due,
+ * wakes the wait at once (BullMQ's marker), so this sets only how often an idle worker polls: at BullMQ's 5 s, the
+ * two workers' polls were about a fifth of notifications' idle CPU once its event pulls were renewed every 30 s (B8,
+ * docs/benchmarks.md). 10 s is BullMQ's own ceiling for
+ * a blocking wait on Redis (longer ones risk trouble on a reconnect).
+ */
+const IDLE_WAIT_SECONDS = 10;
+
+/**
  * A killed worker's job is picked up after about two stall intervals (JOB_LOCK_SECONDS: 30 s with the default 15 s,
  * measured here; 60 s with BullMQ's own default); a job found stalled twice more fails rather than looping. Ten jobs
  * side by side per queue and process: a job's run is mostly waiting (RPCs, PostgreSQL, the SMTP server or push
  * service), and at 4 the queue was where a burst of messages waited (B3); sends still share the transport's 5 pooled
  * SMTP connections.
  */
-export function notificationWorkerOptions(lockSeconds: number): Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount' | 'concurrency'> {
-  return { lockDuration: lockSeconds * 1000, stalledInterval: lockSeconds * 1000, maxStalledCount: 2, concurrency: 10 };
+export function notificationWorkerOptions(lockSeconds: number): Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount' | 'concurrency' | 'drainDelay'> {
+  return { lockDuration: lockSeconds * 1000, stalledInterval: lockSeconds * 1000, maxStalledCount: 2, concurrency: 10, drainDelay: IDLE_WAIT_SECONDS };
 }
