@@ -16,10 +16,9 @@ export const NOTIFICATION_JOB_OPTIONS: JobsOptions = {
 
 /**
  * How long an idle worker's blocking wait for a job lasts before it asks again. A job added, or a delayed one coming due,
- * wakes the wait at once (BullMQ's marker), so this sets only how often an idle worker polls: at BullMQ's 5 s, the two
- * workers' polls were about a fifth of notifications' idle CPU once its event pulls were renewed every 30 s (B8,
- * docs/benchmarks.md). 10 s is BullMQ's own ceiling for a blocking wait on Redis (longer ones risk trouble on a
- * reconnect).
+ * wakes the wait at once (BullMQ's marker), so this sets only how often an idle worker polls: BullMQ's 5 s made the two
+ * workers' polls about a tenth of notifications' idle CPU (B8, docs/benchmarks.md). 10 s is BullMQ's own ceiling for a
+ * blocking wait on Redis (longer ones risk trouble on a reconnect).
  */
 const IDLE_WAIT_SECONDS = 10;
 
