@@ -4,6 +4,7 @@ import type { ClaimResponse } from '@homing/contracts';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
 import { chromiumForSuite, heading, screenshot, seriousViolations, VIEWPORTS } from './browser';
+import { untilMessagingKnows } from './owners';
 
 // How an owner gets in, in Chromium against the whole product: the links of their e-mails lead to the thread through
 // every way of logging in, the finder page offers them a login, the e-mail screens count down a spent budget, and
@@ -63,7 +64,9 @@ describe('owners’ ways in, in a browser', () => {
     const password = `pw-${randomUUID()}`;
     const claimed = await api<ClaimResponse>('POST', '/claim', { code: tag, email });
     if (claimed.body.response_code !== 'NEW_USER_REGISTERED') throw new Error(`claim answered ${JSON.stringify(claimed.body)}`);
-    expect((await api('POST', '/user/password', { token: claimed.body.password_token, password })).status).toBe(200);
+    const set = await api<{ token: string }>('POST', '/user/password', { token: claimed.body.password_token, password });
+    expect(set.status).toBe(200);
+    await untilMessagingKnows(stack, set.body.token, tag);
     return { email, password, tag };
   }
 

@@ -31,6 +31,15 @@ export async function newItem(stack: Stack, token: string, name: string): Promis
   const created = await fetch(`${stack.api}/items`, { method: 'POST', headers, body: JSON.stringify({ name }) });
   expect(created.status).toBe(201);
   const { code } = (await created.json()) as PublicItem;
-  await expectEventually(async () => expect((await fetch(`${stack.api}/user/items/${code}/unread-count`, { headers })).status).toBe(200));
+  await untilMessagingKnows(stack, token, code);
   return code;
+}
+
+/**
+ * Waits until messaging has projected the owner's item (from items' event, milliseconds after the item is created or
+ * claimed): before that a finder's message about it is refused with 404, as the contract says.
+ */
+export async function untilMessagingKnows(stack: Stack, token: string, code: string): Promise<void> {
+  const headers = { authorization: `Bearer ${token}`, 'x-forwarded-for': setUpAddress() };
+  await expectEventually(async () => expect((await fetch(`${stack.api}/user/items/${code}/unread-count`, { headers })).status).toBe(200));
 }

@@ -3,6 +3,7 @@ import { expectEventually, linkIn, runServiceCommand, type ReceivedMail, type Si
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
 import { appTookOver, chromiumForSuite, flashAfter, heading, layoutShifts, logIn as logInAt, newContext, pushReadyPage as pushReadyPageAt, screenshot, seriousViolations, VIEWPORTS, watchLayoutShifts, FINDER_PAGE_CODE } from './browser';
+import { untilMessagingKnows } from './owners';
 
 // The web app in Chromium against the whole product, as a user meets it: every flow through the screens, the
 // e-mails read from the stack's SMTP sink.
@@ -225,6 +226,7 @@ describe('the web app in a browser', () => {
     const code = decodeURIComponent(new URL(setUp.url()).pathname.split('/')[2]);
     const ownerToken = await setUp.evaluate<string>(`localStorage.getItem(${JSON.stringify(TOKEN_KEY)})`);
     // A finder has written, so the owner's thread has a message to show.
+    await untilMessagingKnows(stack, ownerToken, code);
     await writeAsFinder(code, 'Found your umbrella at the café');
     const emptyOwner = await openPage();
     await logIn(emptyOwner, await newUser());
@@ -695,6 +697,7 @@ describe('the web app in a browser', () => {
     await owner.getByRole('button', { name: 'Save' }).click();
     await owner.waitForURL(/\/found\//);
     const code = decodeURIComponent(new URL(owner.url()).pathname.split('/')[2]);
+    await untilMessagingKnows(stack, await owner.evaluate<string>(`localStorage.getItem(${JSON.stringify(TOKEN_KEY)})`), code);
 
     const write = (content: string, finderToken?: string) => writeAsFinder(code, content, finderToken);
     const read = async (finderToken: string) => {
