@@ -19,7 +19,12 @@ export interface EventConsumerOptions extends EventProcessingOptions {
    * statement timeout (5 s) plus an RPC: so a handful, not 64.
    */
   batchSize: number;
-  /** How long one pull waits for events before asking again. */
+  /**
+   * How long one pull waits for events before asking again. A waiting pull gets an event as soon as it is published, so
+   * this sets only what an idle consumer costs: each renewal is an unsubscribe, a subscribe and a pull request, and at
+   * 5 s the renewals of notifications' consumers were most of its idle CPU (B8, docs/benchmarks.md). A reconnect pulls
+   * again at once (nats.js), and a server that stops answering is noticed after two missed heartbeats (expires / 2 each).
+   */
   pullExpiresMs: number;
 }
 
@@ -30,7 +35,7 @@ export const DEFAULT_EVENT_CONSUMER_OPTIONS: EventConsumerOptions = {
   ...DEFAULT_EVENT_PROCESSING,
   ackWaitMs: ACK_WAIT_MS,
   batchSize: Math.max(1, Math.floor(ACK_WAIT_MS / HANDLER_BUDGET_MS)),
-  pullExpiresMs: 5000,
+  pullExpiresMs: 30_000,
 };
 
 // The ledger must outlive the stream (events kept 7 days) so a replay of anything still stored is recognised.
