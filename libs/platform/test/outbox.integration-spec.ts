@@ -6,7 +6,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { STREAMS } from '@homing/contracts';
 import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, isolatedName, testInfra, waitForEvent } from '@homing/testing';
 import { testConfig } from './test-config';
-import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, OutboxWriter, PlatformModule, type DatabaseOptions } from '../src';
+import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, OutboxWriter, PlatformModule, type DatabaseOptions } from '../src';
 
 // A real tracer provider, so the test can see the trace context an event carries.
 new node.NodeTracerProvider().register();
@@ -163,5 +163,41 @@ describe('transactional outbox', () => {
     );
     subscription.unsubscribe();
     expect(published - batchEnded).toBeLessThan(100);
+  });
+
+  it('listens again as soon as its listener is cut off, and relays what was committed meanwhile, not at the next poll', async () => {
+    // The relay's loop runs (started above). Its listener is the session waiting on the outbox's channel.
+    const listenerPid = async () =>
+      (await db.rows<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE query = $1', [`LISTEN ${outboxChannel(database.schema)}`]))[0]?.pid;
+    const arrivals = new Map<string, number>();
+    const subscription = nats.nc.subscribe(`${namespace}.items.item.created.v1`, {
+      callback: (_error, msg) => void arrivals.set((msg.json() as { id: string }).id, Date.now()),
+    });
+    const arrivalOf = (id: string) =>
+      expectEventually(
+        () => {
+          const at = arrivals.get(id);
+          if (!at) throw new Error(`event ${id} not published yet`);
+          return at;
+        },
+        { timeoutMs: 8000, intervalMs: 10 },
+      );
+    const cutOff = await expectEventually(async () => {
+      const pid = await listenerPid();
+      if (!pid) throw new Error('the relay is not listening yet');
+      return pid;
+    });
+    // A publish that the relay has just made: it now sleeps a whole poll (5 s) unless something wakes it.
+    await arrivalOf((await recordCreated()).id);
+    await db.rows('SELECT pg_terminate_backend($1)', [cutOff]);
+    await expectEventually(async () => expect(await db.rows('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [cutOff])).toEqual([]), { intervalMs: 10 });
+    const cutAt = Date.now();
+    // Committed while no one listens (or just as the relay listens again): its NOTIFY may reach no one.
+    const meanwhile = await recordCreated();
+    const published = await arrivalOf(meanwhile.id);
+    subscription.unsubscribe();
+    expect(published - cutAt).toBeLessThan(2000);
+    expect(await listenerPid()).toEqual(expect.any(Number));
+    expect(await listenerPid()).not.toBe(cutOff);
   });
 });

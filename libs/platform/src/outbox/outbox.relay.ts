@@ -150,10 +150,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       this.wake?.();
     });
     listener.on('error', (error) => {
-      // The poll keeps relaying; the next round opens a new listener.
+      // Commits from now on notify no one: wake the relay, whose next round listens again and relays what they wrote,
+      // rather than leaving their events for the poll up to 5 s later.
       this.logger.warn(`outbox listener lost: ${error.message}`);
       if (this.listener === listener) this.listener = undefined;
       void listener.end().catch(() => undefined);
+      this.wake?.();
     });
     await listener.connect();
     await listener.query(`LISTEN ${outboxChannel(this.options.schema)}`);
