@@ -303,7 +303,7 @@ describe('items API through the gateway', () => {
   it('exposes Prometheus metrics by route pattern, never by tag code', async () => {
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics).toContain('homing_http_request_duration_seconds_count{service="gateway",method="GET",route="/api/v1/items/:code",status="200"}');
-    expect(metrics).toContain('homing_rpc_client_duration_seconds_count{service="gateway",subject="items.rpc.get-public",outcome="ok"}');
+    expect(metrics).toContain('homing_rpc_client_duration_seconds_count{service="gateway",subject="items.rpc.get-public-many",outcome="ok"}');
     expect(metrics).not.toContain(seeded[0]);
   });
 

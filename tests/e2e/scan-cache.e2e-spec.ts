@@ -86,6 +86,25 @@ describe('tag scans from the gateway’s cache', () => {
     expect(calls).toEqual([]);
   });
 
+  it('answers scans that reach it together each its own item or 404, asking items about each code once', async () => {
+    const names = ['Red bike', 'Green scarf', 'Black wallet', 'White hat'];
+    const known = await Promise.all(names.map((name) => createdItem(name)));
+    // Well formed, never minted: 404s (two of the address's unknown-code allowance).
+    const unknown = ['ZZZZ-ZZZZ-ZZZZ-ZZZ2', 'ZZZZ-ZZZZ-ZZZZ-ZZZ3'];
+    const asked: string[][] = [];
+    const subscription = stack.nc.subscribe(`${stack.namespace}.items.rpc.get-public-many`, {
+      callback: (_error, msg) => void asked.push((msg.json() as { codes: string[] }).codes),
+    });
+    await stack.nc.flush();
+    const scans = [known[0], unknown[0], known[1], known[2], unknown[1], known[3]];
+    const answers = await Promise.all(scans.map((code) => scan(code)));
+    await stack.nc.flush();
+    subscription.unsubscribe();
+    expect(answers.map(({ status, body }) => (status === 200 ? body.name : status))).toEqual(['Red bike', 404, 'Green scarf', 'Black wallet', 404, 'White hat']);
+    // Every code asked about once, however the scans fell into calls (those of one turn of the loop share one).
+    expect(asked.flat().sort()).toEqual(scans.map((code) => code.replace(/-/g, '')).sort());
+  });
+
   it('shows a rename on another replica’s scans by items’ event, long before the cache’s TTL', async () => {
     const code = await createdItem('Keys');
     await expectEventually(async () => expect(await itemsCallsDuring(async () => expect((await scan(code)).body.name).toBe('Keys'))).toEqual([]));

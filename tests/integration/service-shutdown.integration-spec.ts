@@ -3,8 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, headers as natsHeaders } from '@nats-io/transport-node';
-import { RPC_ERROR_HEADER } from '@homing/contracts';
+import { connect } from '@nats-io/transport-node';
 import {
   deleteNamespaceStreams,
   dropSchemas,
@@ -123,12 +122,9 @@ describe('service shutdown', () => {
     const gateway = await startService('gateway', { NATS_URL: infra.natsUrl, REDIS_URL: infra.redisUrl });
     // Stands in for items, answering the scan a second late.
     const nc = await connect({ servers: infra.natsUrl });
-    const slowItems = nc.subscribe(`${namespace}.items.rpc.get-public`, {
-      callback: (_error, msg) => {
-        const headers = natsHeaders();
-        headers.set(RPC_ERROR_HEADER, '1');
-        setTimeout(() => msg.respond(JSON.stringify({ status: 404, response_code: 'ITEM_NOT_FOUND', message: 'Item not found.' }), { headers }), 1000);
-      },
+    // The scan's lookup: no such tag (a null record), answered a second late.
+    const slowItems = nc.subscribe(`${namespace}.items.rpc.get-public-many`, {
+      callback: (_error, msg) => void setTimeout(() => msg.respond(JSON.stringify([null])), 1000),
     });
     await nc.flush();
     try {

@@ -14,10 +14,13 @@ export function main(): Promise<void> {
     port: (config) => config.PORT,
     module: (config) => AppModule.forConfig(config),
     rpc: true,
-    // The scan's lookup (B1), answered outside Nest's per-request pipeline.
+    // The scan's lookups (B1), answered outside Nest's per-request pipeline.
     plainRpcHandlers: (app) => {
       const items = app.get(ItemsService);
-      return { 'items.rpc.get-public': ({ code }) => items.getPublic(code) };
+      return {
+        'items.rpc.get-public': ({ code }) => items.getPublic(code),
+        'items.rpc.get-public-many': ({ codes }) => items.getPublicMany(codes),
+      };
     },
     database: itemsDatabase,
     retention: itemsRetentionRules,

@@ -65,15 +65,29 @@ export const threadMessageSchema = messageSchema.extend({
 });
 export type ThreadMessage = z.infer<typeof threadMessageSchema>;
 
+/**
+ * An item's public fields as anyone but its owner sees them, with its owner's id (null while unclaimed): what the
+ * gateway keeps for tag scans and answers every viewer from. The owner's id never leaves the gateway but to the owner.
+ * Co-owners read the item as its owner does: the gateway's scan cache tells them apart by their ids.
+ */
+const publicItemRecordSchema = z.object({ item: publicItemSchema, ownerUserId: z.uuid().nullable(), coOwnerUserIds: z.array(z.uuid()).default([]) });
+
+/** The most codes one `items.rpc.get-public-many` asks about. */
+export const PUBLIC_ITEMS_BATCH_MAX = 100;
+
 export const RpcMap = {
-  /**
-   * An item's public fields as anyone but its owner sees them, with its owner's id (null while unclaimed): what the
-   * gateway keeps for tag scans and answers every viewer from. The owner's id never leaves the gateway but to the owner.
-   */
+  /** One tag's public record: what gateways of the previous release ask per scan (kept while they may still run). */
   'items.rpc.get-public': {
     request: z.object({ code: z.string() }),
-    // Co-owners read the item as its owner does: the gateway's scan cache tells them apart by these ids.
-    response: z.object({ item: publicItemSchema, ownerUserId: z.uuid().nullable(), coOwnerUserIds: z.array(z.uuid()).default([]) }),
+    response: publicItemRecordSchema,
+  },
+  /**
+   * Several tags' public records, in the order asked, null for a code that is unknown or malformed: the gateway asks
+   * once for all the scans that missed its memory in one turn of its event loop.
+   */
+  'items.rpc.get-public-many': {
+    request: z.object({ codes: z.array(z.string().max(64)).min(1).max(PUBLIC_ITEMS_BATCH_MAX) }),
+    response: z.array(publicItemRecordSchema.nullable()),
   },
   'items.rpc.create': {
     request: createItemBodySchema.extend({ ownerUserId: z.uuid(), idempotencyKey: idempotencyKeySchema.optional() }),

@@ -4,10 +4,17 @@ import { InjectConfig, RpcClient } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
 import { PublicItemCache, type PublicItemRecord } from './public-item-cache';
+import { PublicItemLookups } from './public-item-lookups';
+
+// What items answers for an unknown code, and the gateway for a malformed one: the same 404.
+const itemNotFound = () => new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
 
 /** A tag looked up by whoever holds it: the finder's scan, and the public QR image (which must not exist for made-up codes). */
 @Injectable()
 export class PublicItemsService {
+  // Scans that miss the cache in one turn of the event loop are asked of items together.
+  private readonly lookups = new PublicItemLookups((codes) => this.rpc.request('items.rpc.get-public-many', { codes }));
+
   constructor(
     private readonly rpc: RpcClient,
     private readonly cache: PublicItemCache,
@@ -22,9 +29,14 @@ export class PublicItemsService {
   scan(input: string, viewerUserId: string | null): Promise<PublicItem> {
     const code = parseTagCode(input);
     // Malformed codes never reach items: same answer as an unknown code, one hop saved.
-    if (!code) return Promise.reject(new ApiError(404, ResponseCode.ITEM_NOT_FOUND, 'Item not found.'));
+    if (!code) return Promise.reject(itemNotFound());
     // Repeated scans are answered from the gateway's memory, kept current by items' events (ItemEvents).
-    return this.cache.get(code, viewerUserId, () => this.rpc.request('items.rpc.get-public', { code }).then((record) => this.withRelayAddress(code, record)));
+    return this.cache.get(code, viewerUserId, () =>
+      this.lookups.lookUp(code).then((record) => {
+        if (!record) throw itemNotFound();
+        return this.withRelayAddress(code, record);
+      }),
+    );
   }
 
   /**

@@ -9,10 +9,13 @@ const CODE = 'ABCD-EFGH-JKMN-PQRS';
 
 describe('QrService', () => {
   function service() {
-    const request = jest.fn(async () => ({
-      item: { code: CODE, name: 'Keys', claimed_at: '2026-11-23T10:00:00.000Z', activated: false, is_owner: false, lost: false },
-      ownerUserId: null,
-    }));
+    // items' get-public-many: the one code asked about is known.
+    const request = jest.fn(async () => [
+      {
+        item: { code: CODE, name: 'Keys', claimed_at: '2026-11-23T10:00:00.000Z', activated: false, is_owner: false, lost: false },
+        ownerUserId: null,
+      },
+    ]);
     const cache = new PublicItemCache();
     cache.enable();
     const config = { PUBLIC_URL: 'https://homing.example', RELAY_DOMAIN: 'relay.homing.example' } as GatewayConfig;

@@ -37,39 +37,31 @@ export interface VersionedItemRow extends ItemRow {
 
 const ITEM_COLUMNS = 'code, name, reward_cents, owner_user_id, claimed_at, photo_version, lost_at, lost_note';
 
-// The tag scan is the hottest path (ARCHITECTURE §7): a named prepared statement of the needed columns.
-// Its columns are read by position (findByCode): keep the order.
-const FIND_BY_CODE = {
-  name: 'items_find_by_code',
-  text: `SELECT code, name, reward_cents, owner_user_id, claimed_at, photo_version, lost_at, lost_note,
-           coalesce((SELECT array_agg(user_id::text) FROM item_co_owners WHERE item_code = items.code), '{}') AS co_owner_user_ids
-         FROM items WHERE code = $1`,
-};
+// The tag scan is the hottest path (ARCHITECTURE §7): named prepared statements of the needed columns, read by
+// position (itemOfColumns): keep the order.
+const PUBLIC_COLUMNS = `code, name, reward_cents, owner_user_id, claimed_at, photo_version, lost_at, lost_note,
+  coalesce((SELECT array_agg(user_id::text) FROM item_co_owners WHERE item_code = items.code), '{}') AS co_owner_user_ids`;
+const FIND_BY_CODE = { name: 'items_find_by_code', text: `SELECT ${PUBLIC_COLUMNS} FROM items WHERE code = $1` };
+// char(16)[], the column's own type: an array of text would compare as text and leave the primary key unused.
+const FIND_BY_CODES = { name: 'items_find_by_codes', text: `SELECT ${PUBLIC_COLUMNS} FROM items WHERE code = ANY($1::char(16)[])` };
+
+type PublicItemRow = ItemRow & { co_owner_user_ids: string[] };
 
 /** The only place that reads or writes the items table. */
 @Injectable()
 export class ItemsRepository {
   constructor(private readonly database: Database) {}
 
-  async findByCode(code: string): Promise<(ItemRow & { co_owner_user_ids: string[] }) | null> {
+  async findByCode(code: string): Promise<PublicItemRow | null> {
     // A named statement is parsed and planned once per connection instead of on every scan; its row comes as an
-    // array (no object built by pg), mapped here by FIND_BY_CODE's column order.
+    // array (no object built by pg), mapped by PUBLIC_COLUMNS' order.
     const [row] = await this.database.namedArrays(FIND_BY_CODE, [code]);
-    if (!row) return null;
-    const [found, name, rewardCents, ownerUserId, claimedAt, photoVersion, lostAt, lostNote, coOwnerUserIds] = row as [
-      string, string | null, number | null, string | null, Date | null, number | null, Date | null, string | null, string[],
-    ];
-    return {
-      code: found,
-      name,
-      reward_cents: rewardCents,
-      owner_user_id: ownerUserId,
-      claimed_at: claimedAt,
-      photo_version: photoVersion,
-      lost_at: lostAt,
-      lost_note: lostNote,
-      co_owner_user_ids: coOwnerUserIds,
-    };
+    return row ? itemOfColumns(row) : null;
+  }
+
+  /** The items of these canonical codes that exist, in no particular order: the scans the gateway asks about together. */
+  async findByCodes(codes: readonly string[]): Promise<PublicItemRow[]> {
+    return (await this.database.namedArrays(FIND_BY_CODES, [codes])).map(itemOfColumns);
   }
 
   /** Inserts a claimed item (version 1); null if the code is taken or retired (the caller mints another). */
@@ -175,4 +167,21 @@ export class ItemsRepository {
     );
     return rows.map((row) => row.code);
   }
+}
+
+function itemOfColumns(row: unknown[]): PublicItemRow {
+  const [code, name, rewardCents, ownerUserId, claimedAt, photoVersion, lostAt, lostNote, coOwnerUserIds] = row as [
+    string, string | null, number | null, string | null, Date | null, number | null, Date | null, string | null, string[],
+  ];
+  return {
+    code,
+    name,
+    reward_cents: rewardCents,
+    owner_user_id: ownerUserId,
+    claimed_at: claimedAt,
+    photo_version: photoVersion,
+    lost_at: lostAt,
+    lost_note: lostNote,
+    co_owner_user_ids: coOwnerUserIds,
+  };
 }

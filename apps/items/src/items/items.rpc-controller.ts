@@ -4,7 +4,7 @@ import type { RpcRequest as Request, RpcResponse as Response } from '@homing/con
 import { RpcHandler } from '@homing/platform';
 import { ItemsService } from './items.service';
 
-/** `items.rpc.get-public`, the scan's lookup, is a plain handler (service.ts: plainRpcHandlers), outside this pipeline. */
+/** `items.rpc.get-public` and `items.rpc.get-public-many`, the scan's lookups, are plain handlers (service.ts: plainRpcHandlers). */
 @Controller()
 export class ItemsRpcController {
   constructor(private readonly items: ItemsService) {}

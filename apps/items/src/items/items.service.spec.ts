@@ -14,6 +14,7 @@ function setUp({ rewardsEnabled = false, row = null as VersionedItemRow | null, 
     deleteOwned: jest.fn(async () => deletedVersion),
     findOwnedByCode: jest.fn(async () => row),
     findByCode: jest.fn(async () => row),
+    findByCodes: jest.fn(async (): Promise<unknown[]> => (row ? [{ ...row, co_owner_user_ids: [] }] : [])),
   };
   const outbox = { record: jest.fn() };
   const service = new ItemsService(
@@ -62,6 +63,21 @@ describe('ItemsService', () => {
   });
 
   // The repository bumps the version in its DELETE … RETURNING (tests/e2e/owner-items checks the number end to end).
+  it('looks up several codes in one statement, answering in the order asked with null for unknown and malformed codes', async () => {
+    const { service, repository } = setUp({ row: stored });
+    const answers = await service.getPublicMany(['not a code', 'abcd-efgh-jkmn-pqrs', 'ZZZZZZZZZZZZZZZZ', CODE]);
+    expect(repository.findByCodes).toHaveBeenCalledTimes(1);
+    expect(repository.findByCodes).toHaveBeenCalledWith([CODE, 'ZZZZZZZZZZZZZZZZ']);
+    const keys = { item: expect.objectContaining({ code: 'ABCD-EFGH-JKMN-PQRS', name: 'Keys' }), ownerUserId: OWNER, coOwnerUserIds: [] };
+    expect(answers).toEqual([null, keys, null, keys]);
+  });
+
+  it('asks nothing of the database when no code asked about is well formed', async () => {
+    const { service, repository } = setUp({ row: stored });
+    expect(await service.getPublicMany(['x', ''])).toEqual([null, null]);
+    expect(repository.findByCodes).not.toHaveBeenCalled();
+  });
+
   it('records a deletion with the version the repository returns', async () => {
     const { service, outbox } = setUp({ deletedVersion: 5 });
     await service.delete(CODE, OWNER);

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { formatTagCode, photoUrls, parseTagCode, ResponseCode, type ItemRole, type PublicItem } from '@homing/contracts';
+import { formatTagCode, photoUrls, parseTagCode, ResponseCode, type ItemRole, type PublicItem, type RpcResponse } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError, InjectConfig } from '@homing/platform';
 import type { ItemsConfig } from '../config/items.config';
 import { mintTagCode } from '../tags/mint-tag-code';
 import { ItemsRepository, type ItemRow } from './items.repository';
+
+/** A tag's public fields and who owns it, as the gateway's scan cache keeps them. */
+type PublicItemRecord = RpcResponse<'items.rpc.get-public'>;
 
 // 80-bit codes practically never collide; a few retries make "practically" certain.
 const MINT_ATTEMPTS = 5;
@@ -21,10 +24,29 @@ export class ItemsService {
    * The item as anyone but its owner sees it, with its owner's id: the gateway keeps this for tag scans (kept current
    * by this service's events) and tells the owner apart itself. Unknown and malformed codes are the same 404.
    */
-  async getPublic(input: string): Promise<{ item: PublicItem; ownerUserId: string | null; coOwnerUserIds: string[] }> {
+  async getPublic(input: string): Promise<PublicItemRecord> {
     const code = parseTagCode(input);
     const row = code ? await this.items.findByCode(code) : null;
     if (!row) throw itemNotFound();
+    return this.publicRecordOf(row);
+  }
+
+  /**
+   * `getPublic` of several codes in one statement, in the order asked, null where it would be 404: the gateway asks
+   * once for the scans that reach it together.
+   */
+  async getPublicMany(inputs: readonly string[]): Promise<(PublicItemRecord | null)[]> {
+    const codes = inputs.map((input) => parseTagCode(input));
+    const wanted = [...new Set(codes.filter((code): code is string => code !== null))];
+    const rows = wanted.length > 0 ? await this.items.findByCodes(wanted) : [];
+    const found = new Map(rows.map((row) => [row.code, row]));
+    return codes.map((code) => {
+      const row = code === null ? undefined : found.get(code);
+      return row ? this.publicRecordOf(row) : null;
+    });
+  }
+
+  private publicRecordOf(row: ItemRow & { co_owner_user_ids: string[] }): PublicItemRecord {
     return { item: this.toPublic(row, null), ownerUserId: row.owner_user_id, coOwnerUserIds: row.co_owner_user_ids };
   }
 
