@@ -16,6 +16,8 @@ interface Waiting {
  * Under load many scans arrive together (B1: requests read from several connections in one poll of the loop); a scan
  * that arrives alone waits only for the rest of the turn (`setImmediate`). A batch holds at most
  * PUBLIC_ITEMS_BATCH_MAX codes; the cache in front (PublicItemCache) already asks once for concurrent scans of a code.
+ * The call runs in the request context of the scan that started the batch, so items' logs show that scan's correlation
+ * id for all of them.
  */
 export class PublicItemLookups {
   private waiting: Waiting[] = [];

@@ -45,7 +45,8 @@ const FIND_BY_CODE = { name: 'items_find_by_code', text: `SELECT ${PUBLIC_COLUMN
 // char(16)[], the column's own type: an array of text would compare as text and leave the primary key unused.
 const FIND_BY_CODES = { name: 'items_find_by_codes', text: `SELECT ${PUBLIC_COLUMNS} FROM items WHERE code = ANY($1::char(16)[])` };
 
-type PublicItemRow = ItemRow & { co_owner_user_ids: string[] };
+/** An item as a scan reads it: its row and its co-owners. */
+export type PublicItemRow = ItemRow & { co_owner_user_ids: string[] };
 
 /** The only place that reads or writes the items table. */
 @Injectable()

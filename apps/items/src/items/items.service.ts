@@ -3,7 +3,7 @@ import { formatTagCode, photoUrls, parseTagCode, ResponseCode, type ItemRole, ty
 import { IdempotencyKeys, OutboxWriter, RpcError, InjectConfig } from '@homing/platform';
 import type { ItemsConfig } from '../config/items.config';
 import { mintTagCode } from '../tags/mint-tag-code';
-import { ItemsRepository, type ItemRow } from './items.repository';
+import { ItemsRepository, type ItemRow, type PublicItemRow } from './items.repository';
 
 /** A tag's public fields and who owns it, as the gateway's scan cache keeps them. */
 type PublicItemRecord = RpcResponse<'items.rpc.get-public'>;
@@ -46,7 +46,7 @@ export class ItemsService {
     });
   }
 
-  private publicRecordOf(row: ItemRow & { co_owner_user_ids: string[] }): PublicItemRecord {
+  private publicRecordOf(row: PublicItemRow): PublicItemRecord {
     return { item: this.toPublic(row, null), ownerUserId: row.owner_user_id, coOwnerUserIds: row.co_owner_user_ids };
   }
 
