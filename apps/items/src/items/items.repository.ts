@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PUBLIC_ITEMS_BATCH_MAX } from '@homing/contracts';
 import { Database, type Transaction } from '@homing/platform';
 
 export interface ItemRow {
@@ -42,8 +43,19 @@ const ITEM_COLUMNS = 'code, name, reward_cents, owner_user_id, claimed_at, photo
 const PUBLIC_COLUMNS = `code, name, reward_cents, owner_user_id, claimed_at, photo_version, lost_at, lost_note,
   coalesce((SELECT array_agg(user_id::text) FROM item_co_owners WHERE item_code = items.code), '{}') AS co_owner_user_ids`;
 const FIND_BY_CODE = { name: 'items_find_by_code', text: `SELECT ${PUBLIC_COLUMNS} FROM items WHERE code = $1` };
-// char(16)[], the column's own type: an array of text would compare as text and leave the primary key unused.
-const FIND_BY_CODES = { name: 'items_find_by_codes', text: `SELECT ${PUBLIC_COLUMNS} FROM items WHERE code = ANY($1::char(16)[])` };
+/**
+ * A batch's lookup is one of a few statements of a fixed number of codes (FIND_BY_CODES_SIZES), the batch padded
+ * with its last code. PostgreSQL plans a named statement afresh on each execution until a generic plan (made once)
+ * looks no costlier than the custom ones: for `code = ANY($1)` it never does (the generic plan guesses 10 codes, a
+ * custom one counts them), and the planning cost more than the lookup (EXPLAIN: 0.07 ms against 0.03). With `IN`
+ * over n parameters both plans count n codes, so each statement runs its generic plan from its sixth execution.
+ * char(16), the column's own type: text parameters would compare as text and leave the primary key unused.
+ */
+export const FIND_BY_CODES_SIZES = [1, 2, 4, 8, 16, 32, 64, PUBLIC_ITEMS_BATCH_MAX] as const;
+const FIND_BY_CODES = FIND_BY_CODES_SIZES.map((size) => ({
+  name: `items_find_by_codes_${size}`,
+  text: `SELECT ${PUBLIC_COLUMNS} FROM items WHERE code IN (${Array.from({ length: size }, (_, index) => `$${index + 1}::char(16)`).join(', ')})`,
+}));
 
 /** An item as a scan reads it: its row and its co-owners. */
 export type PublicItemRow = ItemRow & { co_owner_user_ids: string[] };
@@ -62,7 +74,12 @@ export class ItemsRepository {
 
   /** The items of these canonical codes that exist, in no particular order: the scans the gateway asks about together. */
   async findByCodes(codes: readonly string[]): Promise<PublicItemRow[]> {
-    return (await this.database.namedArrays(FIND_BY_CODES, [codes])).map(itemOfColumns);
+    if (codes.length === 0) return [];
+    const fits = FIND_BY_CODES_SIZES.findIndex((size) => size >= codes.length);
+    if (fits < 0) throw new RangeError(`at most ${PUBLIC_ITEMS_BATCH_MAX} codes a lookup, not ${codes.length}`);
+    const statement = FIND_BY_CODES[fits];
+    const values = Array.from({ length: FIND_BY_CODES_SIZES[fits] }, (_, index) => codes[Math.min(index, codes.length - 1)]);
+    return (await this.database.namedArrays(statement, values)).map(itemOfColumns);
   }
 
   /** Inserts a claimed item (version 1); null if the code is taken or retired (the caller mints another). */
