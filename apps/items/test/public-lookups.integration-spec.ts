@@ -45,7 +45,7 @@ describe('items: public lookups of several codes', () => {
     expect(first).toMatchObject({ code: codes[0], name: 'Keys', co_owner_user_ids: [coOwner] });
   });
 
-  it('refuses more codes than a batch may hold, asking nothing', async () => {
+  it('refuses more codes than a batch may hold', async () => {
     await expect(items.findByCodes(codes.slice(0, PUBLIC_ITEMS_BATCH_MAX + 1))).rejects.toThrow(RangeError);
   });
 

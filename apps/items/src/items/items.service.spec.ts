@@ -62,7 +62,6 @@ describe('ItemsService', () => {
     expect(outbox.record).not.toHaveBeenCalled();
   });
 
-  // The repository bumps the version in its DELETE … RETURNING (tests/e2e/owner-items checks the number end to end).
   it('looks up several codes in one statement, answering in the order asked with null for unknown and malformed codes', async () => {
     const { service, repository } = setUp({ row: stored });
     const answers = await service.getPublicMany(['not a code', 'abcd-efgh-jkmn-pqrs', 'ZZZZZZZZZZZZZZZZ', CODE]);
@@ -78,6 +77,7 @@ describe('ItemsService', () => {
     expect(repository.findByCodes).not.toHaveBeenCalled();
   });
 
+  // The repository bumps the version in its DELETE … RETURNING (tests/e2e/owner-items checks the number end to end).
   it('records a deletion with the version the repository returns', async () => {
     const { service, outbox } = setUp({ deletedVersion: 5 });
     await service.delete(CODE, OWNER);
