@@ -1,5 +1,5 @@
 import { dropSchemas, ensureDatabase, isolatedName, testInfra } from '@homing/testing';
-import { Database, dataSourceOptions, migrateSchema, withDatabase, type DatabaseOptions } from '../src';
+import { Database, dataSourceOptions, migrateSchema, prepared, withDatabase, type DatabaseOptions } from '../src';
 
 interface Widget {
   id: number;
@@ -122,5 +122,25 @@ describe('Database', () => {
     expect(await db.named<Widget>(byName, ['a'])).toEqual([{ id: 1, name: 'a' }]);
     expect(await db.named<Widget>(byName, ['b'])).toEqual([{ id: 2, name: 'b' }]);
     expect(await db.named<Widget>(byName, ['none'])).toEqual([]);
+  });
+
+  it('runs a prepared statement through rows, one and affected, in and out of a transaction, keeping it on the connection', async () => {
+    const insert = prepared('INSERT INTO widgets (name) VALUES ($1) RETURNING id, name');
+    const byName = prepared('SELECT id, name FROM widgets WHERE name = $1');
+    // The name is the text's: the same text is the same statement, another text another one.
+    expect(prepared('SELECT id, name FROM widgets WHERE name = $1')).toEqual(byName);
+    expect(insert.name).not.toBe(byName.name);
+
+    expect(await db.rows<Widget>(insert, ['a'])).toEqual([{ id: 1, name: 'a' }]);
+    expect(await db.one<Widget>(byName, ['a'])).toEqual({ id: 1, name: 'a' });
+    expect(await db.one<Widget>(byName, ['none'])).toBeUndefined();
+    const kept = await db.transaction(async (transaction) => {
+      expect(await db.affected(insert, ['b'], transaction)).toBe(1);
+      expect(await transaction.query<Widget>(byName, ['b'])).toEqual([{ id: 2, name: 'b' }]);
+      // Parsed once on this connection and kept there under its name (an unnamed statement is not kept).
+      return db.rows<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE name = ANY($1::text[]) ORDER BY name', [[insert.name, byName.name]], transaction);
+    });
+    expect(kept.map((row) => row.name)).toEqual([insert.name, byName.name].sort());
+    expect(await names()).toEqual(['a', 'b']);
   });
 });

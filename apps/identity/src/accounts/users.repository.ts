@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserLanguage } from '@homing/contracts';
-import { Database, type Transaction } from '@homing/platform';
+import { Database, prepared, type Transaction } from '@homing/platform';
 
 export interface UserRow {
   id: string;
@@ -16,6 +16,8 @@ export interface UserRow {
 
 const COLUMNS = `id, email, password_hash AS "passwordHash", language, is_admin AS "isAdmin", failed_logins AS "failedLogins",
   locked_until AS "lockedUntil", now() AS "now"`;
+// Every mail to an owner reads their address by id (B3): kept prepared on each connection.
+const FIND_BY_ID = prepared(`SELECT ${COLUMNS} FROM users WHERE id = $1`);
 
 /** The only place that reads or writes the users table. */
 @Injectable()
@@ -28,7 +30,7 @@ export class UsersRepository {
   }
 
   async findById(tx: Transaction | undefined, id: string): Promise<UserRow | null> {
-    return (await this.database.one<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id], tx)) ?? null;
+    return (await this.database.one<UserRow>(FIND_BY_ID, [id], tx)) ?? null;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageAuthor, SharedLocation, UserLanguage } from '@homing/contracts';
-import { Database, type Transaction } from '@homing/platform';
+import { Database, prepared, type NamedStatement, type Transaction } from '@homing/platform';
 
 export interface ConversationRow {
   id: string;
@@ -46,9 +46,25 @@ const CONVERSATION_COLUMNS = 'id, item_code, finder_email, finder_language, crea
 // bigint arrives from pg as a string; message ids stay far below 2^53.
 const MESSAGE_COLUMNS = 'm.id::float8 AS id, m.conversation_id, m.author, m.content, m.created_at, m.read_at, m.delivered_at, m.receipt_version::float8 AS receipt_version, m.location_lat, m.location_lon, m.location_accuracy_m, m.location_precise';
 
+// What every finder's message runs (B3), kept prepared on each connection.
+const INSERT_CONVERSATION = prepared(
+  `INSERT INTO conversations (item_code, finder_token_hash, finder_email, finder_language) VALUES ($1, $2, $3, $4) RETURNING ${CONVERSATION_COLUMNS}`,
+);
+const INSERT_MESSAGE = prepared(
+  `WITH m AS (INSERT INTO messages (conversation_id, author, content, location_lat, location_lon, location_accuracy_m, location_precise)
+              VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *),
+        touched AS (UPDATE conversations SET last_message_at = (SELECT created_at FROM m) WHERE id = $1)
+   SELECT ${MESSAGE_COLUMNS} FROM m`,
+);
+const LATEST_UNREAD_FINDER_MESSAGE = prepared(
+  `SELECT max(id)::float8 AS id FROM messages WHERE conversation_id = $1 AND author = 'finder' AND read_at IS NULL AND id >= $2`,
+);
+
 /** The only place that reads or writes conversations and messages. */
 @Injectable()
 export class ConversationsRepository {
+  private readonly stamps = new Map<string, NamedStatement>();
+
   constructor(private readonly database: Database) {}
 
   /** Runs `work` in one transaction: a message and the event it records commit together or not at all. */
@@ -61,7 +77,7 @@ export class ConversationsRepository {
     conversation: { itemCode: string; finderTokenHash: string; finderEmail: string | null; finderLanguage: UserLanguage },
   ): Promise<ConversationRow> {
     const row = await this.database.one<ConversationRow>(
-      `INSERT INTO conversations (item_code, finder_token_hash, finder_email, finder_language) VALUES ($1, $2, $3, $4) RETURNING ${CONVERSATION_COLUMNS}`,
+      INSERT_CONVERSATION,
       [conversation.itemCode, conversation.finderTokenHash, conversation.finderEmail, conversation.finderLanguage],
       transaction,
     );
@@ -151,10 +167,7 @@ export class ConversationsRepository {
   async insertMessage(transaction: Transaction, message: { conversationId: string; author: MessageAuthor; content: string; location?: SharedLocation }): Promise<MessageRow> {
     const { location } = message;
     const row = await this.database.one<MessageRow>(
-      `WITH m AS (INSERT INTO messages (conversation_id, author, content, location_lat, location_lon, location_accuracy_m, location_precise)
-                  VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *),
-            touched AS (UPDATE conversations SET last_message_at = (SELECT created_at FROM m) WHERE id = $1)
-       SELECT ${MESSAGE_COLUMNS} FROM m`,
+      INSERT_MESSAGE,
       [message.conversationId, message.author, message.content, location?.lat ?? null, location?.lon ?? null, location?.accuracy_m ?? null, location?.precise ?? null],
       transaction,
     );
@@ -211,7 +224,7 @@ export class ConversationsRepository {
   /** The newest finder's message of the conversation from `fromId` on that the owner has not read; null when none. */
   async latestUnreadFinderMessage(conversationId: string, fromId: number): Promise<number | null> {
     const row = await this.database.one<{ id: number | null }>(
-      `SELECT max(id)::float8 AS id FROM messages WHERE conversation_id = $1 AND author = 'finder' AND read_at IS NULL AND id >= $2`,
+      LATEST_UNREAD_FINDER_MESSAGE,
       [conversationId, fromId],
     );
     return row?.id ?? null;
@@ -219,10 +232,14 @@ export class ConversationsRepository {
 
   // Sets `column` to now on the messages `where` picks, all under one new version from the message id sequence.
   private async stamp(transaction: Transaction, column: 'read_at' | 'delivered_at', where: string, params: unknown[]): Promise<ReceiptChange[]> {
-    const rows = await this.database.rows<{ conversation_id: string; ids: number[]; version: number }>(
-      `WITH v AS (SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS version),
+    const text = `WITH v AS (SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS version),
             u AS (UPDATE messages SET ${column} = now(), receipt_version = (SELECT version FROM v) WHERE ${where} RETURNING id, conversation_id)
-       SELECT conversation_id, array_agg(id::float8 ORDER BY id) AS ids, (SELECT version FROM v)::float8 AS version FROM u GROUP BY conversation_id`,
+       SELECT conversation_id, array_agg(id::float8 ORDER BY id) AS ids, (SELECT version FROM v)::float8 AS version FROM u GROUP BY conversation_id`;
+    // One text per receipt this repository writes (its callers pass fixed conditions), each prepared once.
+    let statement = this.stamps.get(text);
+    if (!statement) this.stamps.set(text, (statement = prepared(text)));
+    const rows = await this.database.rows<{ conversation_id: string; ids: number[]; version: number }>(
+      statement,
       params,
       transaction,
     );

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { applyIfNewer, Database, type Transaction } from '@homing/platform';
+import { applyIfNewer, Database, prepared, type Transaction } from '@homing/platform';
 
 export interface ItemOwner {
   itemCode: string;
@@ -17,6 +17,11 @@ export function ownsItem(item: Pick<ItemOwner, 'ownerUserId' | 'coOwnerUserIds'>
 const TOMBSTONE = { owner_user_id: null, co_owner_user_ids: [], claimed_at: null, name: null, handover_secret: null };
 
 /** The only place that reads or writes the item_owners projection. */
+// Read by every message and thread call about an item (B3): kept prepared on each connection.
+const FIND_BY_CODE = prepared(
+  'SELECT item_code, owner_user_id, co_owner_user_ids, claimed_at FROM item_owners WHERE item_code = $1 AND deleted_at IS NULL AND owner_user_id IS NOT NULL',
+);
+
 @Injectable()
 export class ItemOwnersRepository {
   constructor(private readonly database: Database) {}
@@ -118,7 +123,7 @@ export class ItemOwnersRepository {
 
   async findByCode(itemCode: string): Promise<ItemOwner | null> {
     const row = await this.database.one<{ item_code: string; owner_user_id: string; co_owner_user_ids: string[]; claimed_at: Date }>(
-      'SELECT item_code, owner_user_id, co_owner_user_ids, claimed_at FROM item_owners WHERE item_code = $1 AND deleted_at IS NULL AND owner_user_id IS NOT NULL',
+      FIND_BY_CODE,
       [itemCode],
     );
     return row ? { itemCode: row.item_code, ownerUserId: row.owner_user_id, coOwnerUserIds: row.co_owner_user_ids, claimedAt: row.claimed_at } : null;

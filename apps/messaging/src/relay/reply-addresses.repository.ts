@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Database } from '@homing/platform';
+import { Database, prepared } from '@homing/platform';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -33,6 +33,14 @@ export interface ReplyAddressRow {
 }
 
 /** The relay's reply addresses: minted for an e-mail, looked up when a reply arrives. */
+// Every mail to an owner mints its reply address (B3): kept prepared on each connection.
+const MINT_FOR_OWNER = prepared(
+  `INSERT INTO reply_addresses (token_hash, conversation_id, recipient, user_id)
+   SELECT $1, c.id, 'owner', $3::uuid FROM conversations c
+     JOIN item_owners o ON o.item_code = c.item_code AND o.deleted_at IS NULL AND o.owner_user_id IS NOT NULL
+    WHERE c.id = $2 AND ($3::uuid = o.owner_user_id OR $3::uuid = ANY(o.co_owner_user_ids))`,
+);
+
 @Injectable()
 export class ReplyAddressesRepository {
   constructor(private readonly database: Database) {}
@@ -52,10 +60,7 @@ export class ReplyAddressesRepository {
   async mintForOwner(conversationId: string, userId: string): Promise<string | null> {
     const token = newReplyToken();
     const minted = await this.database.affected(
-      `INSERT INTO reply_addresses (token_hash, conversation_id, recipient, user_id)
-       SELECT $1, c.id, 'owner', $3::uuid FROM conversations c
-         JOIN item_owners o ON o.item_code = c.item_code AND o.deleted_at IS NULL AND o.owner_user_id IS NOT NULL
-        WHERE c.id = $2 AND ($3::uuid = o.owner_user_id OR $3::uuid = ANY(o.co_owner_user_ids))`,
+      MINT_FOR_OWNER,
       [hashReplyToken(token), conversationId, userId],
     );
     return minted > 0 ? token : null;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type Transaction } from '@homing/platform';
+import { Database, prepared, type Transaction } from '@homing/platform';
 import type { Channel } from '../jobs/job-ids';
 
 export type DeliveryStatus = 'sending' | 'sent' | 'failed' | 'skipped';
@@ -30,6 +30,9 @@ const RECORD_OUTCOME = `INSERT INTO deliveries AS d (job_id, channel, kind, stat
     last_error = CASE WHEN d.status = 'sent' THEN d.last_error ELSE EXCLUDED.last_error END,
     sent_at = COALESCE(d.sent_at, EXCLUDED.sent_at),
     updated_at = now()`;
+// Every attempt writes its outcome, and every run reads it first (B3): both kept prepared on each connection.
+const RECORD_OUTCOME_PREPARED = prepared(RECORD_OUTCOME);
+const STATUS_OF_JOB = prepared('SELECT status FROM deliveries WHERE job_id = $1');
 
 /**
  * The `deliveries` table: one row per job id, written with the outcome of each run (sent, skipped, failed, or
@@ -43,7 +46,7 @@ export class DeliveriesRepository {
 
   /** Whether an earlier run of the job already delivered. */
   async sentBefore(jobId: string): Promise<boolean> {
-    const row = await this.database.one<{ status: DeliveryStatus }>('SELECT status FROM deliveries WHERE job_id = $1', [jobId]);
+    const row = await this.database.one<{ status: DeliveryStatus }>(STATUS_OF_JOB, [jobId]);
     return row?.status === 'sent';
   }
 
@@ -79,8 +82,9 @@ export class DeliveriesRepository {
     await this.record(outcomeStatement(attempt, permanent ? 'failed' : 'sending', reason));
   }
 
-  private async record({ sql, parameters }: { sql: string; parameters: unknown[] }): Promise<void> {
-    await this.database.affected(sql, parameters);
+  // Every outcome statement is RECORD_OUTCOME's text (outcomeStatement), run here as its prepared statement.
+  private async record({ parameters }: { parameters: unknown[] }): Promise<void> {
+    await this.database.affected(RECORD_OUTCOME_PREPARED, parameters);
   }
 }
 

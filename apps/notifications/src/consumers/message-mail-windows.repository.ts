@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '@homing/platform';
+import { Database, prepared } from '@homing/platform';
 
 /** How long one new-message e-mail covers a conversation: later messages in the window send no other (A4). */
 export const MESSAGE_MAIL_WINDOW_MS = 15 * 60 * 1000;
@@ -24,6 +24,14 @@ function windowOfRow(row: WindowRow, messageId: number): MessageMailWindow {
  * The `message_mail_windows` table: per conversation, the window in force and the event that opened it. Plain SQL
  * because opening a window is one conditional upsert that must decide atomically between replicas.
  */
+// Every finder's message to an owner opens or joins a window (B3): kept prepared on each connection.
+const OPEN_WINDOW = prepared(
+  `INSERT INTO message_mail_windows (conversation_id, event_id, started_at, message_id) VALUES ($1, $2, $3, $5)
+   ON CONFLICT (conversation_id) DO UPDATE SET event_id = EXCLUDED.event_id, started_at = EXCLUDED.started_at, message_id = EXCLUDED.message_id
+     WHERE message_mail_windows.started_at <= EXCLUDED.started_at - make_interval(secs => $4::int / 1000.0)
+   RETURNING event_id, message_id::float8 AS message_id`,
+);
+
 @Injectable()
 export class MessageMailWindowsRepository {
   constructor(private readonly database: Database) {}
@@ -37,10 +45,7 @@ export class MessageMailWindowsRepository {
    */
   async windowOf(conversationId: string, eventId: string, occurredAt: Date, messageId: number): Promise<MessageMailWindow | null> {
     const opened = await this.database.one<WindowRow>(
-      `INSERT INTO message_mail_windows (conversation_id, event_id, started_at, message_id) VALUES ($1, $2, $3, $5)
-       ON CONFLICT (conversation_id) DO UPDATE SET event_id = EXCLUDED.event_id, started_at = EXCLUDED.started_at, message_id = EXCLUDED.message_id
-         WHERE message_mail_windows.started_at <= EXCLUDED.started_at - make_interval(secs => $4::int / 1000.0)
-       RETURNING event_id, message_id::float8 AS message_id`,
+      OPEN_WINDOW,
       [conversationId, eventId, occurredAt, MESSAGE_MAIL_WINDOW_MS, messageId],
     );
     if (opened) return windowOfRow(opened, messageId);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { applyIfNewer, Database, type Transaction } from '@homing/platform';
+import { applyIfNewer, Database, prepared, type Transaction } from '@homing/platform';
 
 /** The people of an item as items last said: its owner (none once the item is deleted) and its co-owners. */
 export interface ItemPeople {
@@ -8,6 +8,9 @@ export interface ItemPeople {
 }
 
 /** The only file that reads or writes the `item_people` projection. */
+// Read for every notification about an item (B3): kept prepared on each connection.
+const PEOPLE_OF = prepared('SELECT owner_user_id, co_owner_user_ids FROM item_people WHERE item_code = $1');
+
 @Injectable()
 export class ItemPeopleRepository {
   constructor(private readonly database: Database) {}
@@ -51,7 +54,7 @@ export class ItemPeopleRepository {
   /** The item's people; null when items has told nothing of them yet. */
   async peopleOf(itemCode: string): Promise<ItemPeople | null> {
     const row = await this.database.one<{ owner_user_id: string | null; co_owner_user_ids: string[] }>(
-      'SELECT owner_user_id, co_owner_user_ids FROM item_people WHERE item_code = $1',
+      PEOPLE_OF,
       [itemCode],
     );
     return row ? { ownerUserId: row.owner_user_id, coOwnerUserIds: row.co_owner_user_ids } : null;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ItemNotificationSettings } from '@homing/contracts';
-import { Database, type Transaction } from '@homing/platform';
+import { Database, prepared, type Transaction } from '@homing/platform';
 
 /** A person of an item who has no row is told both ways: nothing is stored until they turn one off. */
 export const DEFAULT_ITEM_SETTINGS: ItemNotificationSettings = Object.freeze({ email: true, push: true });
@@ -12,6 +12,9 @@ interface SettingsRow {
 }
 
 /** The only file that reads or writes `item_notification_settings`. */
+// Read for every notification of an item's people (B3): kept prepared on each connection.
+const SETTINGS_OF = prepared('SELECT user_id, email, push FROM item_notification_settings WHERE item_code = $1 AND user_id = ANY($2::uuid[])');
+
 @Injectable()
 export class ItemSettingsRepository {
   constructor(private readonly database: Database) {}
@@ -21,7 +24,7 @@ export class ItemSettingsRepository {
     const settings = new Map(userIds.map((userId) => [userId, DEFAULT_ITEM_SETTINGS]));
     if (userIds.length === 0) return settings;
     const rows = await this.database.rows<SettingsRow>(
-      'SELECT user_id, email, push FROM item_notification_settings WHERE item_code = $1 AND user_id = ANY($2::uuid[])',
+      SETTINGS_OF,
       [itemCode, userIds],
     );
     for (const row of rows) settings.set(row.user_id, { email: row.email, push: row.push });

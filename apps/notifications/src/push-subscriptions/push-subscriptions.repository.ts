@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PUSH_SUBSCRIPTIONS_MAX, type PushSubscriber, type PushSubscriptionBody } from '@homing/contracts';
-import { Database, type Transaction } from '@homing/platform';
+import { Database, prepared, type Transaction } from '@homing/platform';
 
 export interface StoredPushSubscription {
   id: string;
@@ -13,6 +13,11 @@ export interface StoredPushSubscription {
 
 const columnOf = (subscriber: PushSubscriber) => ('userId' in subscriber ? 'user_id' : 'conversation_id');
 const idOf = (subscriber: PushSubscriber) => ('userId' in subscriber ? subscriber.userId : subscriber.conversationId);
+// Read for every notification (B3), an owner's or a finder's: each kept prepared on each connection.
+const LIST_FOR = {
+  user_id: prepared('SELECT id FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at, id'),
+  conversation_id: prepared('SELECT id FROM push_subscriptions WHERE conversation_id = $1 ORDER BY created_at, id'),
+};
 
 /** The `push_subscriptions` table. Plain SQL like the service's other tables: upserts on partial unique indexes. */
 @Injectable()
@@ -53,7 +58,7 @@ export class PushSubscriptionsRepository {
   }
 
   async listFor(subscriber: PushSubscriber, transaction?: Transaction): Promise<Array<{ id: string }>> {
-    return this.database.rows<{ id: string }>(`SELECT id FROM push_subscriptions WHERE ${columnOf(subscriber)} = $1 ORDER BY created_at, id`, [idOf(subscriber)], transaction);
+    return this.database.rows<{ id: string }>(LIST_FOR[columnOf(subscriber)], [idOf(subscriber)], transaction);
   }
 
   async findById(id: string): Promise<StoredPushSubscription | null> {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type
 import { AckPolicy, DeliverPolicy, type ConsumerConfig, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { streamOfEvent, type EventSubject } from '@homing/contracts';
-import { Database, type Transaction } from '../database/database';
+import { Database, prepared, type Transaction } from '../database/database';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { NatsDeadLetterSink } from './dead-letters';
@@ -42,6 +42,10 @@ export const DEFAULT_EVENT_CONSUMER_OPTIONS: EventConsumerOptions = {
 const KEEP_PROCESSED = '30 days';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
+// Every event every consumer handles writes its ledger row, so each connection keeps these prepared.
+const LEDGER_ONE = prepared('INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING');
+const LEDGER_MANY = prepared('INSERT INTO processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id');
+
 /** The `processed_events` ledger in the service's schema. */
 export class DatabaseEventLedger implements EventLedger {
   constructor(private readonly database: Database) {}
@@ -49,7 +53,7 @@ export class DatabaseEventLedger implements EventLedger {
   applyOnce(consumer: string, eventId: string, work: (transaction: Transaction) => Promise<void>): Promise<boolean> {
     return this.database.transaction(async (transaction) => {
       const inserted = await this.database.affected(
-        'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        LEDGER_ONE,
         [consumer, eventId],
         transaction,
       );
@@ -62,7 +66,7 @@ export class DatabaseEventLedger implements EventLedger {
   applyEachOnce(consumer: string, eventIds: readonly string[], work: (transaction: Transaction, fresh: ReadonlySet<string>) => Promise<void>): Promise<ReadonlySet<string>> {
     return this.database.transaction(async (transaction) => {
       const inserted = await this.database.rows<{ event_id: string }>(
-        'INSERT INTO processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id',
+        LEDGER_MANY,
         [consumer, eventIds],
         transaction,
       );

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { EventMap, type DomainEvent, type EventData, type EventSubject } from '@homing/contracts';
 import { requestContext } from '../context';
-import { Database, type Transaction } from '../database/database';
+import { Database, prepared, type NamedStatement, type Transaction } from '../database/database';
 import { currentTraceHeaders } from '../tracing/propagation';
 import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
 
@@ -18,6 +18,9 @@ export interface EventAggregate {
  */
 @Injectable()
 export class OutboxWriter {
+  // One statement per change its callers pass (each a fixed text), prepared once.
+  private readonly along = new Map<string, NamedStatement>();
+
   constructor(
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
     private readonly database: Database,
@@ -33,11 +36,15 @@ export class OutboxWriter {
    * One state change and its event as a single statement, atomic without a transaction of its own (the change is
    * a data-modifying CTE beside the outbox row): for the hot paths where BEGIN and COMMIT would be half the round
    * trips (the e-mail worker's delivery receipt). `change` is one INSERT, UPDATE or DELETE whose own parameters are
-   * $1…$n; it runs whether or not it touches a row, as the statements of a transaction would.
+   * $1…$n; it runs whether or not it touches a row, as the statements of a transaction would. Its text must be fixed
+   * (each distinct one is prepared once, on every connection that runs it).
    */
   async recordAlong<S extends EventSubject>(change: { sql: string; parameters: unknown[] }, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
     const event = this.envelope(subject, data, aggregate);
-    await this.database.rows(`WITH change AS (${change.sql}), ${recordAndNotify(change.parameters.length)}`, [...change.parameters, ...this.recordParameters(event)]);
+    const text = `WITH change AS (${change.sql}), ${recordAndNotify(change.parameters.length)}`;
+    let statement = this.along.get(text);
+    if (!statement) this.along.set(text, (statement = prepared(text)));
+    await this.database.rows(statement, [...change.parameters, ...this.recordParameters(event)]);
     return event;
   }
 
@@ -72,4 +79,5 @@ function recordAndNotify(before: number): string {
   SELECT pg_notify(${channel}, recorded.id::text) FROM recorded`;
 }
 
-const RECORD_AND_NOTIFY = `WITH ${recordAndNotify(0)}`;
+// Every event a service records runs it (two a finder's message: B3), so each connection keeps it prepared.
+const RECORD_AND_NOTIFY = prepared(`WITH ${recordAndNotify(0)}`);
