@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageAuthor, SharedLocation, UserLanguage } from '@homing/contracts';
-import { Database, prepared, type NamedStatement, type Transaction } from '@homing/platform';
+import { Database, prepared, type Transaction } from '@homing/platform';
 
 export interface ConversationRow {
   id: string;
@@ -63,8 +63,6 @@ const LATEST_UNREAD_FINDER_MESSAGE = prepared(
 /** The only place that reads or writes conversations and messages. */
 @Injectable()
 export class ConversationsRepository {
-  private readonly stamps = new Map<string, NamedStatement>();
-
   constructor(private readonly database: Database) {}
 
   /** Runs `work` in one transaction: a message and the event it records commit together or not at all. */
@@ -235,11 +233,9 @@ export class ConversationsRepository {
     const text = `WITH v AS (SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS version),
             u AS (UPDATE messages SET ${column} = now(), receipt_version = (SELECT version FROM v) WHERE ${where} RETURNING id, conversation_id)
        SELECT conversation_id, array_agg(id::float8 ORDER BY id) AS ids, (SELECT version FROM v)::float8 AS version FROM u GROUP BY conversation_id`;
-    // One text per receipt this repository writes (its callers pass fixed conditions), each prepared once.
-    let statement = this.stamps.get(text);
-    if (!statement) this.stamps.set(text, (statement = prepared(text)));
+    // One text per receipt this repository writes (its callers pass fixed conditions), so it may be prepared.
     const rows = await this.database.rows<{ conversation_id: string; ids: number[]; version: number }>(
-      statement,
+      prepared(text),
       params,
       transaction,
     );

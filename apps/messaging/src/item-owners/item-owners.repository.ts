@@ -16,12 +16,12 @@ export function ownsItem(item: Pick<ItemOwner, 'ownerUserId' | 'coOwnerUserIds'>
 
 const TOMBSTONE = { owner_user_id: null, co_owner_user_ids: [], claimed_at: null, name: null, handover_secret: null };
 
-/** The only place that reads or writes the item_owners projection. */
 // Read by every message and thread call about an item (B3): kept prepared on each connection.
 const FIND_BY_CODE = prepared(
   'SELECT item_code, owner_user_id, co_owner_user_ids, claimed_at FROM item_owners WHERE item_code = $1 AND deleted_at IS NULL AND owner_user_id IS NOT NULL',
 );
 
+/** The only place that reads or writes the item_owners projection. */
 @Injectable()
 export class ItemOwnersRepository {
   constructor(private readonly database: Database) {}

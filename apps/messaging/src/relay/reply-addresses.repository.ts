@@ -32,7 +32,6 @@ export interface ReplyAddressRow {
   user_id: string | null;
 }
 
-/** The relay's reply addresses: minted for an e-mail, looked up when a reply arrives. */
 // Every mail to an owner mints its reply address (B3): kept prepared on each connection.
 const MINT_FOR_OWNER = prepared(
   `INSERT INTO reply_addresses (token_hash, conversation_id, recipient, user_id)
@@ -41,6 +40,7 @@ const MINT_FOR_OWNER = prepared(
     WHERE c.id = $2 AND ($3::uuid = o.owner_user_id OR $3::uuid = ANY(o.co_owner_user_ids))`,
 );
 
+/** The relay's reply addresses: minted for an e-mail, looked up when a reply arrives. */
 @Injectable()
 export class ReplyAddressesRepository {
   constructor(private readonly database: Database) {}

@@ -20,10 +20,6 @@ function windowOfRow(row: WindowRow, messageId: number): MessageMailWindow {
   return { eventId: row.event_id, messageId: row.message_id ?? messageId };
 }
 
-/**
- * The `message_mail_windows` table: per conversation, the window in force and the event that opened it. Plain SQL
- * because opening a window is one conditional upsert that must decide atomically between replicas.
- */
 // Every finder's message to an owner opens or joins a window (B3): kept prepared on each connection.
 const OPEN_WINDOW = prepared(
   `INSERT INTO message_mail_windows (conversation_id, event_id, started_at, message_id) VALUES ($1, $2, $3, $5)
@@ -32,6 +28,10 @@ const OPEN_WINDOW = prepared(
    RETURNING event_id, message_id::float8 AS message_id`,
 );
 
+/**
+ * The `message_mail_windows` table: per conversation, the window in force and the event that opened it. Plain SQL
+ * because opening a window is one conditional upsert that must decide atomically between replicas.
+ */
 @Injectable()
 export class MessageMailWindowsRepository {
   constructor(private readonly database: Database) {}

@@ -7,10 +7,10 @@ export interface ItemPeople {
   coOwnerUserIds: string[];
 }
 
-/** The only file that reads or writes the `item_people` projection. */
 // Read for every notification about an item (B3): kept prepared on each connection.
 const PEOPLE_OF = prepared('SELECT owner_user_id, co_owner_user_ids FROM item_people WHERE item_code = $1');
 
+/** The only file that reads or writes the `item_people` projection. */
 @Injectable()
 export class ItemPeopleRepository {
   constructor(private readonly database: Database) {}

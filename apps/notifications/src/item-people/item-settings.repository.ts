@@ -11,10 +11,10 @@ interface SettingsRow {
   push: boolean;
 }
 
-/** The only file that reads or writes `item_notification_settings`. */
 // Read for every notification of an item's people (B3): kept prepared on each connection.
 const SETTINGS_OF = prepared('SELECT user_id, email, push FROM item_notification_settings WHERE item_code = $1 AND user_id = ANY($2::uuid[])');
 
+/** The only file that reads or writes `item_notification_settings`. */
 @Injectable()
 export class ItemSettingsRepository {
   constructor(private readonly database: Database) {}

@@ -29,16 +29,21 @@ export interface NamedStatement {
 /** A statement as repositories pass it: SQL text, or a statement of fixed text made by `prepared`. */
 export type Statement = string | NamedStatement;
 
+const preparedByText = new Map<string, NamedStatement>();
+
 /**
  * A statement of fixed text that each pooled connection parses once and keeps, for the statements every finder's
  * message runs (B3): PostgreSQL parses and plans an unnamed statement on every execution, which cost 111–115 µs of
  * its CPU a statement against 60 µs named (docs/benchmarks.md). Only for text that never changes at run time (each
  * distinct text stays prepared on every connection that ran it) and that names its columns (a `*` would change its
  * result when a migration adds one, which a prepared statement refuses until its connection is replaced). The name is
- * the text's digest, so two modules that prepare the same text share it and different texts never collide.
+ * the text's digest, so two modules that prepare the same text share it and different texts never collide; a text
+ * prepared again (one put together per call from fixed parts) is the statement made the first time.
  */
 export function prepared(text: string): NamedStatement {
-  return { name: `homing_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`, text };
+  let statement = preparedByText.get(text);
+  if (!statement) preparedByText.set(text, (statement = { name: `homing_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`, text }));
+  return statement;
 }
 
 function queryOf(sql: Statement, parameters: readonly unknown[]): QueryConfig {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { EventMap, type DomainEvent, type EventData, type EventSubject } from '@homing/contracts';
 import { requestContext } from '../context';
-import { Database, prepared, type NamedStatement, type Transaction } from '../database/database';
+import { Database, prepared, type Transaction } from '../database/database';
 import { currentTraceHeaders } from '../tracing/propagation';
 import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
 
@@ -18,9 +18,6 @@ export interface EventAggregate {
  */
 @Injectable()
 export class OutboxWriter {
-  // One statement per change its callers pass (each a fixed text), prepared once.
-  private readonly along = new Map<string, NamedStatement>();
-
   constructor(
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
     private readonly database: Database,
@@ -41,9 +38,7 @@ export class OutboxWriter {
    */
   async recordAlong<S extends EventSubject>(change: { sql: string; parameters: unknown[] }, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
     const event = this.envelope(subject, data, aggregate);
-    const text = `WITH change AS (${change.sql}), ${recordAndNotify(change.parameters.length)}`;
-    let statement = this.along.get(text);
-    if (!statement) this.along.set(text, (statement = prepared(text)));
+    const statement = prepared(`WITH change AS (${change.sql}), ${recordAndNotify(change.parameters.length)}`);
     await this.database.rows(statement, [...change.parameters, ...this.recordParameters(event)]);
     return event;
   }
