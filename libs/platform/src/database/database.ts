@@ -16,7 +16,7 @@ export class Transaction {
   /** The rows of one statement in this transaction (a projection's upsert: applyIfNewer), counted like any other. */
   async query<Row = unknown>(sql: Statement, parameters: readonly unknown[] = []): Promise<Row[]> {
     countQuery();
-    return (await this.connection.query(queryOf(sql, parameters))).rows as Row[];
+    return (await sendQuery(this.connection, sql, parameters)).rows as Row[];
   }
 }
 
@@ -46,8 +46,10 @@ export function prepared(text: string): NamedStatement {
   return statement;
 }
 
-function queryOf(sql: Statement, parameters: readonly unknown[]): QueryConfig {
-  return typeof sql === 'string' ? { text: sql, values: [...parameters] } : { name: sql.name, text: sql.text, values: [...parameters] };
+// pg copies a query given as an object, property by property (its cloneQueryConfig: 2.4 % of messaging's CPU in
+// B3), and takes a text as it is: only a prepared statement, which needs its name, goes as an object.
+function sendQuery(on: Pool | PoolClient, sql: Statement, parameters: readonly unknown[]): Promise<QueryResult> {
+  return typeof sql === 'string' ? on.query(sql, [...parameters]) : on.query({ name: sql.name, text: sql.text, values: [...parameters] });
 }
 
 /**
@@ -145,7 +147,7 @@ export class Database implements OnApplicationShutdown {
 
   private run(sql: Statement, parameters: readonly unknown[], transaction: Transaction | undefined): Promise<QueryResult> {
     countQuery();
-    return (transaction?.connection ?? this.pool).query(queryOf(sql, parameters));
+    return sendQuery(transaction?.connection ?? this.pool, sql, parameters);
   }
 }
 
