@@ -119,9 +119,9 @@ describe('Database', () => {
   it('runs a named statement again and again with other values', async () => {
     await db.affected("INSERT INTO widgets (name) VALUES ('a'), ('b')");
     const byName = { name: 'database_test_widget_by_name', text: 'SELECT id, name FROM widgets WHERE name = $1' };
-    expect(await db.named<Widget>(byName, ['a'])).toEqual([{ id: 1, name: 'a' }]);
-    expect(await db.named<Widget>(byName, ['b'])).toEqual([{ id: 2, name: 'b' }]);
-    expect(await db.named<Widget>(byName, ['none'])).toEqual([]);
+    expect(await db.rows<Widget>(byName, ['a'])).toEqual([{ id: 1, name: 'a' }]);
+    expect(await db.rows<Widget>(byName, ['b'])).toEqual([{ id: 2, name: 'b' }]);
+    expect(await db.rows<Widget>(byName, ['none'])).toEqual([]);
   });
 
   it('runs a prepared statement through rows, one and affected, in and out of a transaction, keeping it on the connection', async () => {

@@ -105,11 +105,6 @@ export class Database implements OnApplicationShutdown {
     }
   }
 
-  /** Runs a named prepared statement, counted like any other query. */
-  async named<Row extends QueryResultRow>(statement: NamedStatement, values: readonly unknown[]): Promise<Row[]> {
-    return this.onPool<Row>({ ...statement, values: [...values] });
-  }
-
   /**
    * A named prepared statement whose rows come as arrays of the selected columns, in order: pg builds no object per
    * row (its `addFields`), for the hottest read (the scan's lookup: B1). The caller maps the columns by position.
