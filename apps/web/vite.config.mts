@@ -100,10 +100,11 @@ export default defineConfig({
       // Registered by the app itself (src/features/push/service-worker.ts), after the page has loaded.
       injectRegister: false,
       manifest: false,
-      // The shell only (the pages, the entry scripts, the framework both start with, the styles and the finder page): a
-      // finder's phone on a weak connection should not download every screen of the app in the background.
+      // The shell only (the pages, the entry scripts, the framework both start with, the app's TanStack Query, the styles
+      // and the finder page): a finder's phone on a weak connection should not download every screen of the app in the
+      // background.
       injectManifest: {
-        globPatterns: ['*.{html,svg}', 'assets/{index,main}-*.{js,css}', `assets/${FINDER_ENTRY}-*.js`, 'assets/framework-*.js', 'assets/rolldown-runtime-*.js', 'assets/found-*.js'],
+        globPatterns: ['*.{html,svg}', 'assets/{index,main}-*.{js,css}', `assets/${FINDER_ENTRY}-*.js`, 'assets/framework-*.js', 'assets/query-*.js', 'assets/rolldown-runtime-*.js', 'assets/found-*.js'],
       },
       devOptions: { enabled: false },
     }),
@@ -115,9 +116,15 @@ export default defineConfig({
       // The app (index.html) and the finder page's own entry, which the gateway's finder page loads (src/finder-main.tsx).
       input: { index: join(import.meta.dirname, 'index.html'), [FINDER_ENTRY]: join(import.meta.dirname, 'src/finder-main.tsx') },
       output: {
-        // What both entries start with, in one file of a known name (the service worker precaches it): React, the
-        // texts' library and TanStack Query. The router is the app's alone.
-        codeSplitting: { groups: [{ name: 'framework', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|@tanstack)[\\/]/ }] },
+        // What both entries start with, in one file of a known name (the service worker precaches it): React and the
+        // texts' library. The router is the app's alone, and so is TanStack Query, in a file of its own (the finder
+        // page's entry asks its queries without it: src/lib/page-queries.tsx).
+        codeSplitting: {
+          groups: [
+            { name: 'framework', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next)[\\/]/ },
+            { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/ },
+          ],
+        },
       },
     },
   },

@@ -1,16 +1,18 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PublicItem } from '@homing/contracts';
+import type { ConversationState, PublicItem } from '@homing/contracts';
 
 import { keepServerRenderedItem, serverRenderedItemScript } from '../features/messages/server-rendered-item';
 import { createI18n } from '../i18n/i18n';
 import { ApiClient } from '../lib/api-client';
+import { createPageQueryStore } from '../lib/page-query-store';
 import { callsTo, gateway, headersOf } from '../testing/gateway';
 import { threadMessage as message } from '../testing/messages';
 import { jsonResponse } from '../testing/render-app';
 import { FinderApp } from './finder-app';
-import { AppProvider } from './provider';
+import { PageProvider } from './page-provider';
 
 const CODE = 'ABCD-EFGH-JKMN-PQRS';
 const API = `/api/v1/items/${CODE}`;
@@ -18,7 +20,18 @@ const RESUME = 'RRRRRRRRRRRRRRRRRRRRRR';
 const TOKEN = 'AAAAAAAAAAAAAAAAAAAAAA';
 const item = (overrides: Partial<PublicItem> = {}): PublicItem => ({ code: CODE, name: 'Umbrella', claimed_at: '2026-11-01T10:00:00Z', activated: true, is_owner: false, lost: false, ...overrides }) as PublicItem;
 
-/** The finder page's own entry on a page the gateway rendered with `rendered` (its code's page), at `path`. */
+const conversationState = (overrides: Partial<ConversationState> = {}): ConversationState => ({
+  conversation_id: '0190a000-0000-7000-8000-000000000001',
+  contact_consent: { finder: false, owner: false },
+  contact_shared: false,
+  closed_at: null,
+  ...overrides,
+});
+
+/**
+ * The finder page's own entry with its providers and queries as src/finder-main.tsx gives them, on a page the gateway
+ * rendered with `rendered` (its code's page), at `path`.
+ */
 function renderFinderPage(rendered: PublicItem, fetch: ReturnType<typeof gateway>, path = `/found/${rendered.code}`) {
   window.history.replaceState(null, '', path);
   const page = document.createElement('div');
@@ -28,9 +41,9 @@ function renderFinderPage(rendered: PublicItem, fetch: ReturnType<typeof gateway
   const reload = vi.fn();
   render(
     <StrictMode>
-      <AppProvider i18n={createI18n()} api={api}>
+      <PageProvider i18n={createI18n()} api={api} queries={createPageQueryStore()}>
         <FinderApp code={rendered.code} reload={reload} />
-      </AppProvider>
+      </PageProvider>
     </StrictMode>,
   );
   return { reload };
@@ -68,6 +81,40 @@ describe('the finder page’s own entry', () => {
     expect(headersOf(callsTo(fetch, 'GET', `${API}/messages`)[0][1])['x-finder-token']).toBe(TOKEN);
     expect(window.location.pathname).toBe(`/found/${CODE}`);
     expect(window.location.search).toBe('?utm=mail');
+  });
+
+  it('asks for the conversation’s state with the finder’s token, shows the consent it was answered, and asks for the item again after a hand-over', async () => {
+    localStorage.setItem(`homing.finder.${CODE}`, TOKEN);
+    let lost = true;
+    const fetch = gateway({
+      [`GET ${API}`]: () => jsonResponse(200, item({ lost })),
+      [`POST ${API}/scans`]: () => new Response(null, { status: 204 }),
+      [`GET ${API}/messages`]: () => jsonResponse(200, [message(1, 'finder', 'Found it on the bus')]),
+      [`GET ${API}/conversation`]: () => jsonResponse(200, conversationState()),
+      [`POST ${API}/contact-consent`]: () => jsonResponse(200, conversationState({ contact_consent: { finder: true, owner: false } })),
+      [`POST ${API}/handover`]: () => {
+        lost = false;
+        return jsonResponse(200, { closed_at: new Date().toISOString() });
+      },
+    });
+    renderFinderPage(item({ lost: true }), fetch);
+    const panel = await screen.findByRole('region', { name: 'Contact details' });
+    expect(headersOf(callsTo(fetch, 'GET', `${API}/conversation`)[0][1])['x-finder-token']).toBe(TOKEN);
+    await userEvent.click(within(panel).getByRole('button', { name: 'Agree to share contact details' }));
+    // The answer of the agreement is the state shown, without asking for it again.
+    expect(await within(panel).findByText(/^You agreed to share contact details/)).toBeInTheDocument();
+    expect(callsTo(fetch, 'GET', `${API}/conversation`)).toHaveLength(1);
+
+    expect(screen.getByText('The owner is looking for this item.')).toBeInTheDocument();
+    const itemCalls = callsTo(fetch, 'GET', API).length;
+    const section = screen.getByRole('region', { name: 'Hand-over' });
+    await userEvent.type(within(section).getByLabelText('Hand-over code'), '482913');
+    await userEvent.click(within(section).getByRole('button', { name: 'Confirm hand-over' }));
+    expect(await screen.findByText('Thank you! The case is closed.')).toBeInTheDocument();
+    // The owner has it back: the item and the conversation's state are asked for again.
+    await waitFor(() => expect(screen.queryByText('The owner is looking for this item.')).not.toBeInTheDocument());
+    expect(callsTo(fetch, 'GET', API)).toHaveLength(itemCalls + 1);
+    await waitFor(() => expect(callsTo(fetch, 'GET', `${API}/conversation`)).toHaveLength(2));
   });
 
   it('has the gateway render the page again when the item is gone or no longer a finder’s', async () => {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { FlashBar } from '../components/flash/flash-bar';
 import { FormError } from '../components/form/form-error';
 import { LanguageSelector } from '../components/language-selector';
-import { usePublicItem } from '../features/items/api';
+import { usePublicItem, useRefreshPublicItem } from '../features/items/public-item';
 import { useRecordScan } from '../features/items/use-record-scan';
 import { FinderView } from '../features/messages/components/finder-view';
 import { serverRenderedItem } from '../features/messages/server-rendered-item';
@@ -23,6 +23,7 @@ export function FinderApp({ code, reload = () => window.location.reload() }: { c
   const { t, i18n } = useTranslation();
   // The item the gateway's page was rendered with, shown at once and asked for again in the background.
   const item = usePublicItem(code, serverRenderedItem(code));
+  const refreshItem = useRefreshPublicItem(code);
   const finderSees = item.data !== undefined && item.data.activated && !item.data.is_owner;
   // A scan is someone opening the finder page of an activated tag.
   useRecordScan(code, finderSees);
@@ -40,7 +41,7 @@ export function FinderApp({ code, reload = () => window.location.reload() }: { c
     page = (
       <>
         {/* Keyed by code, as the app's: another tag's page starts from a fresh thread. */}
-        <FinderView key={code} item={item.data} resume={resume} />
+        <FinderView key={code} item={item.data} resume={resume} onItemChanged={refreshItem} />
         <p className="owner-login">
           <a href={`/login?c=${encodeURIComponent(code)}`}>{t('ownerLogin.link')}</a>
         </p>

@@ -1,27 +1,25 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
 import { useState, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
 
 import type { ApiClient } from '../lib/api-client';
-import { ApiProvider } from '../lib/api-context';
-import { FlashProvider } from '../lib/flash';
+import { PageProvider } from './page-provider';
+import { tanstackPageQueries } from './tanstack-page-queries';
 
 export function createQueryClient(): QueryClient {
   // The API client already retries what is safe to retry; TanStack Query must not retry again on top.
   return new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } } });
 }
 
-// Everything the pages rely on besides the router; tests wrap the same providers (src/testing).
+// Everything the pages rely on besides the router; tests wrap the same providers (src/testing). The finder's page asks
+// its queries through TanStack Query too here, in the same cache as every other screen.
 export function AppProvider({ i18n, api, children }: { i18n: i18n; api: ApiClient; children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
-    <I18nextProvider i18n={i18n}>
-      <ApiProvider api={api}>
-        <QueryClientProvider client={queryClient}>
-          <FlashProvider>{children}</FlashProvider>
-        </QueryClientProvider>
-      </ApiProvider>
-    </I18nextProvider>
+    <QueryClientProvider client={queryClient}>
+      <PageProvider i18n={i18n} api={api} queries={tanstackPageQueries}>
+        {children}
+      </PageProvider>
+    </QueryClientProvider>
   );
 }

@@ -13,7 +13,6 @@ import type {
   UpdateItemBody,
 } from '@homing/contracts';
 
-import type { ApiClient } from '../../lib/api-client';
 import { useApi } from '../../lib/api-context';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
 
@@ -29,22 +28,6 @@ export const itemKeys = {
   notifications: (code: string) => ['items', 'notifications', code] as const,
   invitation: (token: string) => ['invitations', token] as const,
 };
-
-/** The one key of an item as anyone who scans its tag sees it (the finder page, activation). */
-export const publicItemKey = (code: string) => ['items', 'public', code] as const;
-
-/** What anyone who scans the tag may see (`GET /items/{code}`); the answer says whether the caller owns it. */
-export function usePublicItem(code: string, initialItem?: PublicItem) {
-  const api = useApi();
-  // Not kept between visits: a tag activated or renamed meanwhile must not be shown as it was (gcTime 0). An item the
-  // page arrived with is shown at once and asked for again in the background (stale from the start).
-  return useQuery({
-    queryKey: publicItemKey(code),
-    queryFn: () => api.request<PublicItem>('GET', `/items/${encodeURIComponent(code)}`),
-    gcTime: 0,
-    ...(initialItem ? { initialData: initialItem, initialDataUpdatedAt: 0 } : {}),
-  });
-}
 
 /**
  * Claims a tag (spec §2 and §4). Logged in, the gateway claims with the token's e-mail and ignores the body's. A new
@@ -136,11 +119,6 @@ export function forgetItem(queryClient: QueryClient, code: string) {
   for (const queryKey of [itemKeys.one(code), itemKeys.people(code), itemKeys.notifications(code), itemKeys.scans(code)]) {
     queryClient.removeQueries({ queryKey });
   }
-}
-
-/** Tells the owner's scan history that the tag's page was opened (204); the gateway adds when, where and which device. */
-export function recordScan(api: ApiClient, code: string) {
-  return api.request<void>('POST', `/items/${encodeURIComponent(code)}/scans`);
 }
 
 /** The owner's scans of a tag: the last 30 days, newest first (`GET /user/items/{code}/scans`). */

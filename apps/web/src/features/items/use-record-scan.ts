@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 
 import { useApi } from '../../lib/api-context';
-import { recordScan } from './api';
+import { recordScan } from './public-item';
 
 // The codes whose page this page load has counted: StrictMode's second effect, a re-render or coming back to the same
 // tag in the app counts no second scan. A reload is a new visit, and counts.

@@ -1,11 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import type {
   ContactConsentBody,
   ConversationState,
   CreateMessageResponse,
-  FinderDetails,
   FinderTokenResponse,
-  HandoverCode,
   HandoverResult,
   Message,
   ShareLocationBody,
@@ -14,9 +11,12 @@ import type {
 import type { ApiClient } from '../../lib/api-client';
 import { useApi } from '../../lib/api-context';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
+import { usePageQuery } from '../../lib/page-queries';
 import { finderHeaders } from './finder-token';
 
-// The finder page's calls of product spec §7 (and ARCHITECTURE §8: a finder is known by X-Finder-Token).
+// The finder page's calls of product spec §7 (and ARCHITECTURE §8: a finder is known by X-Finder-Token). The finder
+// page's own entry loads this file: its one query goes through the page queries (lib/page-queries.tsx), the owner's
+// TanStack queries are in owner-queries.ts.
 
 const path = (code: string, rest = '') => `/items/${encodeURIComponent(code)}${rest}`;
 
@@ -31,21 +31,6 @@ export const messageKeys = {
 // Another side's agreement or a hand-over changes no message of ours: the state is asked again now and then.
 export const CONVERSATION_STATE_REFRESH_MS = 10_000;
 
-export function useUnreadCount(code: string, enabled: boolean) {
-  const api = useApi();
-  return useQuery({ queryKey: messageKeys.unread(code), queryFn: () => api.request<number>('GET', `/user/items/${encodeURIComponent(code)}/unread-count`), enabled });
-}
-
-/** Whether the owner's reply reaches the finder of `conversationId` (the latest finder without it) by e-mail. */
-export function useFinderDetails(code: string, conversationId: string | undefined, enabled: boolean) {
-  const api = useApi();
-  return useQuery({
-    queryKey: [...messageKeys.finderDetails(code), conversationId ?? 'latest'],
-    queryFn: () => api.request<FinderDetails>('GET', path(code, '/finder-details'), { query: { conversation_id: conversationId } }),
-    enabled,
-  });
-}
-
 /** Whose conversation the state is of: the finder's own (their token says which), else the owner's pick. */
 export const conversationWhose = (finderToken: string | null, conversationId: string | undefined) => (finderToken ? 'finder' : (conversationId ?? 'latest'));
 
@@ -55,15 +40,15 @@ export const conversationWhose = (finderToken: string | null, conversationId: st
  */
 export function useConversationState(code: string, finderToken: string | null, conversationId: string | undefined, enabled: boolean, refresh: boolean) {
   const api = useApi();
-  return useQuery({
-    queryKey: messageKeys.conversation(code, conversationWhose(finderToken, conversationId)),
-    queryFn: () =>
+  return usePageQuery({
+    key: messageKeys.conversation(code, conversationWhose(finderToken, conversationId)),
+    fetch: () =>
       api.request<ConversationState>('GET', path(code, '/conversation'), {
         headers: finderHeaders(finderToken),
         query: { conversation_id: finderToken ? undefined : conversationId },
       }),
     enabled,
-    refetchInterval: (query) => (refresh && !query.state.data?.closed_at ? CONVERSATION_STATE_REFRESH_MS : false),
+    refetchInterval: (state) => (refresh && !state?.closed_at ? CONVERSATION_STATE_REFRESH_MS : false),
   });
 }
 
@@ -71,18 +56,6 @@ export function useConversationState(code: string, finderToken: string | null, c
 export function setContactConsent(api: ApiClient, code: string, agree: boolean, finderToken: string | null, conversationId?: string) {
   const body: ContactConsentBody = finderToken || !conversationId ? { agree } : { agree, conversation_id: conversationId };
   return api.request<ConversationState>('POST', path(code, '/contact-consent'), { body, headers: finderHeaders(finderToken) });
-}
-
-/** The owner's hand-over code of the day, which the finder asks for before handing the item over. */
-export function useHandoverCode(code: string, enabled: boolean) {
-  const api = useApi();
-  return useQuery({
-    queryKey: messageKeys.handoverCode(code),
-    queryFn: () => api.request<HandoverCode>('GET', `/user/items/${encodeURIComponent(code)}/handover-code`),
-    enabled,
-    // A new code each UTC day: asked again when the shown one runs out.
-    refetchInterval: (query) => (query.state.data ? Math.max(60_000, Date.parse(query.state.data.valid_until) - Date.now()) : false),
-  });
 }
 
 /**

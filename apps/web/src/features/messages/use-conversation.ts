@@ -1,7 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import type { ConversationState, Message } from '@homing/contracts';
 
+import { usePageQueryCache } from '../../lib/page-queries';
 import { useUserActive } from './activity-tracker';
 import { conversationWhose, messageKeys, useConversationState } from './api';
 import { pollWatermark } from './use-thread';
@@ -18,11 +18,11 @@ export function useConversation(
   enabled: boolean,
   messages: readonly Message[],
 ): { state: ConversationState | undefined; stale(): void } {
-  const queryClient = useQueryClient();
+  const queries = usePageQueryCache();
   const active = useUserActive();
   const query = useConversationState(code, finderToken, conversationId, enabled, active);
   const whose = conversationWhose(finderToken, conversationId);
-  const stale = useCallback(() => void queryClient.invalidateQueries({ queryKey: messageKeys.conversation(code, whose) }), [queryClient, code, whose]);
+  const stale = useCallback(() => queries.invalidate(messageKeys.conversation(code, whose)), [queries, code, whose]);
   const watermark = pollWatermark(messages);
   const seenWatermark = useRef(0);
   useEffect(() => {

@@ -4,7 +4,7 @@ import { Link, Navigate, useParams } from 'react-router';
 import { FormError } from '../../../components/form/form-error';
 import { PageTitle } from '../../../components/page-title';
 import { RequireLogin } from '../../../components/require-login';
-import { usePublicItem } from '../../../features/items/api';
+import { usePublicItem } from '../../../features/items/public-item';
 import { ItemNotFound } from '../../../features/items/components/item-not-found';
 import { FinderIntro } from '../../../features/messages/components/finder-view';
 import { MessageForm } from '../../../features/messages/components/message-form';

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 
 import { FormError } from '../../../components/form/form-error';
-import { usePublicItem } from '../../../features/items/api';
+import { usePublicItem, useRefreshPublicItem } from '../../../features/items/public-item';
 import { ItemNotFound } from '../../../features/items/components/item-not-found';
 import { useRecordScan } from '../../../features/items/use-record-scan';
 import { FinderView } from '../../../features/messages/components/finder-view';
@@ -23,6 +23,7 @@ export function FoundPage() {
   const resume = useRouterResumeAddress();
   // The item the gateway's page was rendered with is the one a visitor who is not logged in sees: shown at once.
   const item = usePublicItem(code, user ? undefined : serverRenderedItem(code));
+  const refreshItem = useRefreshPublicItem(code);
   // A scan is someone opening the finder page of an activated tag: not its owner looking at their own thread.
   useRecordScan(code, item.data !== undefined && item.data.activated && !item.data.is_owner);
 
@@ -40,7 +41,7 @@ export function FoundPage() {
   if (item.data.is_owner) return <OwnerView key={code} item={item.data} />;
   return (
     <>
-      <FinderView key={code} item={item.data} resume={resume} />
+      <FinderView key={code} item={item.data} resume={resume} onItemChanged={refreshItem} />
       {ownerLogin}
     </>
   );

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationState } from '@homing/contracts';
@@ -7,6 +6,7 @@ import { FormError } from '../../../components/form/form-error';
 import { useApi } from '../../../lib/api-context';
 import { ApiError } from '../../../lib/api-transport';
 import { errorText } from '../../../lib/error-catalogue';
+import { usePageQueryCache } from '../../../lib/page-queries';
 import { conversationWhose, messageKeys, setContactConsent } from '../api';
 import type { Viewer } from './message-bubble';
 
@@ -28,7 +28,7 @@ interface ContactConsentProps {
 export function ContactConsent({ code, viewer, state, finderToken, conversationId, onShared }: ContactConsentProps) {
   const { t } = useTranslation();
   const api = useApi();
-  const queryClient = useQueryClient();
+  const queries = usePageQueryCache();
   const id = useId();
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -41,12 +41,12 @@ export function ContactConsent({ code, viewer, state, finderToken, conversationI
     setSending(true);
     try {
       const changed = await setContactConsent(api, code, agree, finderToken, conversationId);
-      queryClient.setQueryData(key, changed);
+      queries.setData(key, changed);
       if (changed.contact_shared) onShared();
     } catch (cause) {
       setError(errorText(t, cause));
       // Shared meanwhile (the other side agreed first): what the server holds now.
-      if (cause instanceof ApiError && cause.code === 'CONTACT_ALREADY_SHARED') void queryClient.invalidateQueries({ queryKey: key });
+      if (cause instanceof ApiError && cause.code === 'CONTACT_ALREADY_SHARED') queries.invalidate(key);
     } finally {
       setSending(false);
     }

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { HandoverResult, Message, PublicItem } from '@homing/contracts';
@@ -19,7 +18,6 @@ import { useResumeLink, type ResumeAddress } from '../use-resume-link';
 import { useConversation } from '../use-conversation';
 import { useThread } from '../use-thread';
 import { PushOptIn } from '../../push';
-import { publicItemKey } from '../../items';
 import { useApi } from '../../../lib/api-context';
 import { ApiError } from '../../../lib/api-transport';
 import { errorText } from '../../../lib/error-catalogue';
@@ -28,8 +26,9 @@ import { errorText } from '../../../lib/error-catalogue';
  * The finder's page: "you found someone's item", the first-message form, then their own conversation. Without a
  * finder token this browser has not written yet, and sees no earlier conversation (ARCHITECTURE §8). `resume` is the
  * page's address as the resume link reads it (the app's router, or the finder page's own entry's window).
+ * `onItemChanged` has the page ask for `item` again (useRefreshPublicItem), as the finder changed it.
  */
-export function FinderView({ item, resume: resumeAddress }: { item: PublicItem; resume: ResumeAddress }) {
+export function FinderView({ item, resume: resumeAddress, onItemChanged }: { item: PublicItem; resume: ResumeAddress; onItemChanged(): void }) {
   const { t } = useTranslation();
   const api = useApi();
   const [finderToken, setFinderToken] = useState(() => storedFinderToken(item.code));
@@ -58,7 +57,6 @@ export function FinderView({ item, resume: resumeAddress }: { item: PublicItem; 
   const thread = useThread(item.code, finderToken, finderToken !== null, () => keepToken(null));
   const messages = finderToken ? thread.messages : [];
   const shown = pending ? [...messages, pending] : messages;
-  const queryClient = useQueryClient();
   const { state, stale: conversationStale } = useConversation(item.code, finderToken, undefined, finderToken !== null && thread.status === 'ready', messages);
   // The case closed by this finder's code just now: their thank-you, and the reward now due.
   const [handedOver, setHandedOver] = useState<HandoverResult | null>(null);
@@ -106,7 +104,7 @@ export function FinderView({ item, resume: resumeAddress }: { item: PublicItem; 
     setHandedOver(result);
     conversationStale();
     // The owner has the item back: no more lost banner.
-    void queryClient.invalidateQueries({ queryKey: publicItemKey(item.code) });
+    onItemChanged();
   };
 
   const afterForget = () => {

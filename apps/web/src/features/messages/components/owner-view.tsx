@@ -7,7 +7,8 @@ import type { Message, PublicItem } from '@homing/contracts';
 import { FormError } from '../../../components/form/form-error';
 import { PageTitle } from '../../../components/page-title';
 import { QrImage } from '../../items';
-import { messageKeys, postMessage, useFinderDetails, useUnreadCount } from '../api';
+import { messageKeys, postMessage } from '../api';
+import { useFinderDetails, useUnreadCount } from '../owner-queries';
 import { MessageBubble } from './message-bubble';
 import { finderConversations, latestFinderConversation } from '../conversations';
 import { MessageForm, type MessageDraft } from './message-form';
@@ -19,7 +20,8 @@ import { ApiError } from '../../../lib/api-transport';
 import { errorText } from '../../../lib/error-catalogue';
 import { ItemBackModal, ResetModal } from './item-modals';
 import { ContactConsent } from './contact-consent';
-import { ConversationClosed, HandoverCodeCard } from './handover';
+import { ConversationClosed } from './handover';
+import { HandoverCodeCard } from './handover-code-card';
 import { useConversation } from '../use-conversation';
 
 // Product spec §9: the owner sees the last 7 days of messages, and 5 more older ones per click.
