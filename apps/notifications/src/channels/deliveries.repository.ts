@@ -30,8 +30,7 @@ const RECORD_OUTCOME = `INSERT INTO deliveries AS d (job_id, channel, kind, stat
     last_error = CASE WHEN d.status = 'sent' THEN d.last_error ELSE EXCLUDED.last_error END,
     sent_at = COALESCE(d.sent_at, EXCLUDED.sent_at),
     updated_at = now()`;
-// Every attempt writes its outcome, and every run reads it first (B3): both kept prepared on each connection.
-const RECORD_OUTCOME_PREPARED = prepared(RECORD_OUTCOME);
+// Every run reads its job's row first and every attempt writes its outcome (B3): both kept prepared on each connection.
 const STATUS_OF_JOB = prepared('SELECT status FROM deliveries WHERE job_id = $1');
 
 /**
@@ -82,9 +81,8 @@ export class DeliveriesRepository {
     await this.record(outcomeStatement(attempt, permanent ? 'failed' : 'sending', reason));
   }
 
-  // Every outcome statement is RECORD_OUTCOME's text (outcomeStatement), run here as its prepared statement.
-  private async record({ parameters }: { parameters: unknown[] }): Promise<void> {
-    await this.database.affected(RECORD_OUTCOME_PREPARED, parameters);
+  private async record({ sql, parameters }: { sql: string; parameters: unknown[] }): Promise<void> {
+    await this.database.affected(prepared(sql), parameters);
   }
 }
 

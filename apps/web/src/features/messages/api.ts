@@ -18,7 +18,8 @@ import { finderHeaders } from './finder-token';
 // page's own entry loads this file: its one query goes through the page queries (lib/page-queries.tsx), the owner's
 // TanStack queries are in owner-queries.ts.
 
-const path = (code: string, rest = '') => `/items/${encodeURIComponent(code)}${rest}`;
+/** A call on an item's thread, as finders and owners make it: `/items/{code}…`. */
+export const threadPath = (code: string, rest = '') => `/items/${encodeURIComponent(code)}${rest}`;
 
 export const messageKeys = {
   unread: (code: string) => ['found', code, 'unread'] as const,
@@ -43,7 +44,7 @@ export function useConversationState(code: string, finderToken: string | null, c
   return usePageQuery({
     key: messageKeys.conversation(code, conversationWhose(finderToken, conversationId)),
     fetch: () =>
-      api.request<ConversationState>('GET', path(code, '/conversation'), {
+      api.request<ConversationState>('GET', threadPath(code, '/conversation'), {
         headers: finderHeaders(finderToken),
         query: { conversation_id: finderToken ? undefined : conversationId },
       }),
@@ -55,7 +56,7 @@ export function useConversationState(code: string, finderToken: string | null, c
 /** Agrees to share contact details, or withdraws while the other side has not agreed yet (409 CONTACT_ALREADY_SHARED after). */
 export function setContactConsent(api: ApiClient, code: string, agree: boolean, finderToken: string | null, conversationId?: string) {
   const body: ContactConsentBody = finderToken || !conversationId ? { agree } : { agree, conversation_id: conversationId };
-  return api.request<ConversationState>('POST', path(code, '/contact-consent'), { body, headers: finderHeaders(finderToken) });
+  return api.request<ConversationState>('POST', threadPath(code, '/contact-consent'), { body, headers: finderHeaders(finderToken) });
 }
 
 /**
@@ -63,32 +64,32 @@ export function setContactConsent(api: ApiClient, code: string, agree: boolean, 
  * 409 CONVERSATION_CLOSED when it was closed already. Not retried: a second try would count as a second wrong code.
  */
 export function handOver(api: ApiClient, code: string, handoverCode: string, finderToken: string) {
-  return api.request<HandoverResult>('POST', path(code, '/handover'), { body: { code: handoverCode }, headers: finderHeaders(finderToken) });
+  return api.request<HandoverResult>('POST', threadPath(code, '/handover'), { body: { code: handoverCode }, headers: finderHeaders(finderToken) });
 }
 
 export function listMessages(api: ApiClient, code: string, finderToken: string | null, after?: number) {
-  return api.request<Message[]>('GET', path(code, '/messages'), { headers: finderHeaders(finderToken), query: { after } });
+  return api.request<Message[]>('GET', threadPath(code, '/messages'), { headers: finderHeaders(finderToken), query: { after } });
 }
 
 export function setFinder(api: ApiClient, code: string, email: string, finderToken: string | null) {
-  return api.request<FinderTokenResponse>('POST', path(code, '/set-finder'), { body: { email }, headers: finderHeaders(finderToken) });
+  return api.request<FinderTokenResponse>('POST', threadPath(code, '/set-finder'), { body: { email }, headers: finderHeaders(finderToken) });
 }
 
 /** Writes a message; the owner may name the conversation they answer (else the server picks the latest finder's). */
 export function postMessage(api: ApiClient, code: string, content: string, finderToken: string | null, conversationId?: string) {
   const body = conversationId ? { content, conversation_id: conversationId } : { content };
   // The key makes a retried POST (network error) write the message once.
-  return api.request<CreateMessageResponse>('POST', path(code, '/messages'), { body, headers: finderHeaders(finderToken), idempotencyKey: newIdempotencyKey() });
+  return api.request<CreateMessageResponse>('POST', threadPath(code, '/messages'), { body, headers: finderHeaders(finderToken), idempotencyKey: newIdempotencyKey() });
 }
 
 /** A finder shares where they found the item: an entry of their conversation, rounded by the server as it was previewed. */
 export function shareLocation(api: ApiClient, code: string, location: ShareLocationBody, finderToken: string) {
-  return api.request<{ message: Message }>('POST', path(code, '/location'), { body: location, headers: finderHeaders(finderToken) });
+  return api.request<{ message: Message }>('POST', threadPath(code, '/location'), { body: location, headers: finderHeaders(finderToken) });
 }
 
 /** A finder deletes their conversation: their messages, address and tokens are erased (204); their token then stops working. */
 export function forgetConversation(api: ApiClient, code: string, finderToken: string) {
-  return api.request<void>('DELETE', path(code, '/conversation'), { headers: finderHeaders(finderToken) });
+  return api.request<void>('DELETE', threadPath(code, '/conversation'), { headers: finderHeaders(finderToken) });
 }
 
 export function resetItem(api: ApiClient, code: string) {
@@ -97,10 +98,10 @@ export function resetItem(api: ApiClient, code: string) {
 
 /** A resume link's token (from a finder's e-mail) for a finder token of their conversation, for this browser. */
 export function resumeFinder(api: ApiClient, code: string, token: string) {
-  return api.request<FinderTokenResponse>('POST', path(code, '/finder-resume'), { body: { token } });
+  return api.request<FinderTokenResponse>('POST', threadPath(code, '/finder-resume'), { body: { token } });
 }
 
 /** Asks for a link to the finder's conversation by e-mail; answered alike whether or not the address wrote. */
 export function requestResumeLink(api: ApiClient, code: string, email: string) {
-  return api.request<{ message: string }>('POST', path(code, '/resume-link'), { body: { email } });
+  return api.request<{ message: string }>('POST', threadPath(code, '/resume-link'), { body: { email } });
 }

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { FinderDetails, HandoverCode } from '@homing/contracts';
 
 import { useApi } from '../../lib/api-context';
-import { messageKeys } from './api';
+import { messageKeys, threadPath } from './api';
 
 // The owner's queries of their thread, with TanStack Query as the app's other screens: apart from api.ts, which the
 // finder page's own entry loads without TanStack Query.
@@ -17,7 +17,7 @@ export function useFinderDetails(code: string, conversationId: string | undefine
   const api = useApi();
   return useQuery({
     queryKey: [...messageKeys.finderDetails(code), conversationId ?? 'latest'],
-    queryFn: () => api.request<FinderDetails>('GET', `/items/${encodeURIComponent(code)}/finder-details`, { query: { conversation_id: conversationId } }),
+    queryFn: () => api.request<FinderDetails>('GET', threadPath(code, '/finder-details'), { query: { conversation_id: conversationId } }),
     enabled,
   });
 }
