@@ -9,3 +9,4 @@ export * from './smtp-sink';
 export * from './images';
 export * from './push-sink';
 export * from './soft-authenticator';
+export * from './fault-proxy';

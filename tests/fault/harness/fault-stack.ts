@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { expectEventually, freePort, runServiceCommand, SmtpSink, testKeys } from '@homing/testing';
-import { FaultProxy } from './fault-proxy';
+import { expectEventually, FaultProxy, freePort, runServiceCommand, SmtpSink, testKeys } from '@homing/testing';
 import { ManagedProcess } from './managed-process';
 import { PrivateNats, PrivatePostgres, PrivateRedis } from './private-infra';
 

@@ -1,11 +1,13 @@
 import { createServer, type Server, type Socket, connect } from 'node:net';
-import { freePort } from '@homing/testing';
+import { freePort } from './service-process';
 
-export type ProxyMode = { kind: 'pass' } | { kind: 'latency'; ms: number } | { kind: 'blackhole' };
+export type ProxyMode = { kind: 'pass' } | { kind: 'latency'; ms: number } | { kind: 'blackhole' } | { kind: 'refuse' };
 
 /**
- * A small TCP proxy put between a service and one dependency (NATS, Redis or PostgreSQL) to add latency or
- * swallow traffic without closing anything (a black hole: the worst kind of partition, since no error arrives).
+ * A small TCP proxy put between a service and one dependency (NATS, Redis or PostgreSQL) to add latency, swallow
+ * traffic without closing anything (a black hole: the worst kind of partition, since no error arrives), or hang up on
+ * every connection (`refuse` after `reset()`: the dependency restarting). Used by the fault tier and by integration
+ * tests that take one service's dependency away.
  */
 export class FaultProxy {
   private server?: Server;
@@ -40,6 +42,10 @@ export class FaultProxy {
   }
 
   private pipe(client: Socket): void {
+    if (this.mode.kind === 'refuse') {
+      client.destroy();
+      return;
+    }
     const upstream = connect(this.targetPort, this.targetHost);
     for (const socket of [client, upstream]) {
       this.sockets.add(socket);
