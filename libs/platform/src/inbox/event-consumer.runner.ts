@@ -171,6 +171,9 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
       // transaction at a time, so a service's consumers never take more of its pool than they have consumers: an event
       // that arrives alone is handled at once, and those that arrive while a transaction is open share the next one
       // (one ledger statement, one BEGIN and one COMMIT for all of them).
+      // Every handling this batch began (an event, or a group of a ledger consumer's): all are awaited before the next
+      // pull, and a failure of any is rethrown only then, so none is left running or unobserved (an unobserved
+      // rejection would end the process).
       const inHand: Promise<void>[] = [];
       const waiting: JsMsg[] = [];
       let handling: Promise<void> | undefined;
@@ -186,6 +189,7 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
           handling = undefined;
         }
       };
+      let outcomes: PromiseSettledResult<void>[] = [];
       try {
         for await (const msg of messages) {
           // Shutting down, or a dependency went away for an earlier event: hand the rest back undelivered.
@@ -198,14 +202,19 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
             continue;
           }
           waiting.push(msg);
-          handling ??= handleWaiting();
+          if (!handling) {
+            handling = handleWaiting();
+            inHand.push(handling);
+          }
         }
       } finally {
         // Those in hand finish (their acks or naks are sent) before the next pull, and before shutdown returns.
-        await Promise.all(inHand);
-        await handling;
+        outcomes = await Promise.allSettled(inHand);
         this.active.delete(messages);
       }
+      // Restarts the consumer (keepConsuming); what was not acknowledged is delivered again.
+      const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
       if (waitForDependency && this.running) {
         dependencyFailures += 1;
         await this.waitForDependencies(consumer, dependencyFailures);
