@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { EVENT_LOOP_SAMPLE_MS } from '@homing/platform';
 import { expectEventually, PushSink, runServiceCommand } from '@homing/testing';
 import { reportFigure, sized } from './harness/figures';
 import { FaultStack, SERVICES } from './harness/fault-stack';
@@ -165,13 +166,14 @@ describeWithInfra('L1–L5: the product under load', () => {
     );
     const elapsed = performance.now() - started;
     const metrics = await (await fetch(`http://127.0.0.1:${stack.ports.get('identity')}/metrics`)).text();
-    const lagP99 = Number(/^nodejs_eventloop_lag_p99_seconds(?:\{[^}]*\})? (\S+)$/m.exec(metrics)?.[1] ?? NaN) * 1000;
+    // Node's lag histogram records each sample's whole interval: the lag is what exceeds it.
+    const lagP99 = Number(/^nodejs_eventloop_lag_p99_seconds(?:\{[^}]*\})? (\S+)$/m.exec(metrics)?.[1] ?? NaN) * 1000 - EVENT_LOOP_SAMPLE_MS;
     const count = (status: number) => answers.filter((answer) => answer.status === status).length;
     const others = answers.filter((answer) => answer.status !== 200 && answer.status !== 429).map((answer) => answer.status);
     reportFigure({
       id: 'L3',
       test: `${burst} concurrent logins of one account (each from its own address)`,
-      figure: `200×${count(200)}, 429×${count(429)}, other ${others.length}; p99 ${ms(percentile(answers.map((answer) => answer.ms), 99))}; burst done in ${ms(elapsed)}; identity event-loop lag p99 ${lagP99.toFixed(1)} ms`,
+      figure: `200×${count(200)}, 429×${count(429)}, other ${others.length}; p99 ${ms(percentile(answers.map((answer) => answer.ms), 99))}; burst done in ${ms(elapsed)}; identity event-loop lag p99 ${lagP99.toFixed(1)} ms (beyond its 1 s sampling)`,
       size: `${burst} logins`,
       passed: count(429) > 0 && others.length === 0,
     });
