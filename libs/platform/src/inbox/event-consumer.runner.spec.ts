@@ -36,7 +36,7 @@ describe('EventConsumerRunner, when handling a pulled group fails unexpectedly',
     const pull = {
       fetch: async () => {
         pulls += 1;
-        let closed = () => undefined as void;
+        let closed!: () => void;
         const whenClosed = new Promise<void>((resolveClose) => (closed = resolveClose));
         const delivers = pulls <= 2;
         return Object.assign(
