@@ -32,6 +32,20 @@ describe('ItemEvents', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 
+  it('forgets every item on an event it cannot read (which item it changed is unknown), and keeps scans again after', async () => {
+    await scan();
+    await scan();
+    expect(load).toHaveBeenCalledTimes(1);
+    // A payload of another contract version: the code may be there, but nothing read from it can be trusted.
+    nats.publish('items.item.updated.v1', { code: 42, name: 'House keys' });
+    await scan();
+    expect(load).toHaveBeenCalledTimes(2);
+    await settle();
+    await scan();
+    await scan();
+    expect(load).toHaveBeenCalledTimes(3);
+  });
+
   it('empties the cache on a failed subscription and on a slow consumer, and keeps scans again once subscribed', async () => {
     await scan();
     nats.failSubscription('items.item.deleted.v1');

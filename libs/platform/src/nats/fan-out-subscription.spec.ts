@@ -75,11 +75,27 @@ describe('FanOutSubscription', () => {
     await settle();
     expect(fanOut.live).toBe(true);
     expect(lives()).toBe(1);
-    fake.subscribed.get('t1.a.b.v1')?.(null, 'bad');
     fake.subscribed.get('t1.a.b.v1')?.(null, 'one');
     expect(heard).toEqual(['a.b.v1:one']);
     fanOut.close();
     expect(fake.subscribed.size).toBe(0);
+  });
+
+  it('reports a message its owner cannot read as a gap, and is live again at the next confirmed flush', async () => {
+    const { fake, fanOut, heard, gaps, lives } = open();
+    await settle();
+    fake.answerFlushes();
+    await settle();
+    fake.subscribed.get('t1.a.b.v1')?.(null, 'bad');
+    expect(gaps).toEqual(['unreadable-message']);
+    expect(fanOut.live).toBe(false);
+    fake.subscribed.get('t1.a.b.v1')?.(null, 'two');
+    expect(heard).toEqual(['a.b.v1:two']);
+    fake.answerFlushes();
+    await settle();
+    expect(fanOut.live).toBe(true);
+    expect(lives()).toBe(2);
+    fanOut.close();
   });
 
   it('reports a disconnect and a reconnect as gaps, and is live again once the renewed subscriptions are confirmed', async () => {

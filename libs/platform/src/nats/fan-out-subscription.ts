@@ -6,10 +6,13 @@ import type { NatsNamespace } from './nats-namespace';
 const RESUBSCRIBE_MS = 1000;
 
 /** Why messages may have been missed. */
-export type FanOutGap = 'disconnect' | 'reconnect' | 'slow-consumer' | 'subscription-error';
+export type FanOutGap = 'disconnect' | 'reconnect' | 'slow-consumer' | 'subscription-error' | 'unreadable-message';
 
 export interface FanOutListener {
-  /** One message of one of the subjects. A throw is logged and the message skipped (a malformed event). */
+  /**
+   * One message of one of the subjects. A throw (a malformed event, one of a contract this replica does not know) is
+   * logged and reported as a gap: what the message changed is unknown, so what was learnt before may be stale.
+   */
   onMessage(msg: Msg, subject: string): void;
   /** Messages may have been missed: forget whatever was learnt from them, as it may be stale. */
   onGap(gap: FanOutGap): void;
@@ -89,7 +92,11 @@ export class FanOutSubscription {
         try {
           this.listener.onMessage(msg, subject);
         } catch (failure) {
-          this.logger.warn(`Ignoring a malformed ${subject} message: ${(failure as Error).message}`);
+          // Skipping it silently would leave a cache answering from before whatever change it announced. Every
+          // subscription is still in place, so the owner is live again at the next confirmed flush.
+          this.logger.warn(`A ${subject} message could not be read (${(failure as Error).message}): forgetting what was learnt`);
+          this.gap('unreadable-message');
+          void this.confirm();
         }
       },
     });
