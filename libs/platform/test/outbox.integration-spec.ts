@@ -6,7 +6,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { STREAMS } from '@homing/contracts';
 import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, isolatedName, testInfra, waitForEvent } from '@homing/testing';
 import { testConfig } from './test-config';
-import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, OutboxWriter, PlatformModule, type DatabaseOptions } from '../src';
+import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, OutboxWriter, PlatformModule, republishSetAside, type DatabaseOptions } from '../src';
 
 // A real tracer provider, so the test can see the trace context an event carries.
 new node.NodeTracerProvider().register();
@@ -132,24 +132,93 @@ describe('transactional outbox', () => {
     expect(await pending()).toBe(0);
   });
 
+  describe('a row JetStream refuses while it takes the others', () => {
+    interface RefusalState {
+      refusals: number;
+      last_refusal: string | null;
+      first_refused: boolean;
+      set_aside: boolean;
+    }
+    const stateOf = async (id: string) =>
+      (
+        await db.rows<RefusalState>(
+          'SELECT refusals, last_refusal, first_refused_at IS NOT NULL AS first_refused, set_aside_at IS NOT NULL AS set_aside FROM outbox WHERE id = $1',
+          [id],
+        )
+      )[0];
+    // Written a second before anything else, so it heads every batch, as the relay reads oldest first.
+    const recordRaw = async (subject: string, envelope: unknown) => {
+      const id = randomUUID();
+      await db.rows(`INSERT INTO outbox (id, subject, envelope, created_at) VALUES ($1, $2, $3, now() - interval '1 second')`, [id, subject, JSON.stringify(envelope)]);
+      return id;
+    };
+    // As if it had been refused nine times over the last two hours: the next refusal sets it aside.
+    const refusedForAnHour = (id: string) =>
+      db.rows(`UPDATE outbox SET refusals = 9, first_refused_at = now() - interval '2 hours' WHERE id = $1`, [id]);
+    const setAsideCount = async () => (await outboxMetrics.setAside.get()).values.reduce((sum, { value }) => sum + value, 0);
+
+    it('publishes the rows behind it, counts its refusals, sets it aside after an hour of them, and offers it again on demand', async () => {
+      // A subject no stream stores (an event of a contract whose stream a deployment lacks).
+      const poison = await recordRaw('nowhere.thing.v1', { id: 'x' });
+      const published = waitForEvent(nats.nc, namespace, 'items.item.created.v1');
+      const behind = await recordCreated();
+      expect(await relay.relayBatch()).toBe(1);
+      expect(await published).toEqual(behind);
+      expect(await stateOf(poison)).toEqual({ refusals: 1, last_refusal: expect.stringContaining('no stream stores'), first_refused: true, set_aside: false });
+
+      // Alone, its refusal says nothing about it (JetStream may be away): the batch fails and nothing is counted.
+      await expect(relay.relayBatch()).rejects.toThrow(/no stream stores/);
+      expect((await stateOf(poison)).refusals).toBe(1);
+
+      await refusedForAnHour(poison);
+      const setAsideBefore = await setAsideCount();
+      await recordCreated();
+      expect(await relay.relayBatch()).toBe(1);
+      expect(await stateOf(poison)).toMatchObject({ refusals: 10, set_aside: true });
+      expect((await setAsideCount()) - setAsideBefore).toBe(1);
+      // Set aside: no batch offers it any more.
+      expect(await relay.relayBatch()).toBe(0);
+
+      expect(await republishSetAside(db, database.schema)).toBe(1);
+      expect(await stateOf(poison)).toMatchObject({ refusals: 0, first_refused: false, set_aside: false });
+      await expect(relay.relayBatch()).rejects.toThrow(/no stream stores/);
+      await db.rows('DELETE FROM outbox WHERE id = $1', [poison]);
+      expect(await pending()).toBe(0);
+    });
+
+    it('deletes a secret event it would set aside, rather than keep a login code waiting in the outbox', async () => {
+      // Over NATS's 1 MB message limit: refused by the client before it is sent.
+      const envelope = { id: randomUUID(), subject: 'identity.login-code.requested.v1', padding: 'x'.repeat(1_100_000) };
+      const secret = await recordRaw('identity.login-code.requested.v1', envelope);
+      await recordCreated();
+      expect(await relay.relayBatch()).toBe(1);
+      expect(await stateOf(secret)).toMatchObject({ refusals: 1, set_aside: false });
+      await refusedForAnHour(secret);
+      await recordCreated();
+      expect(await relay.relayBatch()).toBe(1);
+      expect(await stateOf(secret)).toBeUndefined();
+      expect(await pending()).toBe(0);
+    });
+  });
+
   // Last: it starts the relay's own loop, which the tests above drive by hand.
   it('publishes a row committed while a batch is being published at once, not at the next poll', async () => {
     const arrivals = new Map<string, number>();
     const subscription = nats.nc.subscribe(`${namespace}.items.item.created.v1`, {
       callback: (_error, msg) => void arrivals.set((msg.json() as { id: string }).id, Date.now()),
     });
-    const relayBatch = relay.relayBatch.bind(relay);
+    const relayOnce = relay.relayOnce.bind(relay);
     let committedDuringBatch: { id: string } | undefined;
     let batchEnded = 0;
-    jest.spyOn(relay, 'relayBatch').mockImplementation(async () => {
-      const published = await relayBatch();
-      if (published > 0 && !committedDuringBatch) {
+    jest.spyOn(relay, 'relayOnce').mockImplementation(async () => {
+      const batch = await relayOnce();
+      if (batch.published > 0 && !committedDuringBatch) {
         // Another request commits while this batch is still being published (a slow JetStream ack).
         committedDuringBatch = await recordCreated();
         await new Promise((resolve) => setTimeout(resolve, 200));
         batchEnded = Date.now();
       }
-      return published;
+      return batch;
     });
     relay.onApplicationBootstrap();
     await recordCreated();

@@ -1,9 +1,11 @@
 import type { BaseConfig } from '../config';
 import { dataSourceOptions } from '../database/database.options';
+import { withDatabase } from '../database/database';
 import { migrateSchema } from '../database/migrate';
 import { replayDeadLetters } from '../inbox/dead-letters';
 import { JetStreamStreams, jetStreamSettingsOf } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
+import { republishSetAside } from '../outbox/outbox.relay';
 import { purgeExpired } from '../retention';
 import { fail } from './fail';
 import type { ServiceCommand, ServiceDefinition } from './run-service';
@@ -17,6 +19,14 @@ export async function runCommand<C extends BaseConfig>(definition: ServiceDefini
     commands['replay-dead-letters'] = {
       describe: "republish dead-lettered events to their consumer after a fix ([--consumer <durable name>], else all of this service's)",
       run: (current, commandArgs) => replayDeadLettersCommand(definition.name, current, commandArgs),
+    };
+    commands['republish-set-aside-events'] = {
+      describe: 'offer outbox events that JetStream refused for an hour (set aside) to the relays again, after a fix',
+      run: async (current) => {
+        const options = database(current);
+        const count = await withDatabase(options, (opened) => republishSetAside(opened, options.schema));
+        process.stdout.write(`${definition.name}: ${count} set-aside event(s) offered to the relays again\n`);
+      },
     };
     const retention = definition.retention;
     if (retention) {
@@ -36,8 +46,9 @@ export async function runCommand<C extends BaseConfig>(definition: ServiceDefini
   }
   const chosen = commands[command];
   if (!chosen) {
-    const usage = Object.entries(commands).map(([name, { describe }]) => `  ${name.padEnd(12)} ${describe}`);
-    fail(`${definition.name}: unknown command "${command}". Commands:\n  (none)       start the service\n${usage.join('\n')}`, 2);
+    const width = Math.max('(none)'.length, ...Object.keys(commands).map((name) => name.length));
+    const usage = Object.entries(commands).map(([name, { describe }]) => `  ${name.padEnd(width)}  ${describe}`);
+    fail(`${definition.name}: unknown command "${command}". Commands:\n  ${'(none)'.padEnd(width)}  start the service\n${usage.join('\n')}`, 2);
   }
   try {
     await chosen.run(config, args);

@@ -2,6 +2,7 @@ import type { Logger } from '@nestjs/common';
 import type { PoolConfig } from 'pg';
 import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 import { IdempotencyAnswersSealed1764910000000 } from './idempotency-answers-sealed.migration';
+import { OutboxSetAside1765700000000 } from './outbox-set-aside.migration';
 import { IdempotencyKeys1763856000001 } from './idempotency-keys.migration';
 import { OutboxAndProcessedEvents1763856000000 } from './platform-tables.migration';
 import { QueryCountingLogger } from './query-counter';
@@ -61,7 +62,7 @@ export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
     schema: options.schema,
     applicationName: options.applicationName,
     entities: options.entities ?? [],
-    migrations: [OutboxAndProcessedEvents1763856000000, IdempotencyKeys1763856000001, IdempotencyAnswersSealed1764910000000, ...options.migrations],
+    migrations: [OutboxAndProcessedEvents1763856000000, IdempotencyKeys1763856000001, IdempotencyAnswersSealed1764910000000, OutboxSetAside1765700000000, ...options.migrations],
     migrationsTableName: 'migrations',
     migrationsRun: false,
     synchronize: false,

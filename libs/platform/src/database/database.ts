@@ -159,6 +159,12 @@ export class RawConnection {
     const results = (await this.client.query(sql.join(';\n'))) as unknown as QueryResult<Row> | QueryResult<Row>[];
     return (Array.isArray(results) ? results : [results]).map((result) => result.rows);
   }
+
+  /** The rows of one parameterised statement on this connection (inside the transaction its statements began). */
+  async rows<Row extends QueryResultRow = QueryResultRow>(sql: string, parameters: readonly unknown[]): Promise<Row[]> {
+    countQuery();
+    return (await this.client.query<Row>(sql, [...parameters])).rows;
+  }
 }
 
 /** Opens the service's database for a command (seed, print), hands it over, and closes it however the work ends. */

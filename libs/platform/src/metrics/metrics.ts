@@ -72,6 +72,16 @@ export function readOldestPendingWith(reader: (() => Promise<number>) | undefine
 export const outboxMetrics = {
   published: new Counter({ name: 'homing_outbox_published_total', help: 'Events published from the outbox', labelNames: ['subject'] }),
   failures: new Counter({ name: 'homing_outbox_publish_failures_total', help: 'Outbox relay batches that failed and will be retried' }),
+  refusals: new Counter({
+    name: 'homing_outbox_refusals_total',
+    help: 'Outbox rows JetStream refused while it took others of their batch (each offered again with the next batch)',
+    labelNames: ['subject'],
+  }),
+  setAside: new Counter({
+    name: 'homing_outbox_set_aside_total',
+    help: 'Outbox rows set aside after an hour of refusals (republish-set-aside-events offers them again); secrets are deleted',
+    labelNames: ['subject'],
+  }),
   oldestPendingSeconds: new Gauge({
     name: 'homing_outbox_oldest_pending_seconds',
     help: 'Age of the oldest unpublished outbox row',
