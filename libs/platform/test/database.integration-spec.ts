@@ -143,4 +143,19 @@ describe('Database', () => {
     expect(kept.map((row) => row.name)).toEqual([insert.name, byName.name].sort());
     expect(await names()).toEqual(['a', 'b']);
   });
+
+  it('closes a connection whose prepared statement a migration made stale, so the next transaction runs on another', async () => {
+    await db.affected('CREATE TABLE gauges (id integer PRIMARY KEY, level integer NOT NULL)');
+    await db.affected('INSERT INTO gauges (id, level) VALUES (1, 5)');
+    const level = prepared('SELECT level FROM gauges WHERE id = $1');
+    const readLevel = () => db.transaction((transaction) => transaction.query<{ level: unknown }>(level, [1]));
+    expect(await readLevel()).toEqual([{ level: 5 }]);
+    // A migration changes the type of a column the statement returns, as a deploy's migration Job would.
+    await db.affected('ALTER TABLE gauges ALTER COLUMN level TYPE bigint');
+    // The connection that prepared it cannot run it again ("cached plan must not change result type").
+    await expect(readLevel()).rejects.toMatchObject({ code: '0A000' });
+    // It was closed, not given back to the pool: the next transaction prepares the statement afresh.
+    expect(await readLevel()).toEqual([{ level: '5' }]);
+    await db.affected('DROP TABLE gauges');
+  });
 });

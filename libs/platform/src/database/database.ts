@@ -96,6 +96,9 @@ export class Database implements OnApplicationShutdown {
       await this.run('COMMIT', [], transaction);
       return answer;
     } catch (error) {
+      // A connection whose prepared statement went stale fails it on every use: close it (pg's pool already closes
+      // one after any failure outside a transaction).
+      if (isStalePreparedStatement(error)) broken = error;
       await this.run('ROLLBACK', [], transaction).catch((rollbackError: unknown) => {
         broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
       });
@@ -144,6 +147,17 @@ export class Database implements OnApplicationShutdown {
     countQuery();
     return sendQuery(transaction?.connection ?? this.pool, sql, parameters);
   }
+}
+
+/**
+ * PostgreSQL refuses a prepared statement whose result a migration changed (a column it returns of another type:
+ * "cached plan must not change result type"), on the connection that prepared it, for as long as that connection
+ * lives; and one the server no longer has (26000) likewise. Only a new connection prepares it afresh.
+ */
+function isStalePreparedStatement(error: unknown): error is Error {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return (code === '0A000' && error.message.includes('cached plan must not change result type')) || code === '26000';
 }
 
 /** One connection of `Database.withConnection`. */
