@@ -46,13 +46,20 @@ describe('JetStreamPublisher', () => {
   });
 
   it('fails, rather than resolving, when no stream takes the subject', async () => {
-    await expect(publisher.publish(nc, `${namespace}.nowhere`, body, { msgID: randomUUID(), timeoutMs: 2000 })).rejects.toThrow(JetStreamPublishError);
+    const failure = publisher.publish(nc, `${namespace}.nowhere`, body, { msgID: randomUUID(), timeoutMs: 2000 });
+    await expect(failure).rejects.toThrow(JetStreamPublishError);
+    await expect(failure).rejects.toMatchObject({ failure: 'no-stream', message: expect.stringContaining('no stream stores') });
   });
 
   it('fails when the stream refuses the message', async () => {
     const headers = natsHeaders();
     // An expectation the stream cannot meet: JetStream answers with an error, not an acknowledgement.
     headers.set('Nats-Expected-Stream', 'SOME_OTHER_STREAM');
-    await expect(publisher.publish(nc, subject, body, { msgID: randomUUID(), headers })).rejects.toThrow(/JetStream refused/);
+    await expect(publisher.publish(nc, subject, body, { msgID: randomUUID(), headers })).rejects.toMatchObject({ failure: 'refused', message: expect.stringMatching(/JetStream refused/) });
+  });
+
+  it('fails, naming the size limit, for a message over the server’s limit, which is never sent', async () => {
+    const oversized = new Uint8Array(nc.info?.max_payload ? nc.info.max_payload + 1 : 2_000_000);
+    await expect(publisher.publish(nc, subject, oversized, { msgID: randomUUID() })).rejects.toMatchObject({ failure: 'not-sent', message: expect.stringMatching(/could not be sent: .*max_payload/i) });
   });
 });

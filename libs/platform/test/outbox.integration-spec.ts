@@ -132,17 +132,19 @@ describe('transactional outbox', () => {
     expect(await pending()).toBe(0);
   });
 
-  describe('a row JetStream refuses while it takes the others', () => {
-    interface RefusalState {
+  describe('rows JetStream does not take', () => {
+    interface FailureState {
       refusals: number;
       last_refusal: string | null;
       first_refused: boolean;
+      deferred: boolean;
       set_aside: boolean;
     }
     const stateOf = async (id: string) =>
       (
-        await db.rows<RefusalState>(
-          'SELECT refusals, last_refusal, first_refused_at IS NOT NULL AS first_refused, set_aside_at IS NOT NULL AS set_aside FROM outbox WHERE id = $1',
+        await db.rows<FailureState>(
+          `SELECT refusals, last_refusal, first_refused_at IS NOT NULL AS first_refused, retry_at > now() AS deferred, set_aside_at IS NOT NULL AS set_aside
+             FROM outbox WHERE id = $1`,
           [id],
         )
       )[0];
@@ -152,50 +154,77 @@ describe('transactional outbox', () => {
       await db.rows(`INSERT INTO outbox (id, subject, envelope, created_at) VALUES ($1, $2, $3, now() - interval '1 second')`, [id, subject, JSON.stringify(envelope)]);
       return id;
     };
+    const due = (id: string) => db.rows(`UPDATE outbox SET retry_at = now() - interval '1 second' WHERE id = $1`, [id]);
     // As if it had been refused nine times over the last two hours: the next refusal sets it aside.
     const refusedForAnHour = (id: string) =>
-      db.rows(`UPDATE outbox SET refusals = 9, first_refused_at = now() - interval '2 hours' WHERE id = $1`, [id]);
+      db.rows(`UPDATE outbox SET refusals = 9, first_refused_at = now() - interval '2 hours', retry_at = now() - interval '1 second' WHERE id = $1`, [id]);
     const setAsideCount = async () => (await outboxMetrics.setAside.get()).values.reduce((sum, { value }) => sum + value, 0);
 
-    it('publishes the rows behind it, counts its refusals, sets it aside after an hour of them, and offers it again on demand', async () => {
+    afterEach(() => jest.restoreAllMocks());
+
+    it('publishes the rows behind one, counts its refusals, sets it aside after an hour of them, and offers it again on demand', async () => {
       // A subject no stream stores (an event of a contract whose stream a deployment lacks).
       const poison = await recordRaw('nowhere.thing.v1', { id: 'x' });
       const published = waitForEvent(nats.nc, namespace, 'items.item.created.v1');
       const behind = await recordCreated();
       expect(await relay.relayBatch()).toBe(1);
       expect(await published).toEqual(behind);
-      expect(await stateOf(poison)).toEqual({ refusals: 1, last_refusal: expect.stringContaining('no stream stores'), first_refused: true, set_aside: false });
+      expect(await stateOf(poison)).toEqual({ refusals: 1, last_refusal: expect.stringContaining('no stream stores'), first_refused: true, deferred: true, set_aside: false });
+      // Deferred: the next batch does not offer it.
+      expect(await relay.relayOnce()).toEqual({ read: 0, published: 0 });
 
-      // Alone, its refusal says nothing about it (JetStream may be away): the batch fails and nothing is counted.
-      await expect(relay.relayBatch()).rejects.toThrow(/no stream stores/);
-      expect((await stateOf(poison)).refusals).toBe(1);
+      // Due again and alone in its batch: JetStream answers when asked, so the refusal is the row's own and counted.
+      await due(poison);
+      expect(await relay.relayOnce()).toEqual({ read: 1, published: 0 });
+      expect(await stateOf(poison)).toMatchObject({ refusals: 2, deferred: true, set_aside: false });
 
       await refusedForAnHour(poison);
       const setAsideBefore = await setAsideCount();
-      await recordCreated();
-      expect(await relay.relayBatch()).toBe(1);
+      expect(await relay.relayOnce()).toEqual({ read: 1, published: 0 });
       expect(await stateOf(poison)).toMatchObject({ refusals: 10, set_aside: true });
       expect((await setAsideCount()) - setAsideBefore).toBe(1);
-      // Set aside: no batch offers it any more.
-      expect(await relay.relayBatch()).toBe(0);
+      // Set aside: no batch offers it any more, due or not.
+      await due(poison);
+      expect(await relay.relayOnce()).toEqual({ read: 0, published: 0 });
 
       expect(await republishSetAside(db, database.schema)).toBe(1);
-      expect(await stateOf(poison)).toMatchObject({ refusals: 0, first_refused: false, set_aside: false });
-      await expect(relay.relayBatch()).rejects.toThrow(/no stream stores/);
+      expect(await stateOf(poison)).toMatchObject({ refusals: 0, first_refused: false, deferred: null, set_aside: false });
       await db.rows('DELETE FROM outbox WHERE id = $1', [poison]);
       expect(await pending()).toBe(0);
     });
 
-    it('deletes a secret event it would set aside, rather than keep a login code waiting in the outbox', async () => {
+    it('lets the rows behind a whole batch of refused ones through', async () => {
+      const refused = [];
+      for (let i = 0; i < 150; i += 1) refused.push(await recordRaw('nowhere.thing.v1', { id: i }));
+      const behind = await recordCreated();
+      const published = waitForEvent(nats.nc, namespace, 'items.item.created.v1');
+      // The first batch is 100 refused rows, which step aside; the second holds the other 50 and the event behind.
+      expect(await relay.relayOnce()).toEqual({ read: 100, published: 0 });
+      expect(await relay.relayOnce()).toEqual({ read: 51, published: 1 });
+      expect(await published).toEqual(behind);
+      expect((await db.rows<{ n: string }>('SELECT count(*) AS n FROM outbox WHERE refusals = 1 AND retry_at > now()'))[0].n).toBe('150');
+      await db.rows('DELETE FROM outbox WHERE id = ANY($1::uuid[])', [refused]);
+      expect(await pending()).toBe(0);
+    });
+
+    it('counts nothing and changes nothing while JetStream does not answer', async () => {
+      const poison = await recordRaw('nowhere.thing.v1', { id: 'x' });
+      // What an outage looks like to the relay: no stream answers, nor does JetStream's API.
+      jest.spyOn(nats, 'jsm').mockRejectedValue(new Error('JetStream is not available'));
+      await expect(relay.relayOnce()).rejects.toThrow(/no stream stores/);
+      expect(await stateOf(poison)).toEqual({ refusals: 0, last_refusal: null, first_refused: false, deferred: null, set_aside: false });
+      await db.rows('DELETE FROM outbox WHERE id = $1', [poison]);
+    });
+
+    it('names an envelope over the size limit as such, and deletes a secret event it would set aside', async () => {
       // Over NATS's 1 MB message limit: refused by the client before it is sent.
       const envelope = { id: randomUUID(), subject: 'identity.login-code.requested.v1', padding: 'x'.repeat(1_100_000) };
       const secret = await recordRaw('identity.login-code.requested.v1', envelope);
       await recordCreated();
       expect(await relay.relayBatch()).toBe(1);
-      expect(await stateOf(secret)).toMatchObject({ refusals: 1, set_aside: false });
+      expect(await stateOf(secret)).toMatchObject({ refusals: 1, last_refusal: expect.stringMatching(/could not be sent: .*max_payload/i), set_aside: false });
       await refusedForAnHour(secret);
-      await recordCreated();
-      expect(await relay.relayBatch()).toBe(1);
+      expect(await relay.relayOnce()).toEqual({ read: 1, published: 0 });
       expect(await stateOf(secret)).toBeUndefined();
       expect(await pending()).toBe(0);
     });

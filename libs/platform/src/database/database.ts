@@ -156,8 +156,9 @@ export class Database implements OnApplicationShutdown {
  */
 function isStalePreparedStatement(error: unknown): error is Error {
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return (code === '0A000' && error.message.includes('cached plan must not change result type')) || code === '26000';
+  const { code, routine } = error as { code?: unknown; routine?: unknown };
+  // The routine names the check whatever language the server's messages are in.
+  return (code === '0A000' && (routine === 'RevalidateCachedQuery' || error.message.includes('cached plan must not change result type'))) || code === '26000';
 }
 
 /** One connection of `Database.withConnection`. */

@@ -10,9 +10,20 @@ export interface StreamAck {
   duplicate?: boolean;
 }
 
-/** JetStream did not store the message: no stream takes the subject, no acknowledgement in time, or a refusal. */
+/**
+ * Why a message was not stored: no stream takes its subject (or JetStream is away: NATS answers the same), no
+ * acknowledgement in time, a refusal by the stream, or the client could not send it at all (over the server's size
+ * limit, a closed connection).
+ */
+export type JetStreamPublishFailure = 'no-stream' | 'no-acknowledgement' | 'refused' | 'not-sent';
+
+/** JetStream did not store the message; `failure` says how it was not. */
 export class JetStreamPublishError extends Error {
-  constructor(message: string, cause?: unknown) {
+  constructor(
+    message: string,
+    readonly failure: JetStreamPublishFailure,
+    cause?: unknown,
+  ) {
     super(message, { cause });
     this.name = 'JetStreamPublishError';
   }
@@ -37,18 +48,23 @@ export class JetStreamPublisher {
     try {
       reply = await this.replies.request(nc, subject, subject, data, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, headers });
     } catch (error) {
-      if (error instanceof RpcUnavailableError) throw new JetStreamPublishError(`no stream stores ${subject}`, error);
-      if (error instanceof RpcTimeoutError) throw new JetStreamPublishError(`no acknowledgement for ${subject} in time`, error);
+      if (error instanceof RpcUnavailableError) {
+        // With a cause, nats.js would not send it (its size over the server's limit, the connection closed); without
+        // one, the server answered that nobody takes the subject.
+        if (error.cause instanceof Error) throw new JetStreamPublishError(`${subject} could not be sent: ${error.cause.message}`, 'not-sent', error);
+        throw new JetStreamPublishError(`no stream stores ${subject}`, 'no-stream', error);
+      }
+      if (error instanceof RpcTimeoutError) throw new JetStreamPublishError(`no acknowledgement for ${subject} in time`, 'no-acknowledgement', error);
       throw error;
     }
     let ack: Partial<StreamAck> & { error?: { code?: number; err_code?: number; description?: string } };
     try {
       ack = (decodeJson(reply.data) ?? {}) as typeof ack;
     } catch (error) {
-      throw new JetStreamPublishError(`an answer for ${subject} that is not JSON`, error);
+      throw new JetStreamPublishError(`an answer for ${subject} that is not JSON`, 'refused', error);
     }
-    if (ack.error) throw new JetStreamPublishError(`JetStream refused ${subject}: ${ack.error.description ?? 'no reason given'} (${ack.error.code ?? '?'}/${ack.error.err_code ?? '?'})`);
-    if (typeof ack.stream !== 'string' || typeof ack.seq !== 'number') throw new JetStreamPublishError(`an answer for ${subject} that is not an acknowledgement`);
+    if (ack.error) throw new JetStreamPublishError(`JetStream refused ${subject}: ${ack.error.description ?? 'no reason given'} (${ack.error.code ?? '?'}/${ack.error.err_code ?? '?'})`, 'refused');
+    if (typeof ack.stream !== 'string' || typeof ack.seq !== 'number') throw new JetStreamPublishError(`an answer for ${subject} that is not an acknowledgement`, 'refused');
     return { stream: ack.stream, seq: ack.seq, ...(ack.duplicate ? { duplicate: true } : {}) };
   }
 }

@@ -5,7 +5,7 @@ import { isEventSubject, streamOfEvent } from '@homing/contracts';
 import { CORRELATION_HEADER } from '../context';
 import { Database, type RawConnection } from '../database/database';
 import { outboxMetrics, readOldestPendingWith } from '../metrics/metrics';
-import { JetStreamPublisher } from '../nats/jetstream-publisher';
+import { JetStreamPublishError, JetStreamPublisher } from '../nats/jetstream-publisher';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
@@ -23,12 +23,16 @@ const KEEP_PUBLISHED = '24 hours';
 const KEEP_SET_ASIDE = '30 days';
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 /**
- * A row JetStream refuses while it takes others of the same batch is refused for what it is, not for an outage: it is
- * set aside once refused this often over at least this long, so that a long partial outage (one stream's servers
- * away) needs an operator only after an hour. Until then it is offered again with every batch, behind no one.
+ * A row JetStream refuses while it answers (no stream stores its subject, the stream refuses it, it is over the size
+ * limit) is refused for what it is: it is set aside once refused this often over at least this long, so that a long
+ * partial outage (one stream's servers away) needs an operator only after an hour. Until then it is offered again
+ * after a growing delay (2^refusals seconds, at most RETRY_DELAY_MAX_SECONDS), out of the way of the rows behind it.
  */
 export const SET_ASIDE_AFTER_REFUSALS = 10;
 export const SET_ASIDE_AFTER = '1 hour';
+const RETRY_DELAY_MAX_SECONDS = 300;
+// A batch with rows JetStream did not acknowledge in time is logged at most this often (each such batch is counted).
+const UNACKNOWLEDGED_LOG_EVERY_MS = 30_000;
 
 interface OutboxRow {
   id: string;
@@ -37,10 +41,8 @@ interface OutboxRow {
   headers: Record<string, string>;
 }
 
-/** A row JetStream refused, after its refusal is recorded. */
-interface RefusedRow {
-  id: string;
-  subject: string;
+/** A row JetStream did not take, after that is recorded. */
+interface RecordedFailure {
   refusals: number;
   set_aside: boolean;
 }
@@ -51,9 +53,10 @@ interface RefusedRow {
  * the mark republishes, and JetStream drops the duplicate), then marked published, or deleted for events of the
  * short-lived secrets stream. Wakes on the producer's NOTIFY, and polls in case one was missed.
  *
- * A row JetStream refuses while it takes the others of its batch does not hold them back: they are marked, and its
- * refusal is recorded; one refused for over an hour is set aside (`republish-set-aside-events` offers it again).
- * A batch of which nothing is taken is an outage: it is rolled back and tried again, nothing counted against a row.
+ * A row JetStream does not take holds no one back: the rows taken are marked, and it is offered again after a delay,
+ * out of the way. A refusal while JetStream answers (a row of the batch acknowledged, or JetStream asked) is counted
+ * against the row; a row refused for over an hour is set aside (`republish-set-aside-events` offers it again). A batch
+ * of which nothing is taken while JetStream does not answer is an outage: rolled back and tried again, nothing counted.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
@@ -66,6 +69,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private notified = false;
   private listener?: Client;
   private lastPurge = 0;
+  private lastUnacknowledgedLog = 0;
   private readonly publisher = new JetStreamPublisher();
 
   constructor(
@@ -106,8 +110,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     return this.database.withConnection(async (connection) => {
       const [, rows] = await connection.statements<OutboxRow>([
         'BEGIN',
+        // Rows JetStream did not take wait for their retry_at, so that the rows behind them go ahead meanwhile.
         `SELECT id, subject, envelope, headers FROM outbox
-          WHERE published_at IS NULL AND set_aside_at IS NULL ORDER BY created_at, id LIMIT ${BATCH_SIZE} FOR UPDATE SKIP LOCKED`,
+          WHERE published_at IS NULL AND set_aside_at IS NULL AND (retry_at IS NULL OR retry_at <= now())
+          ORDER BY created_at, id LIMIT ${BATCH_SIZE} FOR UPDATE SKIP LOCKED`,
       ]);
       if (rows.length === 0) {
         await connection.statements(['COMMIT']);
@@ -117,8 +123,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       // Arrival order is not a promise: rows are ordered by their transaction's start, replicas split batches and
       // naks reorder redeliveries. Consumers order an aggregate's events by its version (EventEnvelope.version).
       // The batch goes out at once and its acknowledgements are awaited together (B3, B5): one round trip a batch,
-      // not one a row. If any is not acknowledged the transaction rolls back and the whole batch is sent again
-      // later; the ones JetStream did store are dropped then as duplicates of their msgID.
+      // not one a row. A row published again later (its acknowledgement was lost) is dropped by JetStream as a
+      // duplicate of its msgID.
       const outcomes = await Promise.allSettled(
         rows.map(async (row) => {
           const headers = natsHeaders();
@@ -130,9 +136,13 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         }),
       );
       const published = rows.filter((_, index) => outcomes[index].status === 'fulfilled');
-      // Nothing taken: NATS or JetStream is away, which says nothing about any row. The failure rolls the batch back
-      // (withConnection closes the connection) and the loop tries again after its backoff.
-      if (published.length === 0) throw (outcomes[0] as PromiseRejectedResult).reason;
+      const failed = rows.flatMap((row, index) => {
+        const outcome = outcomes[index];
+        return outcome.status === 'rejected' ? [{ row, error: outcome.reason as unknown }] : [];
+      });
+      // Nothing taken, and JetStream does not answer when asked: an outage, which says nothing about any row. The
+      // failure rolls the batch back and the loop tries again after its backoff.
+      if (published.length === 0 && !(await this.jetStreamAnswers())) throw failed[0].error;
       const secret = published.filter((row) => isSecret(row.subject)).map((row) => row.id);
       const kept = published.filter((row) => !isSecret(row.subject)).map((row) => row.id);
       const marks = [
@@ -140,15 +150,17 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         ...(secret.length > 0 ? [`DELETE FROM outbox WHERE id = ANY(${uuidArray(secret)})`] : []),
         ...(kept.length > 0 ? [`UPDATE outbox SET published_at = now() WHERE id = ANY(${uuidArray(kept)})`] : []),
       ];
-      const refused = rows.flatMap((row, index) => {
-        const outcome = outcomes[index];
-        return outcome.status === 'rejected' ? [{ row, reason: outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason) }] : [];
-      });
-      if (refused.length === 0) {
+      if (failed.length === 0) {
         await connection.statements([...marks, 'COMMIT']);
       } else {
-        await connection.statements(marks);
-        await this.recordRefusals(connection, refused);
+        // What was published is committed even if recording the failures fails (it would be published again).
+        await connection.statements([...marks, 'SAVEPOINT failures']);
+        try {
+          await this.recordFailures(connection, failed);
+        } catch (error) {
+          await connection.statements(['ROLLBACK TO SAVEPOINT failures']);
+          this.logger.warn(`outbox: recording ${failed.length} unpublished event(s) failed (${(error as Error).message}); they are offered again as they were`);
+        }
         await connection.statements(['COMMIT']);
       }
       return { read: rows.length, published: published.length };
@@ -156,16 +168,31 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Counts a refusal against each row, sets aside those refused long enough (a secret is deleted instead: a login code
-   * or reset link must not wait in the outbox for an operator; the person asks again), in the batch's transaction.
-   * Refusals are rare, so one parameterised statement a row is no cost worth saving.
+   * Defers each row JetStream did not take, and counts a refusal against those it refused (anything but a missing
+   * acknowledgement, which says nothing about the row); sets aside a row refused long enough (a secret is deleted
+   * instead: a login code or reset link must not wait in the outbox for an operator; the person asks again). In the
+   * batch's transaction; rare, so one parameterised statement a row is no cost worth saving.
    */
-  private async recordRefusals(connection: RawConnection, refused: ReadonlyArray<{ row: OutboxRow; reason: string }>): Promise<void> {
-    for (const { row, reason } of refused) {
-      const [recorded] = await connection.rows<RefusedRow>(RECORD_REFUSAL, [row.id, reason.slice(0, 500), SET_ASIDE_AFTER_REFUSALS, SET_ASIDE_AFTER]);
+  private async recordFailures(connection: RawConnection, failed: ReadonlyArray<{ row: OutboxRow; error: unknown }>): Promise<void> {
+    let unacknowledged = 0;
+    for (const { row, error } of failed) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const refused = !(error instanceof JetStreamPublishError && error.failure === 'no-acknowledgement');
+      const [recorded] = await connection.rows<RecordedFailure>(RECORD_FAILURE, [
+        row.id,
+        reason.slice(0, 500),
+        refused ? 1 : 0,
+        SET_ASIDE_AFTER_REFUSALS,
+        SET_ASIDE_AFTER,
+        RETRY_DELAY_MAX_SECONDS,
+      ]);
+      if (!refused) {
+        unacknowledged += 1;
+        continue;
+      }
       outboxMetrics.refusals.inc({ subject: row.subject });
       if (!recorded) continue;
-      if (recorded.refusals === 1) this.logger.warn(`outbox: JetStream refused event ${row.id} (${row.subject}) while taking others: ${reason}`);
+      if (recorded.refusals === 1) this.logger.warn(`outbox: JetStream refused event ${row.id} (${row.subject}): ${reason}`);
       if (!recorded.set_aside) continue;
       outboxMetrics.setAside.inc({ subject: row.subject });
       if (isSecret(row.subject)) {
@@ -174,6 +201,23 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       } else {
         this.logger.error(`outbox: event ${row.id} (${row.subject}) refused ${recorded.refusals} times over ${SET_ASIDE_AFTER}; set aside: ${reason}`);
       }
+    }
+    if (unacknowledged > 0) {
+      outboxMetrics.failures.inc();
+      if (Date.now() - this.lastUnacknowledgedLog >= UNACKNOWLEDGED_LOG_EVERY_MS) {
+        this.lastUnacknowledgedLog = Date.now();
+        this.logger.warn(`outbox: ${unacknowledged} event(s) of a batch not acknowledged in time; offered again shortly`);
+      }
+    }
+  }
+
+  /** Whether JetStream answers at all, asked when it took none of a batch: an outage, or rows of their own fault. */
+  private async jetStreamAnswers(): Promise<boolean> {
+    try {
+      await (await this.nats.jsm()).getAccountInfo();
+      return true;
+    } catch {
+      return false;
     }
   }
 
@@ -187,7 +231,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         const { read } = await this.relayOnce();
         failures = 0;
         await this.purgeOccasionally();
-        // A full batch may have more behind it (rows it refused included).
+        // A full batch may have more behind it (rows not taken step aside until their retry_at).
         if (read === BATCH_SIZE) continue;
         if (!this.notified) await this.sleep(POLL_INTERVAL_MS);
       } catch (error) {
@@ -229,7 +273,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     if (Date.now() - this.lastPurge < PURGE_EVERY_MS) return;
     this.lastPurge = Date.now();
     await this.database.affected(`DELETE FROM outbox WHERE published_at < now() - interval '${KEEP_PUBLISHED}'`);
-    await this.database.affected(`DELETE FROM outbox WHERE set_aside_at < now() - interval '${KEEP_SET_ASIDE}'`);
+    // Set-aside rows are unpublished: the pending index finds them.
+    await this.database.affected(`DELETE FROM outbox WHERE published_at IS NULL AND set_aside_at < now() - interval '${KEEP_SET_ASIDE}'`);
   }
 
   /**
@@ -257,14 +302,16 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 }
 
-// One refusal more; set aside ($3 refusals over at least $4) unless it was before. Answers what the row is now.
-const RECORD_REFUSAL = `UPDATE outbox SET
-    refusals = refusals + 1,
-    first_refused_at = coalesce(first_refused_at, now()),
+// A row not taken: $3 is 1 for a refusal (counted; set aside after $4 of them over at least $5) and 0 for a missing
+// acknowledgement (not counted). Either way it is offered again after 2^refusals seconds, at most $6, and its reason kept.
+const RECORD_FAILURE = `UPDATE outbox SET
+    refusals = refusals + $3::integer,
+    first_refused_at = CASE WHEN $3::integer = 1 THEN coalesce(first_refused_at, now()) ELSE first_refused_at END,
     last_refusal = $2,
-    set_aside_at = CASE WHEN refusals + 1 >= $3 AND coalesce(first_refused_at, now()) <= now() - $4::interval THEN now() END
+    retry_at = now() + least(power(2, refusals + $3::integer), $6::float8) * interval '1 second',
+    set_aside_at = CASE WHEN $3::integer = 1 AND refusals + 1 >= $4 AND coalesce(first_refused_at, now()) <= now() - $5::interval THEN now() END
   WHERE id = $1
-  RETURNING id, subject, refusals, set_aside_at IS NOT NULL AS set_aside`;
+  RETURNING refusals, set_aside_at IS NOT NULL AS set_aside`;
 
 /**
  * Offers every set-aside row to the relays again (after a fix: a stream that takes its subject, a larger size limit),
@@ -272,7 +319,7 @@ const RECORD_REFUSAL = `UPDATE outbox SET
  */
 export async function republishSetAside(database: Database, schema: string): Promise<number> {
   const rows = await database.rows<{ id: string }>(
-    'UPDATE outbox SET set_aside_at = NULL, refusals = 0, first_refused_at = NULL WHERE set_aside_at IS NOT NULL RETURNING id',
+    'UPDATE outbox SET set_aside_at = NULL, refusals = 0, first_refused_at = NULL, retry_at = NULL WHERE published_at IS NULL AND set_aside_at IS NOT NULL RETURNING id',
   );
   if (rows.length > 0) await database.rows('SELECT pg_notify($1, $2)', [outboxChannel(schema), 'republish']);
   return rows.length;
