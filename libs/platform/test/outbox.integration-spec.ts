@@ -6,7 +6,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { STREAMS } from '@homing/contracts';
 import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, isolatedName, testInfra, waitForEvent } from '@homing/testing';
 import { testConfig } from './test-config';
-import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, OutboxWriter, PlatformModule, republishSetAside, type DatabaseOptions } from '../src';
+import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, OutboxWriter, PlatformModule, republishSetAside, JetStreamPublishError, type JetStreamPublisher, type DatabaseOptions } from '../src';
 
 // A real tracer provider, so the test can see the trace context an event carries.
 new node.NodeTracerProvider().register();
@@ -202,9 +202,42 @@ describe('transactional outbox', () => {
       expect(await relay.relayOnce()).toEqual({ read: 100, published: 0 });
       expect(await relay.relayOnce()).toEqual({ read: 51, published: 1 });
       expect(await published).toEqual(behind);
-      expect((await db.rows<{ n: string }>('SELECT count(*) AS n FROM outbox WHERE refusals = 1 AND retry_at > now()'))[0].n).toBe('150');
+      expect((await db.rows<{ n: string }>('SELECT count(*) AS n FROM outbox WHERE refusals = 1 AND retry_at IS NOT NULL'))[0].n).toBe('150');
       await db.rows('DELETE FROM outbox WHERE id = ANY($1::uuid[])', [refused]);
       expect(await pending()).toBe(0);
+    });
+
+    it('offers a row whose acknowledgement did not come again later, without counting it against the row', async () => {
+      // One stream's servers frozen while the others answer: its message is never acknowledged.
+      const publisher = (relay as unknown as { publisher: JetStreamPublisher }).publisher;
+      const publish = publisher.publish.bind(publisher);
+      jest.spyOn(publisher, 'publish').mockImplementation((nc, subject, data, options) =>
+        subject.endsWith('.frozen.thing.v1') ? Promise.reject(new JetStreamPublishError(`no acknowledgement for ${subject} in time`, 'no-acknowledgement')) : publish(nc, subject, data, options),
+      );
+      const unanswered = await recordRaw('frozen.thing.v1', { id: 'x' });
+      const behind = await recordCreated();
+      expect(await relay.relayOnce()).toEqual({ read: 2, published: 1 });
+      expect(await stateOf(unanswered)).toEqual({ refusals: 0, last_refusal: expect.stringContaining('no acknowledgement'), first_refused: false, deferred: true, set_aside: false });
+      expect((await db.rows<{ delay: number }>(`SELECT EXTRACT(EPOCH FROM retry_at - now())::float AS delay FROM outbox WHERE id = $1`, [unanswered]))[0].delay).toBeGreaterThan(20);
+      expect(await db.rows('SELECT published_at FROM outbox WHERE id = $1 AND published_at IS NOT NULL', [behind.id])).toHaveLength(1);
+      await db.rows('DELETE FROM outbox WHERE id = $1', [unanswered]);
+    });
+
+    it('commits what it published when recording a refusal fails, and fails the batch so the loop backs off', async () => {
+      const poison = await recordRaw('nowhere.thing.v1', { id: 'x' });
+      // The database refuses to record anything about this row (a fault below the relay).
+      await db.rows(`CREATE FUNCTION refuse_refusals() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'no refusals today'; END $$ LANGUAGE plpgsql`);
+      await db.rows(`CREATE TRIGGER refuse_refusals BEFORE UPDATE OF last_refusal ON outbox FOR EACH ROW EXECUTE FUNCTION refuse_refusals()`);
+      try {
+        const behind = await recordCreated();
+        await expect(relay.relayOnce()).rejects.toThrow(/recording 1 unpublished event\(s\) failed: no refusals today/);
+        expect(await db.rows('SELECT 1 FROM outbox WHERE id = $1 AND published_at IS NOT NULL', [behind.id])).toHaveLength(1);
+        expect(await stateOf(poison)).toEqual({ refusals: 0, last_refusal: null, first_refused: false, deferred: null, set_aside: false });
+      } finally {
+        await db.rows('DROP TRIGGER refuse_refusals ON outbox');
+        await db.rows('DROP FUNCTION refuse_refusals()');
+        await db.rows('DELETE FROM outbox WHERE id = $1', [poison]);
+      }
     });
 
     it('counts nothing and changes nothing while JetStream does not answer', async () => {

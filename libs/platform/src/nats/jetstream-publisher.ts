@@ -12,10 +12,18 @@ export interface StreamAck {
 
 /**
  * Why a message was not stored: no stream takes its subject (or JetStream is away: NATS answers the same), no
- * acknowledgement in time, a refusal by the stream, or the client could not send it at all (over the server's size
- * limit, a closed connection).
+ * acknowledgement in time, JetStream unavailable (its own 503: "temporarily unavailable", "insufficient resources"), a
+ * refusal by the stream, or the client could not send it at all (over the server's size limit, a closed connection).
  */
-export type JetStreamPublishFailure = 'no-stream' | 'no-acknowledgement' | 'refused' | 'not-sent';
+export type JetStreamPublishFailure = 'no-stream' | 'no-acknowledgement' | 'unavailable' | 'refused' | 'not-sent';
+
+/**
+ * Whether a failed publish says something about the message itself (its subject, its size, what the stream thinks of
+ * it), rather than about JetStream's state at the time (no answer in time, or JetStream saying it is unavailable).
+ */
+export function isRefusalOfTheMessage(error: unknown): boolean {
+  return !(error instanceof JetStreamPublishError && (error.failure === 'no-acknowledgement' || error.failure === 'unavailable'));
+}
 
 /** JetStream did not store the message; `failure` says how it was not. */
 export class JetStreamPublishError extends Error {
@@ -63,7 +71,12 @@ export class JetStreamPublisher {
     } catch (error) {
       throw new JetStreamPublishError(`an answer for ${subject} that is not JSON`, 'refused', error);
     }
-    if (ack.error) throw new JetStreamPublishError(`JetStream refused ${subject}: ${ack.error.description ?? 'no reason given'} (${ack.error.code ?? '?'}/${ack.error.err_code ?? '?'})`, 'refused');
+    if (ack.error) {
+      const reason = `${ack.error.description ?? 'no reason given'} (${ack.error.code ?? '?'}/${ack.error.err_code ?? '?'})`;
+      // 503 is JetStream's own state (10008 temporarily unavailable, 10023 insufficient resources), not the message's.
+      if (ack.error.code === 503) throw new JetStreamPublishError(`JetStream is unavailable for ${subject}: ${reason}`, 'unavailable');
+      throw new JetStreamPublishError(`JetStream refused ${subject}: ${reason}`, 'refused');
+    }
     if (typeof ack.stream !== 'string' || typeof ack.seq !== 'number') throw new JetStreamPublishError(`an answer for ${subject} that is not an acknowledgement`, 'refused');
     return { stream: ack.stream, seq: ack.seq, ...(ack.duplicate ? { duplicate: true } : {}) };
   }

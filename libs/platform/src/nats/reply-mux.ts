@@ -49,7 +49,7 @@ export class ReplyMux {
       if (this.subscription !== subscription) return;
       for (const token of [...this.pending.keys()]) {
         const pending = this.settle(token);
-        pending?.reject(new RpcUnavailableError(pending.subject));
+        pending?.reject(new RpcUnavailableError(pending.subject, new Error('the connection closed')));
       }
     });
   }

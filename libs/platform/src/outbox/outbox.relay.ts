@@ -5,7 +5,7 @@ import { isEventSubject, streamOfEvent } from '@homing/contracts';
 import { CORRELATION_HEADER } from '../context';
 import { Database, type RawConnection } from '../database/database';
 import { outboxMetrics, readOldestPendingWith } from '../metrics/metrics';
-import { JetStreamPublishError, JetStreamPublisher } from '../nats/jetstream-publisher';
+import { isRefusalOfTheMessage, JetStreamPublisher } from '../nats/jetstream-publisher';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
@@ -31,8 +31,11 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
 export const SET_ASIDE_AFTER_REFUSALS = 10;
 export const SET_ASIDE_AFTER = '1 hour';
 const RETRY_DELAY_MAX_SECONDS = 300;
-// A batch with rows JetStream did not acknowledge in time is logged at most this often (each such batch is counted).
-const UNACKNOWLEDGED_LOG_EVERY_MS = 30_000;
+// A row whose acknowledgement did not come (or that JetStream said it could not take now) waits this long, whatever
+// its count: longer than a batch that waited for it, so that the rows behind it go ahead meanwhile.
+const UNANSWERED_RETRY_SECONDS = 30;
+// A batch with rows JetStream did not answer for is logged at most this often (each such batch is counted).
+const UNANSWERED_LOG_EVERY_MS = 30_000;
 
 interface OutboxRow {
   id: string;
@@ -41,8 +44,12 @@ interface OutboxRow {
   headers: Record<string, string>;
 }
 
-/** A row JetStream did not take, after that is recorded. */
+/** A row JetStream did not take, as recorded: why, whether it was refused for what it is, and its count now. */
 interface RecordedFailure {
+  id: string;
+  subject: string;
+  reason: string;
+  refused: boolean;
   refusals: number;
   set_aside: boolean;
 }
@@ -69,7 +76,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private notified = false;
   private listener?: Client;
   private lastPurge = 0;
-  private lastUnacknowledgedLog = 0;
+  private lastUnansweredLog = 0;
   private readonly publisher = new JetStreamPublisher();
 
   constructor(
@@ -152,61 +159,71 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       ];
       if (failed.length === 0) {
         await connection.statements([...marks, 'COMMIT']);
-      } else {
-        // What was published is committed even if recording the failures fails (it would be published again).
-        await connection.statements([...marks, 'SAVEPOINT failures']);
-        try {
-          await this.recordFailures(connection, failed);
-        } catch (error) {
-          await connection.statements(['ROLLBACK TO SAVEPOINT failures']);
-          this.logger.warn(`outbox: recording ${failed.length} unpublished event(s) failed (${(error as Error).message}); they are offered again as they were`);
-        }
-        await connection.statements(['COMMIT']);
+        return { read: rows.length, published: published.length };
       }
+      // What was published is committed even if recording the failures fails (it would be published again).
+      await connection.statements([...marks, 'SAVEPOINT failures']);
+      let recorded: RecordedFailure[];
+      try {
+        recorded = await this.recordFailures(connection, failed);
+      } catch (error) {
+        await connection.statements(['ROLLBACK TO SAVEPOINT failures', 'COMMIT']);
+        // The rows stay as they were; the loop's backoff keeps it from offering them again at once.
+        throw new Error(`recording ${failed.length} unpublished event(s) failed: ${(error as Error).message}`, { cause: error });
+      }
+      await connection.statements(['COMMIT']);
+      this.report(recorded);
       return { read: rows.length, published: published.length };
     });
   }
 
   /**
-   * Defers each row JetStream did not take, and counts a refusal against those it refused (anything but a missing
-   * acknowledgement, which says nothing about the row); sets aside a row refused long enough (a secret is deleted
-   * instead: a login code or reset link must not wait in the outbox for an operator; the person asks again). In the
-   * batch's transaction; rare, so one parameterised statement a row is no cost worth saving.
+   * Defers each row JetStream did not take, and counts a refusal against those it refused for what they are
+   * (isRefusalOfTheMessage); sets aside a row refused long enough (a secret is deleted instead: a login code or reset
+   * link must not wait in the outbox for an operator; the person asks again). In the batch's transaction; rare, so one
+   * parameterised statement a row is no cost worth saving. Nothing is logged or counted until the transaction commits.
    */
-  private async recordFailures(connection: RawConnection, failed: ReadonlyArray<{ row: OutboxRow; error: unknown }>): Promise<void> {
-    let unacknowledged = 0;
+  private async recordFailures(connection: RawConnection, failed: ReadonlyArray<{ row: OutboxRow; error: unknown }>): Promise<RecordedFailure[]> {
+    const recorded: RecordedFailure[] = [];
     for (const { row, error } of failed) {
       const reason = error instanceof Error ? error.message : String(error);
-      const refused = !(error instanceof JetStreamPublishError && error.failure === 'no-acknowledgement');
-      const [recorded] = await connection.rows<RecordedFailure>(RECORD_FAILURE, [
+      const refused = isRefusalOfTheMessage(error);
+      const [state] = await connection.rows<{ refusals: number; set_aside: boolean }>(RECORD_FAILURE, [
         row.id,
         reason.slice(0, 500),
         refused ? 1 : 0,
         SET_ASIDE_AFTER_REFUSALS,
         SET_ASIDE_AFTER,
         RETRY_DELAY_MAX_SECONDS,
+        UNANSWERED_RETRY_SECONDS,
       ]);
-      if (!refused) {
-        unacknowledged += 1;
+      if (!state) continue;
+      if (state.set_aside && isSecret(row.subject)) await connection.rows('DELETE FROM outbox WHERE id = $1', [row.id]);
+      recorded.push({ id: row.id, subject: row.subject, reason, refused, ...state });
+    }
+    return recorded;
+  }
+
+  /** Logs and counts what recordFailures recorded, once it is committed. */
+  private report(recorded: readonly RecordedFailure[]): void {
+    let unanswered = 0;
+    for (const failure of recorded) {
+      if (!failure.refused) {
+        unanswered += 1;
         continue;
       }
-      outboxMetrics.refusals.inc({ subject: row.subject });
-      if (!recorded) continue;
-      if (recorded.refusals === 1) this.logger.warn(`outbox: JetStream refused event ${row.id} (${row.subject}): ${reason}`);
-      if (!recorded.set_aside) continue;
-      outboxMetrics.setAside.inc({ subject: row.subject });
-      if (isSecret(row.subject)) {
-        await connection.rows('DELETE FROM outbox WHERE id = $1', [row.id]);
-        this.logger.error(`outbox: secret event ${row.id} (${row.subject}) refused ${recorded.refusals} times over ${SET_ASIDE_AFTER}; deleted: ${reason}`);
-      } else {
-        this.logger.error(`outbox: event ${row.id} (${row.subject}) refused ${recorded.refusals} times over ${SET_ASIDE_AFTER}; set aside: ${reason}`);
-      }
+      outboxMetrics.refusals.inc({ subject: failure.subject });
+      if (failure.refusals === 1) this.logger.warn(`outbox: JetStream refused event ${failure.id} (${failure.subject}): ${failure.reason}`);
+      if (!failure.set_aside) continue;
+      outboxMetrics.setAside.inc({ subject: failure.subject });
+      const fate = isSecret(failure.subject) ? 'deleted' : 'set aside';
+      this.logger.error(`outbox: event ${failure.id} (${failure.subject}) refused ${failure.refusals} times over ${SET_ASIDE_AFTER}; ${fate}: ${failure.reason}`);
     }
-    if (unacknowledged > 0) {
+    if (unanswered > 0) {
       outboxMetrics.failures.inc();
-      if (Date.now() - this.lastUnacknowledgedLog >= UNACKNOWLEDGED_LOG_EVERY_MS) {
-        this.lastUnacknowledgedLog = Date.now();
-        this.logger.warn(`outbox: ${unacknowledged} event(s) of a batch not acknowledged in time; offered again shortly`);
+      if (Date.now() - this.lastUnansweredLog >= UNANSWERED_LOG_EVERY_MS) {
+        this.lastUnansweredLog = Date.now();
+        this.logger.warn(`outbox: ${unanswered} event(s) of a batch not taken while JetStream was unavailable or slow; offered again in ${UNANSWERED_RETRY_SECONDS} s`);
       }
     }
   }
@@ -302,13 +319,15 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 }
 
-// A row not taken: $3 is 1 for a refusal (counted; set aside after $4 of them over at least $5) and 0 for a missing
-// acknowledgement (not counted). Either way it is offered again after 2^refusals seconds, at most $6, and its reason kept.
+// A row not taken. $3 is 1 for a refusal of the row itself: counted, set aside after $4 of them over at least $5, and
+// offered again after 2^refusals seconds, at most $6. $3 is 0 when JetStream did not answer or was unavailable: not
+// counted, offered again after $7 seconds. Delays run from the statement's own time (clock_timestamp), not from the
+// transaction's start, which was before the batch waited for its acknowledgements.
 const RECORD_FAILURE = `UPDATE outbox SET
     refusals = refusals + $3::integer,
     first_refused_at = CASE WHEN $3::integer = 1 THEN coalesce(first_refused_at, now()) ELSE first_refused_at END,
     last_refusal = $2,
-    retry_at = now() + least(power(2, refusals + $3::integer), $6::float8) * interval '1 second',
+    retry_at = clock_timestamp() + CASE WHEN $3::integer = 1 THEN least(power(2, refusals + 1), $6::float8) ELSE $7::float8 END * interval '1 second',
     set_aside_at = CASE WHEN $3::integer = 1 AND refusals + 1 >= $4 AND coalesce(first_refused_at, now()) <= now() - $5::interval THEN now() END
   WHERE id = $1
   RETURNING refusals, set_aside_at IS NOT NULL AS set_aside`;
