@@ -28,8 +28,8 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
  * partial outage (one stream's servers away) needs an operator only after an hour. Until then it is offered again
  * after a growing delay (2^refusals seconds, at most RETRY_DELAY_MAX_SECONDS), out of the way of the rows behind it.
  */
-export const SET_ASIDE_AFTER_REFUSALS = 10;
-export const SET_ASIDE_AFTER = '1 hour';
+const SET_ASIDE_AFTER_REFUSALS = 10;
+const SET_ASIDE_AFTER = '1 hour';
 const RETRY_DELAY_MAX_SECONDS = 300;
 // A row whose acknowledgement did not come (or that JetStream said it could not take now) waits this long, whatever
 // its count: longer than a batch that waited for it, so that the rows behind it go ahead meanwhile.
@@ -102,16 +102,17 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     await this.listener?.end().catch(() => undefined);
   }
 
-  /**
-   * Publishes one batch; returns how many rows it published. Exposed for tests and the F3 fault test. The transaction
-   * takes two round trips, not four (BEGIN with the locking read; the marks with COMMIT): at B3's rate every event is
-   * a batch of its own, so they were most of the relay's statements.
-   */
+  /** Publishes one batch and answers how many rows it published: for tests, which drive the relay by hand. */
   async relayBatch(): Promise<number> {
     return (await this.relayOnce()).published;
   }
 
-  /** One batch, as the loop runs it: how many rows it read (a full batch may have more behind it), how many it published. */
+  /**
+   * One batch, as the loop runs it: how many rows it read (a full batch may have more behind it), how many it
+   * published. A batch whose rows are all taken is one transaction in two round trips, not four (BEGIN with the locking
+   * read; the marks with COMMIT): at B3's rate every event is a batch of its own, so they were most of the relay's
+   * statements. Rows not taken cost a statement each, after a savepoint.
+   */
   relayOnce(): Promise<{ read: number; published: number }> {
     // A failure closes the connection rather than reusing it (withConnection), which also ends its transaction.
     return this.database.withConnection(async (connection) => {
