@@ -48,8 +48,38 @@ export async function freePort() {
 
 const children = [];
 
+// Linux's autogroup (kernel.sched_autogroup_enabled) schedules each session as one group: PostgreSQL's backends, forked
+// by a postmaster of another session, then share core 0 as a group of their own against the servers started here,
+// and a backend pinned there waited 0.5–3.4 s at a time on the run queue (state R, /proc/<pid>/schedstat) while the
+// servers ran: a scan answered 504 after its 2 s RPC timeout, and B1's rounds swung 2.2–5.2×. Measured on
+// 2026-11-29 (an AMD EPYC machine, kernel 6.18): with autogroup off, no wait over 150 ms in four runs and rounds of
+// 1.5–2.6×. So the benchmarks schedule every process as a peer, as the method assumes: autogroup is switched off
+// while a benchmark's servers run and restored when it exits. Without the right to do so, the run says so.
+const AUTOGROUP = '/proc/sys/kernel/sched_autogroup_enabled';
+let autogroup = 'absent';
+
+function schedulePeers() {
+  if (autogroup !== 'absent' || !existsSync(AUTOGROUP) || readFileSync(AUTOGROUP, 'utf8').trim() !== '1') return;
+  try {
+    writeFileSync(AUTOGROUP, '0');
+  } catch {
+    autogroup = 'kept';
+    console.warn(`warning: ${AUTOGROUP} is 1 and cannot be changed here: PostgreSQL's backends are scheduled as a group apart from the servers on core ${SERVER_CORE}, so figures swing more and a request may time out`);
+    return;
+  }
+  autogroup = 'off';
+  const restore = () => {
+    if (autogroup !== 'off') return;
+    writeFileSync(AUTOGROUP, '1');
+    autogroup = 'restored';
+  };
+  process.once('exit', restore);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => (restore(), process.exit(128 + (signal === 'SIGINT' ? 2 : 15))));
+}
+
 /** Starts a server process on the server core; its stdout is discarded, as a log collector would take it away. */
 export function startPinned(command, commandArgs, env, stderr = 'inherit') {
+  schedulePeers();
   // taskset execs the command, so the child's pid is the server's own.
   const child = spawn('taskset', ['-c', SERVER_CORE, command, ...commandArgs], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', stderr] });
   children.push(child);
@@ -166,7 +196,8 @@ export const formatRatio = ({ median: m, min, max }) => `${m.toFixed(2)}× (${mi
 
 /** The machine and versions line of every section. */
 export function machineLine(extra = '') {
-  return `- Machine: ${cpus().length} CPUs, ${cpus()[0].model.trim()}, load average ${loadavg()[0].toFixed(1)} at the end; Node ${process.version}${extra}`;
+  const scheduling = { off: '; autogroup off for the run', kept: '; **autogroup on** (could not be switched off: figures less reliable)' }[autogroup] ?? '';
+  return `- Machine: ${cpus().length} CPUs, ${cpus()[0].model.trim()}, load average ${loadavg()[0].toFixed(1)} at the end; Node ${process.version}${extra}${scheduling}`;
 }
 
 /**
