@@ -49,17 +49,25 @@ export async function freePort() {
 const children = [];
 
 // Linux's autogroup (kernel.sched_autogroup_enabled) schedules each session as one group: PostgreSQL's backends, forked
-// by a postmaster of another session, then share core 0 as a group of their own against the servers started here,
-// and a backend pinned there waited 0.5–3.4 s at a time on the run queue (state R, /proc/<pid>/schedstat) while the
-// servers ran: a scan answered 504 after its 2 s RPC timeout, and B1's rounds swung 2.2–5.2×. Measured on
-// 2026-11-29 (an AMD EPYC machine, kernel 6.18): with autogroup off, no wait over 150 ms in four runs and rounds of
-// 1.5–2.6×. So the benchmarks schedule every process as a peer, as the method assumes: autogroup is switched off
-// while a benchmark's servers run and restored when it exits. Without the right to do so, the run says so.
+// by a postmaster of another session, then share core 0 as a group of their own against the servers started here.
+// Measured on 2026-11-29 (an AMD EPYC machine, kernel 6.18): the scan's lookup took up to 3.4 s in PostgreSQL with no
+// lock wait, its backends runnable on core 0 (state R) and waiting on its run queue for 0.1–0.5 s between 20 ms samples
+// of /proc/<pid>/schedstat; scans answered 504 after the 2 s RPC timeout, and B1's rounds read 1.7–5.2×. With autogroup
+// off: no statement over 150 ms in four runs, rounds of 1.5–2.6×. So the benchmarks schedule every process as a peer,
+// as the method assumes: autogroup is switched off before a benchmark starts its first server and restored when it
+// exits. The setting decides the group of a process when it is forked, so it must be off before the servers and the
+// backends they open exist; that is why it is switched in startPinned. Without the right to switch it, the run says so.
 const AUTOGROUP = '/proc/sys/kernel/sched_autogroup_enabled';
-let autogroup = 'absent';
+const autogroupSetting = () => (existsSync(AUTOGROUP) ? readFileSync(AUTOGROUP, 'utf8').trim() : null);
+/** 'unchecked', 'none' (no autogroup, or already off), 'off' (switched off here), 'kept' (on: not ours to change), 'restored'. */
+let autogroup = 'unchecked';
 
 function schedulePeers() {
-  if (autogroup !== 'absent' || !existsSync(AUTOGROUP) || readFileSync(AUTOGROUP, 'utf8').trim() !== '1') return;
+  if (autogroup !== 'unchecked') return;
+  if (autogroupSetting() !== '1') {
+    autogroup = 'none';
+    return;
+  }
   try {
     writeFileSync(AUTOGROUP, '0');
   } catch {
@@ -74,7 +82,17 @@ function schedulePeers() {
     autogroup = 'restored';
   };
   process.once('exit', restore);
-  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => (restore(), process.exit(128 + (signal === 'SIGINT' ? 2 : 15))));
+  // Restored, then the signal raised again: with the listener gone, it ends the process as it would have (status and
+  // all). A signal arriving while the benchmark waits in a synchronous call (a load run) is handled when that returns.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => (restore(), process.kill(process.pid, signal)));
+}
+
+/** How this run was scheduled, for the machine line: empty where autogroup played no part. */
+function schedulingNote() {
+  if (autogroup === 'kept') return '; **autogroup on** (could not be switched off: figures less reliable)';
+  if (autogroup === 'off') return autogroupSetting() === '0' ? '; autogroup off for the run' : '; **autogroup switched on again during the run** (by another run?): figures less reliable';
+  if (autogroup === 'none' && autogroupSetting() === '0') return '; autogroup off';
+  return '';
 }
 
 /** Starts a server process on the server core; its stdout is discarded, as a log collector would take it away. */
@@ -196,8 +214,7 @@ export const formatRatio = ({ median: m, min, max }) => `${m.toFixed(2)}× (${mi
 
 /** The machine and versions line of every section. */
 export function machineLine(extra = '') {
-  const scheduling = { off: '; autogroup off for the run', kept: '; **autogroup on** (could not be switched off: figures less reliable)' }[autogroup] ?? '';
-  return `- Machine: ${cpus().length} CPUs, ${cpus()[0].model.trim()}, load average ${loadavg()[0].toFixed(1)} at the end; Node ${process.version}${extra}${scheduling}`;
+  return `- Machine: ${cpus().length} CPUs, ${cpus()[0].model.trim()}, load average ${loadavg()[0].toFixed(1)} at the end; Node ${process.version}${extra}${schedulingNote()}`;
 }
 
 /**
