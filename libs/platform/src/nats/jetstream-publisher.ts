@@ -20,6 +20,9 @@ export type JetStreamPublishFailure = 'no-stream' | 'no-acknowledgement' | 'unav
 /**
  * Whether a failed publish says something about the message itself (its subject, its size, what the stream thinks of
  * it), rather than about JetStream's state at the time (no answer in time, or JetStream saying it is unavailable).
+ * One exception reads as the message's: a connection that closed with the publish in flight is `not-sent`, like a
+ * message over the size limit. That is rare, and the relay then counts one refusal and offers the row again in seconds,
+ * far from the ten over an hour that set a row aside.
  */
 export function isRefusalOfTheMessage(error: unknown): boolean {
   return !(error instanceof JetStreamPublishError && (error.failure === 'no-acknowledgement' || error.failure === 'unavailable'));
