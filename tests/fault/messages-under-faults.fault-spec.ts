@@ -23,8 +23,10 @@ async function sendMessages(stack: FaultStack, codes: string[], total: number, c
   const sent: Sent[] = [];
   let next = 0;
   const faults: Array<Promise<void>> = [];
+  // The first refused message stops every worker: the test fails then, and nothing may keep sending after its stack stops.
+  let failed = false;
   const worker = async () => {
-    for (let index = next++; index < total; index = next++) {
+    for (let index = next++; index < total && !failed; index = next++) {
       faults.push(fault(index));
       const code = codes[Math.floor(index / PER_TAG)];
       const key = randomUUID();
@@ -34,15 +36,25 @@ async function sendMessages(stack: FaultStack, codes: string[], total: number, c
           ...(tokens.has(code) ? { 'x-finder-token': tokens.get(code) as string } : {}),
         });
       // The first message of a tag opens the finder's conversation; later ones wait for its token.
-      while (!tokens.has(code) && index % PER_TAG !== 0) await new Promise((resolveWait) => setTimeout(resolveWait, 50));
-      const answer = await untilAcknowledged(send, figures);
-      if (answer.status !== 201) throw new Error(`message ${index}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      while (!tokens.has(code) && index % PER_TAG !== 0 && !failed) await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+      if (failed) break;
+      const answer = await untilAcknowledged(send, figures).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+      if (answer.status !== 201) {
+        failed = true;
+        throw new Error(`message ${index}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      }
       if (answer.body.finder_token) tokens.set(code, answer.body.finder_token);
       sent.push({ code, messageId: answer.body.message.id });
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  // Every worker and fault ends before this returns or throws (a frozen NATS is resumed), so the stack stops cleanly.
+  const workers = await Promise.allSettled(Array.from({ length: concurrency }, worker));
   await Promise.all(faults);
+  const refused = workers.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (refused) throw refused.reason;
   return sent;
 }
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
-import { STREAMS, type DomainEvent } from '@homing/contracts';
-import { runServiceCommand } from '@homing/testing';
+import { parseTagCode, STREAMS, type DomainEvent } from '@homing/contracts';
+import { Client } from 'pg';
+import { expectEventually, runServiceCommand } from '@homing/testing';
 import type { FaultStack } from './fault-stack';
 
 // What the fault tests do to the product, as its clients do it: through the gateway, retrying what failed with
@@ -67,7 +68,32 @@ export async function ownedTags(stack: FaultStack, count: number, figures: Retry
     if (answer.status !== 200) throw new Error(`claim ${code}: ${answer.status} ${JSON.stringify(answer.body)}`);
     owned.push({ code, email });
   }
+  await untilMessagingKnows(stack, codes);
   return owned;
+}
+
+/**
+ * Waits until messaging has projected every code's activation (`item_owners`, from items' event): until then a finder's
+ * message is the 404 of a code not yet activated. Here a finder writes within milliseconds of the claim, and on a busy
+ * machine the event can take longer than that to arrive; in life the owner sticks the tag on first.
+ */
+async function untilMessagingKnows(stack: FaultStack, codes: string[]): Promise<void> {
+  const db = new Client({ connectionString: stack.postgres.url });
+  await db.connect();
+  try {
+    await expectEventually(
+      async () => {
+        const { rows } = await db.query<{ known: number }>(
+          'SELECT count(*)::int AS known FROM messaging.item_owners WHERE item_code = ANY($1) AND owner_user_id IS NOT NULL AND deleted_at IS NULL',
+          [codes.map(parseTagCode)],
+        );
+        if (rows[0].known !== codes.length) throw new Error(`messaging knows ${rows[0].known} of ${codes.length} activated tags`);
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+  } finally {
+    await db.end();
+  }
 }
 
 /** Every event of a subject in the events stream, read from the start by an ephemeral consumer. */
