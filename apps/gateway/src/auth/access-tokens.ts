@@ -6,6 +6,7 @@ import { InjectConfig, InvalidAccessTokenError, RedisClient, verificationKeysOf,
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
 import type { AuthenticatedUser } from './authenticated-user';
+import { VerifiedTokens } from './verified-tokens';
 
 /** The bearer token of a request, or null; a malformed Authorization header counts as none. */
 export function bearerTokenOf(request: FastifyRequest): string | null {
@@ -23,6 +24,8 @@ export function bearerTokenOf(request: FastifyRequest): string | null {
 export class AccessTokens {
   // Parsed once: a PEM string would be parsed again on every request.
   private readonly verificationKeys: KeyObject[];
+  // A token's signature is verified once, not on every call that sends it (VerifiedTokens says why and what is kept).
+  private readonly verified = new VerifiedTokens();
 
   constructor(
     private readonly redis: RedisClient,
@@ -33,12 +36,15 @@ export class AccessTokens {
 
   /** The token's user; 401 for a token that does not verify or whose session was revoked; Redis away: its error (a 503, never a pass). */
   async authenticate(token: string): Promise<AuthenticatedUser> {
-    let claims;
-    try {
-      claims = verifyAccessToken(token, this.verificationKeys);
-    } catch (error) {
-      if (error instanceof InvalidAccessTokenError) throw new ApiError(401, ResponseCode.UNAUTHORIZED);
-      throw error;
+    let claims = this.verified.claimsOf(token);
+    if (!claims) {
+      try {
+        claims = verifyAccessToken(token, this.verificationKeys);
+      } catch (error) {
+        if (error instanceof InvalidAccessTokenError) throw new ApiError(401, ResponseCode.UNAUTHORIZED);
+        throw error;
+      }
+      this.verified.remember(token, claims);
     }
     // Logout, a password change and a reused refresh token revoke the session at once, not when its tokens expire.
     const revoked = await this.redis.redis.exists(revokedSessionKey(this.config.NATS_NAMESPACE, claims.sid));
