@@ -48,8 +48,9 @@ app.get('/static/qr.svg', async (request, reply) =>
   reply.header('content-type', 'image/svg+xml; charset=utf-8').header('cache-control', 'public, max-age=604800').header('etag', '"static"').send(STATIC_SVG),
 );
 // B4's floor: an in-process "anything new since message id N?" handler for an owner's poll: the bearer token verified
-// as the gateway verifies it (ES256, issuer, audience), then the newest message id per item from memory
-// (POLL_LATEST_FILE: {code: id}).
+// as the gateway verifies a token it has not seen (ES256, issuer, audience) on every poll, then the newest message id
+// per item from memory (POLL_LATEST_FILE: {code: id}). The gateway remembers a token it verified (VerifiedTokens), so
+// it no longer does this work on every poll: docs/benchmarks.md says what the ratio compares since.
 if (process.env.POLL_LATEST_FILE) {
   const { default: jwt } = await import('jsonwebtoken');
   const { readFileSync } = await import('node:fs');

@@ -23,38 +23,41 @@ async function sendMessages(stack: FaultStack, codes: string[], total: number, c
   const sent: Sent[] = [];
   let next = 0;
   const faults: Array<Promise<void>> = [];
-  // The first refused message stops every worker: the test fails then, and nothing may keep sending after its stack stops.
-  let failed = false;
+  // The first failure stops every worker (the test fails then, and nothing may keep sending after its stack stops),
+  // and is what the test reports: the workers that stop after it fail for its sake.
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
-    for (let index = next++; index < total && !failed; index = next++) {
-      faults.push(fault(index));
-      const code = codes[Math.floor(index / PER_TAG)];
-      const key = randomUUID();
-      const send = () =>
-        call<{ message: { id: number }; finder_token?: string }>(stack, 'POST', `/items/${code}/messages`, { content: `Message ${index}: found it near the bench.` }, {
-          'idempotency-key': key,
-          ...(tokens.has(code) ? { 'x-finder-token': tokens.get(code) as string } : {}),
-        });
-      // The first message of a tag opens the finder's conversation; later ones wait for its token.
-      while (!tokens.has(code) && index % PER_TAG !== 0 && !failed) await new Promise((resolveWait) => setTimeout(resolveWait, 50));
-      if (failed) break;
-      const answer = await untilAcknowledged(send, figures).catch((error: unknown) => {
-        failed = true;
-        throw error;
-      });
-      if (answer.status !== 201) {
-        failed = true;
-        throw new Error(`message ${index}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    for (let index = next++; index < total && !failure; index = next++) {
+      try {
+        const faulting = fault(index);
+        // Handled here, so that a fault failing while messages still go out is not an unhandled rejection; reported below.
+        faulting.catch(() => undefined);
+        faults.push(faulting);
+        const code = codes[Math.floor(index / PER_TAG)];
+        const key = randomUUID();
+        const send = () =>
+          call<{ message: { id: number }; finder_token?: string }>(stack, 'POST', `/items/${code}/messages`, { content: `Message ${index}: found it near the bench.` }, {
+            'idempotency-key': key,
+            ...(tokens.has(code) ? { 'x-finder-token': tokens.get(code) as string } : {}),
+          });
+        // The first message of a tag opens the finder's conversation; later ones wait for its token.
+        while (!tokens.has(code) && index % PER_TAG !== 0 && !failure) await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+        if (failure) return;
+        const answer = await untilAcknowledged(send, figures);
+        if (answer.status !== 201) throw new Error(`message ${index}: ${answer.status} ${JSON.stringify(answer.body)}`);
+        if (answer.body.finder_token) tokens.set(code, answer.body.finder_token);
+        sent.push({ code, messageId: answer.body.message.id });
+      } catch (error) {
+        failure ??= { error };
+        return;
       }
-      if (answer.body.finder_token) tokens.set(code, answer.body.finder_token);
-      sent.push({ code, messageId: answer.body.message.id });
     }
   };
-  // Every worker and fault ends before this returns or throws (a frozen NATS is resumed), so the stack stops cleanly.
-  const workers = await Promise.allSettled(Array.from({ length: concurrency }, worker));
-  await Promise.all(faults);
-  const refused = workers.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-  if (refused) throw refused.reason;
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  // Every fault ends too (a frozen NATS is resumed) before this returns or throws, so the stack stops cleanly.
+  const faulted = (await Promise.allSettled(faults)).find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) throw failure.error;
+  if (faulted) throw faulted.reason;
   return sent;
 }
 

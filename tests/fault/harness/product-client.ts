@@ -58,7 +58,10 @@ export async function untilAcknowledged<T>(send: () => Promise<Answer<T>>, figur
   }
 }
 
-/** Mints tags with items' own command and activates each for a new owner; resolves with the codes. */
+/**
+ * Mints tags with items' own command and activates each for a new owner; resolves with the codes once messaging knows
+ * them too, so that a finder may write about them at once.
+ */
 export async function ownedTags(stack: FaultStack, count: number, figures: RetryFigures): Promise<Array<{ code: string; email: string }>> {
   const codes = (await runServiceCommand('items', ['seed-tags', '--count', String(count)], stack.envOf('items'))).trim().split('\n');
   const owned: Array<{ code: string; email: string }> = [];
@@ -83,11 +86,13 @@ async function untilMessagingKnows(stack: FaultStack, codes: string[]): Promise<
   try {
     await expectEventually(
       async () => {
-        const { rows } = await db.query<{ known: number }>(
-          'SELECT count(*)::int AS known FROM messaging.item_owners WHERE item_code = ANY($1) AND owner_user_id IS NOT NULL AND deleted_at IS NULL',
+        const { rows } = await db.query<{ item_code: string }>(
+          'SELECT item_code FROM messaging.item_owners WHERE item_code = ANY($1) AND owner_user_id IS NOT NULL AND deleted_at IS NULL',
           [codes.map(parseTagCode)],
         );
-        if (rows[0].known !== codes.length) throw new Error(`messaging knows ${rows[0].known} of ${codes.length} activated tags`);
+        const known = new Set(rows.map((row) => row.item_code.trim()));
+        const unknown = codes.filter((code) => !known.has(parseTagCode(code) ?? code));
+        if (unknown.length > 0) throw new Error(`messaging does not know ${unknown.length} of ${codes.length} activated tags yet: ${unknown.join(', ')}`);
       },
       { timeoutMs: 30_000, intervalMs: 100 },
     );

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ResponseCode, revokedSessionKey } from '@homing/contracts';
 import { InjectConfig, InvalidAccessTokenError, RedisClient, verificationKeysOf, verifyAccessToken } from '@homing/platform';
@@ -21,7 +21,7 @@ export function bearerTokenOf(request: FastifyRequest): string | null {
  * session that is not revoked. The auth guard's check, and the plain routes' (the scan) without the guard.
  */
 @Injectable()
-export class AccessTokens {
+export class AccessTokens implements OnModuleDestroy {
   // Parsed once: a PEM string would be parsed again on every request.
   private readonly verificationKeys: KeyObject[];
   // A token's signature is verified once, not on every call that sends it (VerifiedTokens says why and what is kept).
@@ -32,6 +32,10 @@ export class AccessTokens {
     @InjectConfig() private readonly config: GatewayConfig,
   ) {
     this.verificationKeys = verificationKeysOf(config.JWT_PUBLIC_KEY, config.JWT_PREVIOUS_PUBLIC_KEY);
+  }
+
+  onModuleDestroy(): void {
+    this.verified.close();
   }
 
   /** The token's user; 401 for a token that does not verify or whose session was revoked; Redis away: its error (a 503, never a pass). */

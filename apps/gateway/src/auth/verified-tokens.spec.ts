@@ -27,12 +27,12 @@ describe('VerifiedTokens', () => {
     const signedAt = Date.UTC(2026, 10, 29, 12, 0, 0);
     const { token, claims } = verifiedToken(signedAt);
     const tokens = new VerifiedTokens();
-    tokens.remember(token, claims, signedAt);
+    tokens.remember(token, claims);
     // Around the moment the verification starts refusing it (expiry plus the clock tolerance), second by second.
     const lastSecond = (claims.exp + 30) * 1000 - 1;
     for (const nowMs of [signedAt, lastSecond - 1000, lastSecond, lastSecond + 1, lastSecond + 1000]) {
       const fresh = new VerifiedTokens();
-      fresh.remember(token, claims, signedAt);
+      fresh.remember(token, claims);
       expect({ nowMs, remembered: fresh.claimsOf(token, nowMs) !== undefined }).toEqual({ nowMs, remembered: verifies(token, nowMs) });
     }
     expect(tokens.claimsOf(token, lastSecond)).toEqual(claims);
@@ -54,21 +54,34 @@ describe('VerifiedTokens', () => {
     expect(tokens.claimsOf(verifiedToken().token)).toBeUndefined();
   });
 
-  it('keeps at most its limit, dropping the earliest remembered, and drops expired tokens as it remembers new ones', () => {
+  it('keeps at most its limit, dropping the earliest remembered', () => {
     const now = Date.now();
     const tokens = new VerifiedTokens(3);
     const first = verifiedToken(now);
     const others = [verifiedToken(now), verifiedToken(now), verifiedToken(now)];
-    for (const { token, claims } of [first, ...others]) tokens.remember(token, claims, now);
+    for (const { token, claims } of [first, ...others]) tokens.remember(token, claims);
     expect(tokens.size).toBe(3);
     expect(tokens.claimsOf(first.token, now)).toBeUndefined();
     for (const { token, claims } of others) expect(tokens.claimsOf(token, now)).toEqual(claims);
+  });
 
-    // Two hours on, every one of them has expired: remembering a new token leaves only it.
-    const later = now + 2 * 60 * 60 * 1000;
-    const fresh = verifiedToken(later);
-    tokens.remember(fresh.token, fresh.claims, later);
+  it('drops every expired token when it sweeps, also those remembered after a token still valid', () => {
+    const now = Date.now();
+    const hour = 60 * 60 * 1000;
+    const tokens = new VerifiedTokens();
+    // First seen here in this order: a token signed just now, then two signed an hour and a half ago (seen late), then
+    // one signed half an hour ago.
+    const current = verifiedToken(now);
+    const old = [verifiedToken(now - 1.5 * hour), verifiedToken(now - 1.5 * hour)];
+    const recent = verifiedToken(now - 0.5 * hour);
+    for (const { token, claims } of [current, ...old, recent]) tokens.remember(token, claims);
+    tokens.sweep(now);
+    expect(tokens.size).toBe(2);
+    expect(tokens.claimsOf(current.token, now)).toEqual(current.claims);
+    expect(tokens.claimsOf(recent.token, now)).toEqual(recent.claims);
+    // An hour on, the one signed half an hour ago has expired too.
+    tokens.sweep(now + hour);
     expect(tokens.size).toBe(1);
-    expect(tokens.claimsOf(fresh.token, later)).toEqual(fresh.claims);
+    tokens.close();
   });
 });

@@ -5,6 +5,8 @@ import { CLOCK_TOLERANCE_SECONDS } from '@homing/platform';
 // Tokens remembered at most: about 4 MB when full (a digest and the claims each). Past it the earliest remembered is
 // dropped; a token dropped is only verified again.
 const MAX_TOKENS = 10_000;
+// How often expired tokens are looked for and dropped, whether or not the replica is busy: their claims are personal data.
+const SWEEP_EVERY_MS = 60_000;
 
 interface Verified {
   claims: AccessTokenClaims;
@@ -21,13 +23,18 @@ interface Verified {
  * verification checks it. What a remembered token does not skip: the session's revocation check (AccessTokens).
  *
  * The keys a token verified with are this replica's for its life (they are read from its configuration at start), so
- * no remembered answer outlives the keys it was given with.
+ * no remembered answer outlives the keys it was given with. An expired token is dropped when it is next presented, and
+ * in any case within a minute of its expiry (a sweep); `close` stops the sweep.
  */
 export class VerifiedTokens {
-  // In the order remembered: as every token has the same lifetime, also the order in which they expire.
+  // In the order remembered, which is about the order they expire in (every token lives an hour), but not exactly: a
+  // replica may first see a token long after it was signed.
   private readonly byDigest = new Map<string, Verified>();
+  private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly maxTokens = MAX_TOKENS) {}
+  constructor(private readonly maxTokens = MAX_TOKENS) {
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_EVERY_MS).unref();
+  }
 
   get size(): number {
     return this.byDigest.size;
@@ -43,15 +50,25 @@ export class VerifiedTokens {
     return undefined;
   }
 
-  /** Remembers a token that has just verified, with its claims. */
-  remember(token: string, claims: AccessTokenClaims, nowMs = Date.now()): void {
-    const nowSeconds = Math.floor(nowMs / 1000);
-    // Expired tokens at the front go first, then the earliest remembered while the map is full.
-    for (const [digest, verified] of this.byDigest) {
-      if (verified.expiredFrom > nowSeconds && this.byDigest.size < this.maxTokens) break;
-      this.byDigest.delete(digest);
+  /** Remembers a token that has just verified, with its claims; when full, the earliest remembered goes. */
+  remember(token: string, claims: AccessTokenClaims): void {
+    if (this.byDigest.size >= this.maxTokens) {
+      for (const digest of this.byDigest.keys()) {
+        this.byDigest.delete(digest);
+        break;
+      }
     }
     this.byDigest.set(digestOf(token), { claims, expiredFrom: claims.exp + CLOCK_TOLERANCE_SECONDS });
+  }
+
+  /** Drops every token expired at `nowMs` (at most 10,000 to look at, once a minute). */
+  sweep(nowMs = Date.now()): void {
+    const nowSeconds = Math.floor(nowMs / 1000);
+    for (const [digest, verified] of this.byDigest) if (verified.expiredFrom <= nowSeconds) this.byDigest.delete(digest);
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
   }
 }
 
