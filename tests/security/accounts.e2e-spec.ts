@@ -105,14 +105,11 @@ describe('accounts under attack (S1–S7)', () => {
     const differences: string[] = [];
     let worst = 0;
     const apart: string[] = [];
-    for (const endpoint of endpoints) {
-      // Warm-up: the first calls of a route pay for lazy initialisation.
-      await forgetMailBudgets(stack);
-      await endpoint.send(unknownAddress());
-      await endpoint.send(known[0].email);
+    /** Known and unknown addresses sent `pairs` times each, interleaved: the medians' difference and the answers seen. */
+    const measure = async (endpoint: (typeof endpoints)[number], pairs: number) => {
       const times = { known: [] as number[], unknown: [] as number[] };
       const shapes = new Set<string>();
-      for (let sample = 0; sample < samples; sample += 1) {
+      for (let sample = 0; sample < pairs; sample += 1) {
         // Interleaved, the order alternating, so drift in the machine's load falls on both sides alike.
         const pair = sample % 2 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const);
         for (const side of pair) {
@@ -125,18 +122,36 @@ describe('accounts under attack (S1–S7)', () => {
         }
       }
       const difference = Math.abs(median(times.known) - median(times.unknown));
-      worst = Math.max(worst, difference);
-      results.push(`${endpoint.name} ${difference.toFixed(1)} ms`);
       // Alike within 5 ms, or within a quarter of the slower median when a loaded machine stretches both: an oracle
       // shows as the whole cost of the work one side skips, not as a fraction of the answer's time.
-      if (difference >= Math.max(5, 0.25 * Math.max(median(times.known), median(times.unknown)))) apart.push(`${endpoint.name} ${difference.toFixed(1)} ms`);
-      if (shapes.size !== 1) differences.push(`${endpoint.name}: ${[...shapes].join(' | ').slice(0, 300)}`);
+      const apartBy = difference >= Math.max(5, 0.25 * Math.max(median(times.known), median(times.unknown)));
+      return { difference, apartBy, shapes };
+    };
+    for (const endpoint of endpoints) {
+      // Warm-up: the first calls of a route pay for lazy initialisation.
+      await forgetMailBudgets(stack);
+      await endpoint.send(unknownAddress());
+      await endpoint.send(known[0].email);
+      let measured = await measure(endpoint, samples);
+      let result = `${endpoint.name} ${measured.difference.toFixed(1)} ms`;
+      if (measured.apartBy) {
+        // Measured again, twice as long, before judging: the other suites of the tier run beside this one, and a burst
+        // of theirs can move one median by a few milliseconds; an oracle is there again, in full, every time.
+        const first = measured;
+        measured = await measure(endpoint, 2 * samples);
+        for (const shape of first.shapes) measured.shapes.add(shape);
+        result = `${endpoint.name} ${first.difference.toFixed(1)} ms, again ${measured.difference.toFixed(1)} ms`;
+      }
+      worst = Math.max(worst, measured.difference);
+      results.push(result);
+      if (measured.apartBy) apart.push(result);
+      if (measured.shapes.size !== 1) differences.push(`${endpoint.name}: ${[...measured.shapes].join(' | ').slice(0, 300)}`);
     }
     reportFigure({
       id: 'S2',
       test: 'e-mail-taking endpoints with known and unknown addresses',
       figure: `answers differing ${differences.length} of ${endpoints.length}; median timing difference max ${worst.toFixed(1)} ms (${results.join(', ')})`,
-      size: `${samples} interleaved pairs per endpoint`,
+      size: `${samples} interleaved pairs per endpoint (twice as many again where the first were apart)`,
       passed: differences.length === 0 && apart.length === 0,
     });
     expect(differences).toEqual([]);
