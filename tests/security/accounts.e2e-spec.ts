@@ -124,8 +124,8 @@ describe('accounts under attack (S1–S7)', () => {
       const difference = Math.abs(median(times.known) - median(times.unknown));
       // Alike within 5 ms, or within a quarter of the slower median when a loaded machine stretches both: an oracle
       // shows as the whole cost of the work one side skips, not as a fraction of the answer's time.
-      const apartBy = difference >= Math.max(5, 0.25 * Math.max(median(times.known), median(times.unknown)));
-      return { difference, apartBy, shapes };
+      const isApart = difference >= Math.max(5, 0.25 * Math.max(median(times.known), median(times.unknown)));
+      return { difference, isApart, shapes };
     };
     for (const endpoint of endpoints) {
       // Warm-up: the first calls of a route pay for lazy initialisation.
@@ -134,7 +134,7 @@ describe('accounts under attack (S1–S7)', () => {
       await endpoint.send(known[0].email);
       let measured = await measure(endpoint, samples);
       let result = `${endpoint.name} ${measured.difference.toFixed(1)} ms`;
-      if (measured.apartBy) {
+      if (measured.isApart) {
         // Measured again, twice as long, before judging: the other suites of the tier run beside this one, and a burst
         // of theirs can move one median by a few milliseconds; an oracle is there again, in full, every time.
         const first = measured;
@@ -144,7 +144,7 @@ describe('accounts under attack (S1–S7)', () => {
       }
       worst = Math.max(worst, measured.difference);
       results.push(result);
-      if (measured.apartBy) apart.push(result);
+      if (measured.isApart) apart.push(result);
       if (measured.shapes.size !== 1) differences.push(`${endpoint.name}: ${[...measured.shapes].join(' | ').slice(0, 300)}`);
     }
     reportFigure({

@@ -81,6 +81,8 @@ export async function ownedTags(stack: FaultStack, count: number, figures: Retry
  * machine the event can take longer than that to arrive; in life the owner sticks the tag on first.
  */
 async function untilMessagingKnows(stack: FaultStack, codes: string[]): Promise<void> {
+  // As messaging keeps them: `ABCD-1234-…` printed by seed-tags, `ABCD1234…` stored.
+  const canonical = codes.map((code) => parseTagCode(code) ?? code);
   const db = new Client({ connectionString: stack.postgres.url });
   await db.connect();
   try {
@@ -88,10 +90,10 @@ async function untilMessagingKnows(stack: FaultStack, codes: string[]): Promise<
       async () => {
         const { rows } = await db.query<{ item_code: string }>(
           'SELECT item_code FROM messaging.item_owners WHERE item_code = ANY($1) AND owner_user_id IS NOT NULL AND deleted_at IS NULL',
-          [codes.map(parseTagCode)],
+          [canonical],
         );
-        const known = new Set(rows.map((row) => row.item_code.trim()));
-        const unknown = codes.filter((code) => !known.has(parseTagCode(code) ?? code));
+        const known = new Set(rows.map((row) => row.item_code));
+        const unknown = codes.filter((_, index) => !known.has(canonical[index]));
         if (unknown.length > 0) throw new Error(`messaging does not know ${unknown.length} of ${codes.length} activated tags yet: ${unknown.join(', ')}`);
       },
       { timeoutMs: 30_000, intervalMs: 100 },
