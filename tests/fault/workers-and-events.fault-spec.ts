@@ -19,9 +19,11 @@ import { call, eventsIn, ownedTags, type RetryFigures } from './harness/product-
 const describeWithInfra = privateInfraAvailable() ? describe : describe.skip;
 
 const sleep = (ms: number) => new Promise((resolveWait) => setTimeout(resolveWait, ms));
-// The workers' lock (JOB_LOCK_SECONDS) is short here so that F11 waits seconds, not minutes, for a killed worker's
-// jobs: what it shows (nothing lost or sent twice, nothing stalled by a SIGTERM) does not depend on the length.
+// The workers' lock (JOB_LOCK_SECONDS) and a run's claim on its delivery (DELIVERY_CLAIM_SECONDS, which a killed run's
+// job waits out) are short here so that F11 waits seconds, not minutes, for a killed worker's jobs: what it shows
+// (nothing lost or sent twice, nothing stalled by a SIGTERM) does not depend on the lengths.
 const JOB_LOCK_SECONDS = 5;
+const DELIVERY_CLAIM_SECONDS = 5;
 
 describeWithInfra('F3, F10–F14: relays, partitions, workers and replays', () => {
   let stack: FaultStack;
@@ -37,7 +39,7 @@ describeWithInfra('F3, F10–F14: relays, partitions, workers and replays', () =
     push = await new PushSink().start();
     stack = await FaultStack.start({
       // Owners here have push subscriptions: their e-mails go at once (no OWNER_EMAIL_DELAY_MINUTES wait), as measured.
-      env: { notifications: { NOTIFICATIONS_ROLE: 'all', PUSH_SERVICE_HOSTS: push.host, NODE_EXTRA_CA_CERTS: push.caPath, OWNER_EMAIL_DELAY_MINUTES: '0', JOB_LOCK_SECONDS: String(JOB_LOCK_SECONDS) } },
+      env: { notifications: { NOTIFICATIONS_ROLE: 'all', PUSH_SERVICE_HOSTS: push.host, NODE_EXTRA_CA_CERTS: push.caPath, OWNER_EMAIL_DELAY_MINUTES: '0', JOB_LOCK_SECONDS: String(JOB_LOCK_SECONDS), DELIVERY_CLAIM_SECONDS: String(DELIVERY_CLAIM_SECONDS) } },
     });
     db = new Client({ connectionString: stack.postgres.url });
     await db.connect();

@@ -5,14 +5,17 @@ import { eventOf, NotificationsTestSetup } from './notifications-test-setup';
 // RELIABILITY F11 in small: the consumer and the worker as separate processes (NOTIFICATIONS_ROLE); the worker is
 // SIGKILLed while its SMTP hand-over waits for the server's answer, and another worker finishes the job after the stall
 // window: the mail arrives once.
-// The workers' lock (JOB_LOCK_SECONDS, 15 s by default) is short here so the test waits seconds for the stall window.
+// The workers' lock (JOB_LOCK_SECONDS, 15 s by default) is short here so the test waits seconds for the stall window, and
+// so is the killed run's claim on the delivery row (DELIVERY_CLAIM_SECONDS, 60 s by default), which the job's next run
+// waits out.
 const JOB_LOCK_SECONDS = 5;
+const DELIVERY_CLAIM_SECONDS = 5;
 
 describe('an e-mail worker killed mid-job', () => {
   const setup = new NotificationsTestSetup({ NODE_ENV: 'test', PUBLIC_URL: 'https://homing.test' });
   const sink = new SmtpSink();
   const user = { id: randomUUID(), email: `killed-${randomUUID()}@example.test`, language: 'en' as const };
-  const start = (role: 'consumer' | 'worker') => setup.start({ NOTIFICATIONS_ROLE: role, JOB_LOCK_SECONDS: String(JOB_LOCK_SECONDS) }, { timeoutMs: 60_000 });
+  const start = (role: 'consumer' | 'worker') => setup.start({ NOTIFICATIONS_ROLE: role, JOB_LOCK_SECONDS: String(JOB_LOCK_SECONDS), DELIVERY_CLAIM_SECONDS: String(DELIVERY_CLAIM_SECONDS) }, { timeoutMs: 60_000 });
 
   beforeAll(async () => {
     await sink.start();

@@ -85,6 +85,11 @@ export class ServiceProcess {
     );
   }
 
+  /** Sends a signal and returns at once: SIGSTOP freezes the process (as a long pause would), SIGCONT thaws it. */
+  signal(signal: 'SIGSTOP' | 'SIGCONT'): void {
+    this.child?.kill(signal);
+  }
+
   /** SIGTERM, then wait for the exit; resolves with the exit code. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     const child = this.child;

@@ -1,17 +1,29 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Database, prepared, type Transaction } from '@homing/platform';
 import type { Channel } from '../jobs/job-ids';
 
 export type DeliveryStatus = 'sending' | 'sent' | 'failed' | 'skipped';
 
-/** One run of a notification job: what its delivery row is written with. */
+/** One run of a notification job: what its delivery row is claimed and written with. */
 export interface DeliveryAttempt {
   jobId: string;
   channel: Channel;
   kind: string;
   /** The job's runs so far, this one included (BullMQ's `attemptsStarted`: retries and a stalled worker's restart). */
   attempts: number;
+  /** This run's own random id: the claim it holds is cleared by this run's outcome only. */
+  claimToken: string;
 }
+
+/** What a run may do, decided by its claim on the job's delivery row. */
+export type DeliveryClaim =
+  | { outcome: 'claimed' }
+  | { outcome: 'sent-before' }
+  /** Another run of the job holds the row until then (it may still be sending): come back after it. */
+  | { outcome: 'held-elsewhere'; until: Date };
+
+/** A run that found the row held comes back this long after the claim ends (PostgreSQL's and the worker's clocks). */
+const CLAIM_MARGIN_MS = 1000;
 
 /** A job's runs so far, this one included: BullMQ counts starts (`attemptsStarted`); failures, if a job predates that. */
 export function runsOf(job: { attemptsStarted?: number; attemptsMade: number }): number {
@@ -19,8 +31,28 @@ export function runsOf(job: { attemptsStarted?: number; attemptsMade: number }):
 }
 
 /**
- * The delivery row as one upsert of an attempt's outcome, $1–$6: job id, channel, kind, status, attempts, error. A
- * `sent` row stays sent.
+ * A run's claim, $1–$6: job id, channel, kind, attempts, claim seconds, claim token. It takes the row unless the job
+ * was sent or another run's claim still holds; it answers a row only when it took it. (`skipped` and `failed` rows are
+ * taken: a job that runs again after them decides afresh, as it always has.)
+ */
+const CLAIM = prepared(`INSERT INTO deliveries AS d (job_id, channel, kind, status, attempts, claimed_until, claim_token)
+  VALUES ($1, $2, $3, 'sending', $4, now() + make_interval(secs => $5), $6)
+  ON CONFLICT (job_id) DO UPDATE SET
+    status = 'sending',
+    attempts = GREATEST(d.attempts, EXCLUDED.attempts),
+    claimed_until = EXCLUDED.claimed_until,
+    claim_token = EXCLUDED.claim_token,
+    updated_at = now()
+  WHERE d.status <> 'sent' AND (d.claimed_until IS NULL OR d.claimed_until <= now())
+  RETURNING d.job_id`);
+// Why a claim was refused (the rare path: a job sent before, or run twice at once).
+const CLAIM_OF_JOB = prepared('SELECT status, claimed_until FROM deliveries WHERE job_id = $1');
+// A run that ends without an outcome (an RPC failed, nobody to write to) lets the job's next run claim at once.
+const RELEASE = prepared('UPDATE deliveries SET claimed_until = NULL, claim_token = NULL WHERE job_id = $1 AND claim_token = $2');
+
+/**
+ * The delivery row as one upsert of an attempt's outcome, $1–$7: job id, channel, kind, status, attempts, error, claim
+ * token. A `sent` row stays sent; the run's own claim ends with its outcome (another run's is left to hold).
  */
 const RECORD_OUTCOME = `INSERT INTO deliveries AS d (job_id, channel, kind, status, attempts, last_error, sent_at)
   VALUES ($1, $2, $3, $4::text, $5, $6, CASE WHEN $4::text = 'sent' THEN now() END)
@@ -29,24 +61,49 @@ const RECORD_OUTCOME = `INSERT INTO deliveries AS d (job_id, channel, kind, stat
     attempts = GREATEST(d.attempts, EXCLUDED.attempts),
     last_error = CASE WHEN d.status = 'sent' THEN d.last_error ELSE EXCLUDED.last_error END,
     sent_at = COALESCE(d.sent_at, EXCLUDED.sent_at),
+    claimed_until = CASE WHEN d.claim_token = $7::uuid THEN NULL ELSE d.claimed_until END,
+    claim_token = CASE WHEN d.claim_token = $7::uuid THEN NULL ELSE d.claim_token END,
     updated_at = now()`;
-// Every run reads its job's row first and every attempt writes its outcome (B3): both kept prepared on each connection.
-const STATUS_OF_JOB = prepared('SELECT status FROM deliveries WHERE job_id = $1');
 
 /**
- * The `deliveries` table: one row per job id, written with the outcome of each run (sent, skipped, failed, or
- * `sending` again after a temporary failure), so a run that sends costs one read and one write (B3, B5). A job that
- * runs again (a retry, a stalled worker's job, a replayed event) reads `sent` first and sends nothing. A run that dies
- * while sending leaves no row, and its job is run again: as before, at least once, never twice after `sent`.
+ * The `deliveries` table: one row per job id, claimed by a run before it sends and written with the run's outcome
+ * (sent, skipped, failed, or `sending` again after a temporary failure). A job that runs again (a retry, a stalled
+ * worker's job, a replayed event) finds `sent` and sends nothing; one that runs while another run of it still holds its
+ * claim (a worker that lost its BullMQ lock but is still sending) waits for the claim to end rather than send as well.
+ * A run that dies while sending leaves its claim, which lapses after `DELIVERY_CLAIM_SECONDS`: the job runs again then,
+ * at least once, never twice after `sent`, and never twice at once.
  */
 @Injectable()
 export class DeliveriesRepository {
+  private readonly logger = new Logger('deliveries');
+
   constructor(private readonly database: Database) {}
 
-  /** Whether an earlier run of the job already delivered. */
-  async sentBefore(jobId: string): Promise<boolean> {
-    const row = await this.database.one<{ status: DeliveryStatus }>(STATUS_OF_JOB, [jobId]);
-    return row?.status === 'sent';
+  /** Takes the job's row for this run for `seconds`, unless it was sent or another run holds it (then: until when). */
+  async claim(attempt: DeliveryAttempt, seconds: number): Promise<DeliveryClaim> {
+    const { jobId, channel, kind, attempts, claimToken } = attempt;
+    if (await this.database.one(CLAIM, [jobId, channel, kind, attempts, seconds, claimToken])) return { outcome: 'claimed' };
+    const row = await this.database.one<{ status: DeliveryStatus; claimed_until: Date | null }>(CLAIM_OF_JOB, [jobId]);
+    if (row?.status === 'sent') return { outcome: 'sent-before' };
+    // Another run holds it (or its claim ended a moment ago: come back at once).
+    return { outcome: 'held-elsewhere', until: row?.claimed_until ?? new Date() };
+  }
+
+  /**
+   * Ends this run's claim without an outcome, so the job's next run need not wait for it to lapse. Never fails: a
+   * claim that cannot be ended (the database is away) lapses on its own.
+   */
+  async release(attempt: DeliveryAttempt): Promise<void> {
+    try {
+      await this.database.affected(RELEASE, [attempt.jobId, attempt.claimToken]);
+    } catch (error) {
+      this.logger.warn(`${attempt.jobId}: its claim is left to lapse: ${(error as Error).message}`);
+    }
+  }
+
+  /** When a run that found the row held should come back: once the claim has ended, with a margin for clocks. */
+  static retryAfter(claim: { until: Date }): number {
+    return Math.max(claim.until.getTime(), Date.now()) + CLAIM_MARGIN_MS;
   }
 
   /** The statement that records an attempt as sent, for `OutboxWriter.recordAlong` when a receipt event goes with it. */
@@ -88,5 +145,5 @@ export class DeliveriesRepository {
 
 /** RECORD_OUTCOME with an attempt's values; the error is cut to the column's 200 characters. */
 function outcomeStatement(attempt: DeliveryAttempt, status: DeliveryStatus, error: string | null): { sql: string; parameters: unknown[] } {
-  return { sql: RECORD_OUTCOME, parameters: [attempt.jobId, attempt.channel, attempt.kind, status, attempt.attempts, error?.slice(0, 200) ?? null] };
+  return { sql: RECORD_OUTCOME, parameters: [attempt.jobId, attempt.channel, attempt.kind, status, attempt.attempts, error?.slice(0, 200) ?? null, attempt.claimToken] };
 }

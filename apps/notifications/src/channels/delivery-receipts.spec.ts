@@ -2,7 +2,7 @@ import type { OutboxWriter } from '@homing/platform';
 import type { DeliveriesRepository, DeliveryAttempt } from './deliveries.repository';
 import { DeliveryReceipts } from './delivery-receipts';
 
-const attempt: DeliveryAttempt = { jobId: 'email_e1_u1', channel: 'email', kind: 'login-code', attempts: 1 };
+const attempt: DeliveryAttempt = { jobId: 'email_e1_u1', channel: 'email', kind: 'login-code', attempts: 1, claimToken: '0190d7a4-6b1c-7c2e-9f3a-1d2e3f405162' };
 // What pg throws when PostgreSQL restarts under a connection, and when a statement is wrong.
 const restarting = () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
 const wrong = () => Object.assign(new Error('column "nope" does not exist'), { code: '42703' });

@@ -17,6 +17,12 @@ const notificationsEnvSchema = baseEnvSchema
      * loop stalls longer than this loses its jobs to another worker.
      */
     JOB_LOCK_SECONDS: z.coerce.number().int().min(2).max(300).default(15),
+    /**
+     * How long a run's claim on a job's delivery row holds: another run of the same job (its worker lost the lock but
+     * may still be sending) waits this long before it may send. Longer than any run takes (RPCs give up after 2 s, the
+     * SMTP transport after 10 + 10 + 20 s, a push after 10 s); a killed worker's job also waits out its claim.
+     */
+    DELIVERY_CLAIM_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
     /** One image, two roles (ARCHITECTURE §1): event consumers, queue workers, or both, so workers scale alone. */
     NOTIFICATIONS_ROLE: z.enum(['consumer', 'worker', 'all']).default('all'),
     /** Where e-mail is handed over: `smtp://` or `smtps://`, credentials in the URL if any. Development: MailDev. */

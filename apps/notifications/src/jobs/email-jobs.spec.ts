@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { emailJobOf, recipientIdOf, recipientOf } from './email-jobs';
+import { emailJobOf, isFinishedJobData, recipientIdOf, recipientOf } from './email-jobs';
 
 describe('e-mail jobs as the queue hands them over', () => {
   const userId = '019ab1c2-0000-7000-8000-000000000001';
@@ -14,6 +14,13 @@ describe('e-mail jobs as the queue hands them over', () => {
     expect(() => emailJobOf({ name: 'login-code', data: { userId, token: 'reset' } })).toThrow(UnrecoverableError);
     // A scrubbed job holds its recipient alone: it can never be sent again.
     expect(() => emailJobOf({ name: 'welcome', data: recipientOf({ userId }) })).toThrow(UnrecoverableError);
+  });
+
+  it('tell what a finished run left (the recipient alone) from a job still to send', () => {
+    for (const data of [{ userId }, { conversationId: userId }, { invitationId: userId }, { farewell: true }]) expect(isFinishedJobData(recipientOf(data as never))).toBe(true);
+    expect(isFinishedJobData({ userId, code: 'ABCD2345' })).toBe(false);
+    expect(isFinishedJobData({ email: 'gone@example.test', language: 'es' })).toBe(false);
+    for (const data of [null, 'userId', {}, { code: 'ABCD2345' }]) expect(isFinishedJobData(data)).toBe(false);
   });
 
   it('name a farewell’s recipient neither by its address nor by a user id, and keep no address once scrubbed', () => {

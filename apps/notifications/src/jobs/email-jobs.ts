@@ -74,6 +74,16 @@ export function recipientOf(data: StoredEmailJobData): EmailRecipient {
   return { farewell: true };
 }
 
+/**
+ * Whether a job's data is what a finished run left of it (its recipient alone): a later run of the same job (one that
+ * started while the finishing run had lost its lock) has nothing left to send.
+ */
+export function isFinishedJobData(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null) return false;
+  const keys = Object.keys(data);
+  return keys.length === 1 && (keys[0] === 'farewell' || keys[0] === 'userId' || keys[0] === 'conversationId' || keys[0] === 'invitationId');
+}
+
 /** The last part of the job id. */
 export function recipientIdOf(data: StoredEmailJobData): string {
   const recipient = recipientOf(data);

@@ -29,6 +29,16 @@ export abstract class QueueWorker<Data> implements OnApplicationBootstrap, OnMod
   /** Does one job; throws to have it retried (or `UnrecoverableError` to fail it for good). */
   abstract process(job: Job<Data>, token?: string): Promise<void>;
 
+  /**
+   * Puts the job back until `at`, as a delay rather than a failed attempt, and ends this run (always throws). Without
+   * the run's lock token (BullMQ always passes one) it fails the attempt instead, to be retried with back-off.
+   */
+  protected async comeBackAt(job: Job<Data>, token: string | undefined, at: number, reason: string): Promise<never> {
+    if (!token) throw new Error(reason);
+    await job.moveToDelayed(at, token);
+    throw new DelayedError(reason);
+  }
+
   onApplicationBootstrap(): void {
     // A hybrid app runs bootstrap hooks once per server: start once.
     if (this.worker) return;

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { relayReplyAddress, type UserLanguage } from '@homing/contracts';
 import { InjectConfig, RpcClient, RpcError } from '@homing/platform';
 import type { NotificationsConfig } from '../../config/notifications.config';
-import { emailJobOf, recipientOf, type EmailJob, type StoredEmailJobData } from '../../jobs/email-jobs';
+import { emailJobOf, isFinishedJobData, recipientOf, type EmailJob, type StoredEmailJobData } from '../../jobs/email-jobs';
 import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
 import { DeliveriesRepository, runsOf, type DeliveryAttempt } from '../deliveries.repository';
@@ -12,11 +13,21 @@ import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { EmailRenderer, type RenderedEmail } from './email-renderer';
 import { SmtpRefusedError, SmtpRepository } from './smtp.repository';
 
+const HELD_ELSEWHERE = 'another run of this job holds its delivery';
+
+/** Who a mail goes to, as identity, messaging or the job itself says. */
+interface Recipient {
+  email: string;
+  language: UserLanguage;
+  hasPassword?: boolean;
+}
+
 /**
  * The worker of the `email` queue: looks the recipient up when the job runs (address and language are never carried
  * in the job, but for the farewell to an erased account, which has nobody left to look up, and an invitation's
  * address, which may be nobody's account yet), renders the mail in their
- * language, records the delivery, and hands it to SMTP. A job whose delivery row says `sent` sends nothing again.
+ * language, claims the delivery row, hands the mail to SMTP and records it sent. A job whose delivery row says `sent`
+ * sends nothing again; one whose row another run of it holds comes back when that claim ends.
  * Logs name job ids and outcomes only: never an address, code, token or link.
  */
 @Injectable()
@@ -32,46 +43,78 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
     super(QUEUES.email, config);
   }
 
-  async process(job: Job<StoredEmailJobData>): Promise<void> {
+  async process(job: Job<StoredEmailJobData>, token?: string): Promise<void> {
     const jobId = job.id ?? '';
     try {
-      const mail = emailJobOf(job);
-      // Who it goes to (an RPC) and whether an earlier run sent it (a read) side by side: neither changes anything.
-      // What mints a token (the unread check, the conversation's links) comes after both, so a mail that is not sent
-      // mints none.
-      const [recipient, sentBefore] = await Promise.all([this.recipient(mail), this.deliveries.sentBefore(jobId)]);
-      if (!recipient) {
-        // A finder who left no address: replies reach them by push or on the found page only.
-        this.logger.log(`${jobId} (${job.name}) has no address to write to; nothing sent`);
-        await this.scrub(job);
+      if (isFinishedJobData(job.data)) {
+        // A run that had lost its lock finished the job (sent it and scrubbed its data) after this run was queued.
+        this.logger.log(`${jobId} (${job.name}) was finished by an earlier run; nothing left to send`);
         return;
       }
-      const attempt: DeliveryAttempt = { jobId, channel: 'email', kind: mail.kind, attempts: runsOf(job) };
-      if (sentBefore) {
+      const mail = emailJobOf(job);
+      const attempt: DeliveryAttempt = { jobId, channel: 'email', kind: mail.kind, attempts: runsOf(job), claimToken: randomUUID() };
+      // This run's claim on the delivery row (one upsert) and who the mail goes to (an RPC) side by side. What mints a
+      // token (the unread check, the conversation's links) comes after both, so a mail that is not sent mints none.
+      const [claimed, lookedUp] = await Promise.allSettled([this.deliveries.claim(attempt, this.config.DELIVERY_CLAIM_SECONDS), this.recipient(mail)]);
+      if (claimed.status === 'rejected') throw claimed.reason;
+      const claim = claimed.value;
+      if (claim.outcome === 'sent-before') {
         this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
         await this.scrub(job);
         return;
       }
+      // Another run holds it (a worker that lost its lock may still be sending): come back once that claim ends.
+      if (claim.outcome === 'held-elsewhere') return await this.comeBackAt(job, token, DeliveriesRepository.retryAfter(claim), HELD_ELSEWHERE);
+      if (lookedUp.status === 'rejected') {
+        const error: unknown = lookedUp.reason;
+        if (error instanceof UnrecoverableError) await this.deliveries.markFailed(attempt, error.message, true);
+        else await this.deliveries.release(attempt);
+        throw error;
+      }
+      const recipient = lookedUp.value;
+      if (!recipient) {
+        // A finder who left no address: replies reach them by push or on the found page only.
+        await this.deliveries.markSkipped(attempt, 'no address to write to');
+        this.logger.log(`${jobId} (${job.name}) has no address to write to; nothing sent`);
+        await this.scrub(job);
+        return;
+      }
+      await this.deliver(job, mail, attempt, recipient);
+      await this.scrub(job);
+    } catch (error) {
+      const final = error instanceof UnrecoverableError || (!(error instanceof DelayedError) && job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
+      if (final) await this.scrub(job);
+      throw error;
+    }
+  }
+
+  /**
+   * The claimed run's work: skipped (read meanwhile, or the scan is gone) or sent, and recorded so. A run that fails
+   * before SMTP has the mail ends its claim, so the retry need not wait for it to lapse; one that fails after (the
+   * `sent` row could not be written) keeps it, the retry's only guard until it lapses.
+   */
+  private async deliver(job: Job<StoredEmailJobData>, mail: EmailJob, attempt: DeliveryAttempt, recipient: Recipient): Promise<void> {
+    let handedOver = false;
+    try {
       const { receipt, ownerReplyToken } = await this.receiptOf(mail);
       const scan = await this.scanOf(mail);
       if (receipt === 'read') {
         // A delayed owner's e-mail whose messages the owner read meanwhile: nothing to tell.
         await this.deliveries.markSkipped(attempt, 'read before the e-mail was due');
-        this.logger.log(`${jobId} (${job.name}) skipped: the messages were read`);
+        this.logger.log(`${attempt.jobId} (${job.name}) skipped: the messages were read`);
       } else if (scan === null) {
         // A scan alert whose scan or item was deleted meanwhile: nothing left to tell, now or later.
         await this.deliveries.markSkipped(attempt, 'the scan or its item is gone');
-        this.logger.log(`${jobId} (${job.name}) skipped: the scan or its item is gone`);
+        this.logger.log(`${attempt.jobId} (${job.name}) skipped: the scan or its item is gone`);
       } else {
         const { resumeToken, replyTo } = await this.conversationLinksOf(mail, ownerReplyToken);
         await this.send(attempt, recipient.email, this.renderer.render(mail, recipient.language, { ...recipient, resumeToken, scan }), replyTo);
+        handedOver = true;
         await this.receipts.sent(attempt, receipt);
-        this.logger.log(`${jobId} (${job.name}) sent in ${recipient.language} on attempt ${attempt.attempts}`);
+        this.logger.log(`${attempt.jobId} (${job.name}) sent in ${recipient.language} on attempt ${attempt.attempts}`);
       }
-      await this.scrub(job);
     } catch (error) {
-      const final = error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      if (final) await this.scrub(job);
+      if (!handedOver) await this.deliveries.release(attempt);
       throw error;
     }
   }
@@ -103,7 +146,7 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
    * A user's address, language and whether they have a password from identity; a finder's address and language from
    * messaging (null when they left no address); the farewell's from the job itself (identity erased the user).
    */
-  private async recipient(mail: EmailJob): Promise<{ email: string; language: UserLanguage; hasPassword?: boolean } | null> {
+  private async recipient(mail: EmailJob): Promise<Recipient | null> {
     if (mail.kind === 'account-deleted') return { email: mail.data.email, language: mail.data.language };
     if (mail.kind === 'invitation') return { email: mail.data.email, language: await this.languageOfInvitation(mail.data.email, mail.data.inviterUserId) };
     const recipient = recipientOf(mail.data);

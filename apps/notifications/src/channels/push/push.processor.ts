@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import { formatTagCode, type PushPayload, type UserLanguage } from '@homing/contracts';
 import { InjectConfig, RpcClient } from '@homing/platform';
 import type { NotificationsConfig } from '../../config/notifications.config';
@@ -15,8 +16,9 @@ import { PushRefusedError, WebPushRepository } from './web-push.repository';
 
 /**
  * The worker of the `push` queue: reads the subscription when the job runs (one deleted meanwhile gets nothing),
- * checks its endpoint against the allowed push services again, records the delivery, and sends. A subscription the
- * push service calls gone (404/410) is deleted; a 429 waits as long as Retry-After says, without using up an attempt.
+ * checks its endpoint against the allowed push services again, claims the delivery row, sends, and records it sent. A
+ * subscription the push service calls gone (404/410) is deleted; a 429 waits as long as Retry-After says, without
+ * using up an attempt.
  */
 @Injectable()
 export class PushProcessor extends QueueWorker<PushJobData> {
@@ -44,26 +46,38 @@ export class PushProcessor extends QueueWorker<PushJobData> {
       await this.subscriptions.deleteById(subscription.id);
       throw new UnrecoverableError('the endpoint is not on a known push service; subscription deleted');
     }
-    const attempt: DeliveryAttempt = { jobId, channel: 'push', kind: push.kind, attempts: runsOf(job) };
-    if (await this.deliveries.sentBefore(jobId)) {
+    const attempt: DeliveryAttempt = { jobId, channel: 'push', kind: push.kind, attempts: runsOf(job), claimToken: randomUUID() };
+    const claim = await this.deliveries.claim(attempt, this.config.DELIVERY_CLAIM_SECONDS);
+    if (claim.outcome === 'sent-before') {
       this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
       return;
     }
-    const scan = push.kind === 'scan-alert' ? await scanOfAlert(this.rpc, push.data.scanId) : undefined;
-    if (scan === null) {
-      // A scan alert whose scan or item was deleted meanwhile: nothing left to tell, now or later.
-      await this.deliveries.markSkipped(attempt, 'the scan or its item is gone');
-      this.logger.log(`${jobId} (${job.name}) skipped: the scan or its item is gone`);
-      return;
-    }
+    // Another run holds it (a worker that lost its lock may still be sending): come back once that claim ends.
+    if (claim.outcome === 'held-elsewhere') return await this.comeBackAt(job, token, DeliveriesRepository.retryAfter(claim), 'another run of this job holds its delivery');
+    let handedOver = false;
     try {
-      await this.webPush.send(subscription, payloadOf(push, await this.finderLanguage(subscription.conversationId), scan));
+      const scan = push.kind === 'scan-alert' ? await scanOfAlert(this.rpc, push.data.scanId) : undefined;
+      if (scan === null) {
+        // A scan alert whose scan or item was deleted meanwhile: nothing left to tell, now or later.
+        await this.deliveries.markSkipped(attempt, 'the scan or its item is gone');
+        this.logger.log(`${jobId} (${job.name}) skipped: the scan or its item is gone`);
+        return;
+      }
+      try {
+        await this.webPush.send(subscription, payloadOf(push, await this.finderLanguage(subscription.conversationId), scan));
+      } catch (error) {
+        if (!(error instanceof PushRefusedError)) throw error;
+        await this.refused(job, attempt, token, subscription.id, error);
+      }
+      handedOver = true;
+      await this.receipts.sent(attempt, receiptOf(push));
+      this.logger.log(`${jobId} (${job.name}) sent on attempt ${attempt.attempts}`);
     } catch (error) {
-      if (!(error instanceof PushRefusedError)) throw error;
-      await this.refused(job, attempt, token, subscription.id, error);
+      // Failed before the push service had it: the retry need not wait for this claim to lapse (a refusal has already
+      // recorded its outcome, which ended it). After: the claim is the retry's only guard until it lapses.
+      if (!handedOver) await this.deliveries.release(attempt);
+      throw error;
     }
-    await this.receipts.sent(attempt, receiptOf(push));
-    this.logger.log(`${jobId} (${job.name}) sent on attempt ${attempt.attempts}`);
   }
 
   /**
@@ -87,8 +101,7 @@ export class PushProcessor extends QueueWorker<PushJobData> {
     if (permanent) throw new UnrecoverableError(error.message);
     if (error.outcome === 'rate-limited' && token) {
       // The push service named when to come back: wait that long, as a delay rather than a failed attempt.
-      await job.moveToDelayed(Date.now() + (error.retryAfterMs ?? 60_000), token);
-      throw new DelayedError(error.message);
+      return this.comeBackAt(job, token, Date.now() + (error.retryAfterMs ?? 60_000), error.message);
     }
     throw error;
   }
