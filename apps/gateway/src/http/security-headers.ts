@@ -36,6 +36,20 @@ export const CONTENT_SECURITY_POLICY = [
 const DOCUMENT_TYPE = /^\s*(text\/html|image\/svg\+xml)/i;
 
 /**
+ * The headers the onSend hook below adds to an answer that carries `headers` (lower-case names), on a path inside the
+ * API (`isApi`) or outside it: for an answer written whole past the hook (`PrebuiltAnswer`). The two are held equal by
+ * `prebuilt-answer.spec.ts`.
+ */
+export function securityHeadersFor(headers: Readonly<Record<string, string>>, isApi: boolean): Record<string, string> {
+  const added: Record<string, string> = { ...SECURITY_HEADERS };
+  if (headers['referrer-policy'] === 'same-origin') added['referrer-policy'] = 'same-origin';
+  const contentType = headers['content-type'];
+  if (contentType !== undefined && DOCUMENT_TYPE.test(contentType)) added['content-security-policy'] = CONTENT_SECURITY_POLICY;
+  else if (isApi && headers['cache-control'] === undefined) added['cache-control'] = 'no-store';
+  return added;
+}
+
+/**
  * Sets the security headers on every answer, the Content-Security-Policy on documents, and no-store on API answers.
  * In onSend, so answers Fastify makes before any route or onRequest hook (router errors) carry them too.
  */

@@ -4,10 +4,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessTokens, bearerTokenOf } from '../auth/access-tokens';
 import type { AuthenticatedRequest } from '../auth/authenticated-user';
 import { answerError, type PlainHandler } from '../http/plain-handlers';
+import { prebuiltHead, writeWhole } from '../http/prebuilt-answer';
 import { PublicItemsService } from './public-items.service';
 import { UnknownCodeLimiter } from './unknown-code-limit';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+// The head of every answer from memory: JSON under the API's prefix (so no-store), with the security headers.
+const KNOWN_ITEM_HEAD = prebuiltHead({ 'content-type': 'application/json; charset=utf-8' }, true);
 
 /**
  * `GET /api/v1/items/{code}`, the finder's scan, as a plain Fastify handler (servePlainHandlers; the contract is
@@ -23,17 +25,17 @@ export class ScanPlainRoute {
     private readonly unknownCodes: UnknownCodeLimiter,
   ) {}
 
-  readonly handle: PlainHandler = (request, reply): string | Promise<PublicItem | typeof reply> => {
+  readonly handle: PlainHandler = (request, reply): undefined | Promise<PublicItem | typeof reply> => {
     // What the auth guard marks on every public route: its unknown-code 404s are misses.
     (request as AuthenticatedRequest).publicRoute = true;
-    // A finder's scan of a tag in memory is answered at once, with the JSON made when the tag was first scanned:
-    // Fastify sends what a handler returns, and no promise is made (each costs the request context's async hook as well).
+    // A finder's scan of a tag in memory is answered at once, with the JSON made when the tag was first scanned and a
+    // head made at start-up, written straight to the socket (writeWhole); no promise is made (each costs the request
+    // context's async hook as well).
     const code = bearerTokenOf(request) === null ? parseTagCode((request.params as { code: string }).code) : null;
     const known = code !== null ? this.publicItems.knownItemJson(code) : undefined;
     if (known === undefined) return this.scan(request, reply);
-    // As Fastify types the objects it serialises itself.
-    void reply.type(JSON_TYPE);
-    return known;
+    writeWhole(request, reply, KNOWN_ITEM_HEAD, known);
+    return undefined;
   };
 
   private async scan(request: FastifyRequest, reply: FastifyReply): Promise<PublicItem | FastifyReply> {

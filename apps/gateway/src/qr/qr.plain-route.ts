@@ -39,10 +39,10 @@ export class QrPlainRoute {
       const query = queryPipe.transform(request.query);
       const code = (request.params as { code: string }).code;
       // A known code's image rendered already (most requests: a page shows the same tags again and again) is sent
-      // at once, without a promise.
+      // at once, without a promise, its header block made once (PrebuiltAnswer).
       const known = this.qr.knownPublicImage(code, query.sizeInPx, query.b64 === '1');
       if (!known) return this.renderAndSend(request, reply, code, query);
-      sendTagged(reply, request.headers['if-none-match'], known);
+      known.send(request, reply);
       return undefined;
     } catch (error) {
       return answerError(request, reply, error, this.unknownCodes);

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { formatTagCode, parseTagCode, QR_SIZE_DEFAULT_PX } from '@homing/contracts';
 import type { TaggedBody } from '../http/etag';
+import { PrebuiltAnswer } from '../http/prebuilt-answer';
 import { PublicItemsService } from '../items/public-items.service';
-import { QrImages } from './qr-images';
+import { QrImages, type QrImage } from './qr-images';
 
 // A week: the image of a code never changes while PUBLIC_URL stays, but not `immutable`: a deleted tag's image should
 // go the way of the tag on the next reload, and a move to another PUBLIC_URL must reach browsers. Revalidating costs
@@ -17,6 +18,9 @@ export const QR_SIZE_DOWNLOAD_DEFAULT_PX = 1024;
 /** QR images of tags, rendered here once the code is known to exist (no images of made-up codes). */
 @Injectable()
 export class QrService {
+  // Each rendered image's answer, made at its first request and gone with the image from the render cache.
+  private readonly answers = new WeakMap<QrImage, PrebuiltAnswer>();
+
   constructor(
     private readonly images: QrImages,
     private readonly publicItems: PublicItemsService,
@@ -33,14 +37,21 @@ export class QrService {
   }
 
   /**
-   * The public image without waiting, when this gateway knows the code from a scan and has rendered the image already
-   * (undefined otherwise): the hot path of the QR route (B6).
+   * The public image's answer without waiting, when this gateway knows the code from a scan and has rendered the image
+   * already (undefined otherwise): the hot path of the QR route (B6).
    */
-  knownPublicImage(input: string, sizeInPx: number | undefined, base64: boolean): TaggedBody | undefined {
+  knownPublicImage(input: string, sizeInPx: number | undefined, base64: boolean): PrebuiltAnswer | undefined {
     const code = parseTagCode(input);
     if (code === null || this.publicItems.knownItem(code) === undefined) return undefined;
     const image = this.images.rendered(code, base64 ? 'svg-base64' : 'svg', sizeInPx ?? QR_SIZE_DEFAULT_PX);
-    return image && { body: image.body, etag: image.etag, headers: base64 ? BASE64_HEADERS : SVG_HEADERS };
+    if (!image) return undefined;
+    let answer = this.answers.get(image);
+    if (!answer) {
+      // `/qr/{code}` is outside the API's prefix (its caching is its own either way).
+      answer = new PrebuiltAnswer(image.etag, base64 ? BASE64_HEADERS : SVG_HEADERS, image.body, false);
+      this.answers.set(image, answer);
+    }
+    return answer;
   }
 
   /**
