@@ -16,6 +16,7 @@ describe('one e-mail job run by two workers at once', () => {
   const start = (role: 'consumer' | 'worker') =>
     setup.start({ NOTIFICATIONS_ROLE: role, JOB_LOCK_SECONDS: String(JOB_LOCK_SECONDS), DELIVERY_CLAIM_SECONDS: String(DELIVERY_CLAIM_SECONDS) }, { timeoutMs: 60_000 });
   let frozen: ServiceProcess | undefined;
+  let standby: ServiceProcess | undefined;
 
   beforeAll(async () => {
     await sink.start();
@@ -25,6 +26,7 @@ describe('one e-mail job run by two workers at once', () => {
 
   afterAll(async () => {
     frozen?.signal('SIGCONT');
+    standby?.signal('SIGCONT');
     sink.releaseAll();
     await setup.tearDown();
     await sink.stop();
@@ -32,6 +34,10 @@ describe('one e-mail job run by two workers at once', () => {
 
   it('is sent once: the second run waits for the first run’s claim, then finds it sent', async () => {
     await start('consumer');
+    // The second worker is started first and frozen, so that the first takes the job; it thaws (and waits for work
+    // again) while the first holds the job, so the first's freeze lasts the stall window only, not a start-up.
+    standby = await start('worker');
+    standby.signal('SIGSTOP');
     frozen = await start('worker');
     await setup.consumerExists('identity.login-code.requested.v1', 'notifications__login-code-mail');
 
@@ -39,11 +45,13 @@ describe('one e-mail job run by two workers at once', () => {
     const event = eventOf('identity.login-code.requested.v1', { userId: user.id, code: 'TWIC2345' });
     const jobId = `email_${event.id}_${user.id}`;
     await setup.publish(event);
-    await expectEventually(() => expect(sink.heldCount).toBe(1));
+    // Up to one idle wait (10 s) late: the frozen second worker may hold the queue's wake-up call.
+    await expectEventually(() => expect(sink.heldCount).toBe(1), { timeoutMs: 30_000 });
+    standby.signal('SIGCONT');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     frozen.signal('SIGSTOP');
 
     // The frozen worker's lock lapses; the second worker is given the job and puts it back until the claim ends.
-    await start('worker');
     const queue = setup.queue('email');
     await expectEventually(async () => expect(await queue.getJobState(jobId)).toBe('delayed'), { timeoutMs: 30_000 });
     expect(sink.mailsTo(user.email)).toHaveLength(0);
