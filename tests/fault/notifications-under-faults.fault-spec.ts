@@ -16,7 +16,7 @@ describeWithInfra('F2: notifications SIGKILLed while events arrive', () => {
   let stack: FaultStack;
   beforeAll(async () => {
     // Stalled jobs are picked up again after the lock expires (15 s by default, RELIABILITY's settings) and the killed
-    // run's claim on its delivery lapses (60 s by default): 5 s each here, so the test waits seconds for them; what it
+    // run's claim on its delivery lapses (90 s by default): 5 s each here, so the test waits seconds for them; what it
     // counts (lost, duplicated) does not depend on the lengths.
     stack = await FaultStack.start({ env: { notifications: { JOB_LOCK_SECONDS: '5', DELIVERY_CLAIM_SECONDS: '5' } } });
   });

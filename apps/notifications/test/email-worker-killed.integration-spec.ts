@@ -6,7 +6,7 @@ import { eventOf, NotificationsTestSetup } from './notifications-test-setup';
 // SIGKILLed while its SMTP hand-over waits for the server's answer, and another worker finishes the job after the stall
 // window: the mail arrives once.
 // The workers' lock (JOB_LOCK_SECONDS, 15 s by default) is short here so the test waits seconds for the stall window, and
-// so is the killed run's claim on the delivery row (DELIVERY_CLAIM_SECONDS, 60 s by default), which the job's next run
+// so is the killed run's claim on the delivery row (DELIVERY_CLAIM_SECONDS, 90 s by default), which the job's next run
 // waits out.
 const JOB_LOCK_SECONDS = 5;
 const DELIVERY_CLAIM_SECONDS = 5;

@@ -36,16 +36,29 @@ export const CONTENT_SECURITY_POLICY = [
 const DOCUMENT_TYPE = /^\s*(text\/html|image\/svg\+xml)/i;
 
 /**
+ * The one header an answer gets for what it is: a document (the web app, Swagger UI, an SVG opened on its own) its
+ * Content-Security-Policy; an API answer that chose no cache policy `no-store` (API answers are personal or change at
+ * any moment: never stored by a browser or proxy); anything else none.
+ */
+function headerForKind(contentType: unknown, isApi: boolean, hasCacheControl: boolean): readonly [string, string] | undefined {
+  if (typeof contentType === 'string' && DOCUMENT_TYPE.test(contentType)) return ['content-security-policy', CONTENT_SECURITY_POLICY];
+  if (isApi && !hasCacheControl) return ['cache-control', 'no-store'];
+  return undefined;
+}
+
+// A page may loosen no-referrer to same-origin (the finder page: with no-referrer, a browser sends its form posts with
+// `Origin: null`, and the same-origin check could tell nothing).
+const keepsOwnReferrerPolicy = (own: unknown): boolean => own === 'same-origin';
+
+/**
  * The headers the onSend hook below adds to an answer that carries `headers` (lower-case names), on a path inside the
- * API (`isApi`) or outside it: for an answer written whole past the hook (`PrebuiltAnswer`). The two are held equal by
- * `prebuilt-answer.spec.ts`.
+ * API (`isApi`) or outside it, by the same rules: for an answer written whole past the hook (`PrebuiltAnswer`).
  */
 export function securityHeadersFor(headers: Readonly<Record<string, string>>, isApi: boolean): Record<string, string> {
   const added: Record<string, string> = { ...SECURITY_HEADERS };
-  if (headers['referrer-policy'] === 'same-origin') added['referrer-policy'] = 'same-origin';
-  const contentType = headers['content-type'];
-  if (contentType !== undefined && DOCUMENT_TYPE.test(contentType)) added['content-security-policy'] = CONTENT_SECURITY_POLICY;
-  else if (isApi && headers['cache-control'] === undefined) added['cache-control'] = 'no-store';
+  if (keepsOwnReferrerPolicy(headers['referrer-policy'])) added['referrer-policy'] = headers['referrer-policy'];
+  const kind = headerForKind(headers['content-type'], isApi, headers['cache-control'] !== undefined);
+  if (kind) added[kind[0]] = kind[1];
   return added;
 }
 
@@ -55,15 +68,11 @@ export function securityHeadersFor(headers: Readonly<Record<string, string>>, is
  */
 export function registerSecurityHeaders(fastify: FastifyInstance, apiPathPrefix: string): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    // A page may loosen no-referrer to same-origin (the finder page: with no-referrer, a browser sends its form posts
-    // with `Origin: null`, and the same-origin check could tell nothing).
     const ownReferrerPolicy = reply.getHeader('referrer-policy');
     void reply.headers(SECURITY_HEADERS);
-    if (ownReferrerPolicy === 'same-origin') void reply.header('referrer-policy', ownReferrerPolicy);
-    const contentType = reply.getHeader('content-type');
-    if (typeof contentType === 'string' && DOCUMENT_TYPE.test(contentType)) void reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
-    // API answers are personal or change at any moment: never stored by a browser or proxy.
-    else if (request.url.startsWith(apiPathPrefix) && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    if (keepsOwnReferrerPolicy(ownReferrerPolicy)) void reply.header('referrer-policy', ownReferrerPolicy);
+    const kind = headerForKind(reply.getHeader('content-type'), request.url.startsWith(apiPathPrefix), reply.hasHeader('cache-control'));
+    if (kind) void reply.header(kind[0], kind[1]);
     done(null, payload);
   });
 }

@@ -25,6 +25,9 @@ export type DeliveryClaim =
 /** A run that found the row held comes back this long after the claim ends (PostgreSQL's and the worker's clocks). */
 const CLAIM_MARGIN_MS = 1000;
 
+/** Why a run that found its job's row held by another run's claim was put back (its job's log line and delay). */
+export const HELD_ELSEWHERE = 'another run of this job holds its delivery';
+
 /** A job's runs so far, this one included: BullMQ counts starts (`attemptsStarted`); failures, if a job predates that. */
 export function runsOf(job: { attemptsStarted?: number; attemptsMade: number }): number {
   return job.attemptsStarted || job.attemptsMade + 1;
@@ -47,8 +50,11 @@ const CLAIM = prepared(`INSERT INTO deliveries AS d (job_id, channel, kind, stat
   RETURNING d.job_id`);
 // Why a claim was refused (the rare path: a job sent before, or run twice at once).
 const CLAIM_OF_JOB = prepared('SELECT status, claimed_until FROM deliveries WHERE job_id = $1');
-// A run that ends without an outcome (an RPC failed, nobody to write to) lets the job's next run claim at once.
+// A run that ends without an outcome (an RPC failed) lets the job's next run claim at once.
 const RELEASE = prepared('UPDATE deliveries SET claimed_until = NULL, claim_token = NULL WHERE job_id = $1 AND claim_token = $2');
+// A run with nobody to write to (a user erased meanwhile, a finder who left no address) leaves no row, as before claims:
+// an erased user's id must not come back in a row made after their erasure deleted theirs.
+const FORGET = prepared("DELETE FROM deliveries WHERE job_id = $1 AND claim_token = $2 AND status <> 'sent'");
 
 /**
  * The delivery row as one upsert of an attempt's outcome, $1–$7: job id, channel, kind, status, attempts, error, claim
@@ -71,7 +77,8 @@ const RECORD_OUTCOME = `INSERT INTO deliveries AS d (job_id, channel, kind, stat
  * worker's job, a replayed event) finds `sent` and sends nothing; one that runs while another run of it still holds its
  * claim (a worker that lost its BullMQ lock but is still sending) waits for the claim to end rather than send as well.
  * A run that dies while sending leaves its claim, which lapses after `DELIVERY_CLAIM_SECONDS`: the job runs again then,
- * at least once, never twice after `sent`, and never twice at once.
+ * at least once, and never twice after `sent`. The claim is a time bound: two runs of one job cannot both send unless
+ * one is stalled (frozen, or its sends slower than their time-outs) for longer than its claim has left.
  */
 @Injectable()
 export class DeliveriesRepository {
@@ -99,6 +106,23 @@ export class DeliveriesRepository {
     } catch (error) {
       this.logger.warn(`${attempt.jobId}: its claim is left to lapse: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * Removes the row this run claimed, when there turned out to be nobody to deliver to. Never fails: a row left
+   * behind is `sending` with a claim that lapses, and goes with the delivery retention.
+   */
+  async forget(attempt: DeliveryAttempt): Promise<void> {
+    try {
+      await this.database.affected(FORGET, [attempt.jobId, attempt.claimToken]);
+    } catch (error) {
+      this.logger.warn(`${attempt.jobId}: its row is left to the retention: ${(error as Error).message}`);
+    }
+  }
+
+  /** Whether the job was sent, for a run that finds its data scrubbed by an earlier run (sent, or failed for good). */
+  async wasSent(jobId: string): Promise<boolean> {
+    return (await this.database.one<{ status: DeliveryStatus }>(CLAIM_OF_JOB, [jobId]))?.status === 'sent';
   }
 
   /** When a run that found the row held should come back: once the claim has ended, with a margin for clocks. */

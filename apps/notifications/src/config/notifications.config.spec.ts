@@ -31,8 +31,8 @@ describe('notifications configuration', () => {
     for (const seconds of ['1', '2.5', 'soon', '301']) expect(() => loadNotificationsConfig({ ...vapid, JOB_LOCK_SECONDS: seconds })).toThrow(/JOB_LOCK_SECONDS/);
   });
 
-  it('holds a run’s claim on a delivery 60 s by default, and refuses one shorter than a run or not a whole number', () => {
-    expect(loadNotificationsConfig(vapid).DELIVERY_CLAIM_SECONDS).toBe(60);
+  it('holds a run’s claim on a delivery 90 s by default, and refuses one shorter than a run or not a whole number', () => {
+    expect(loadNotificationsConfig(vapid).DELIVERY_CLAIM_SECONDS).toBe(90);
     expect(loadNotificationsConfig({ ...vapid, DELIVERY_CLAIM_SECONDS: '10' }).DELIVERY_CLAIM_SECONDS).toBe(10);
     for (const seconds of ['4', '7.5', 'long', '601']) expect(() => loadNotificationsConfig({ ...vapid, DELIVERY_CLAIM_SECONDS: seconds })).toThrow(/DELIVERY_CLAIM_SECONDS/);
   });

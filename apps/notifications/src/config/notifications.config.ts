@@ -19,10 +19,11 @@ const notificationsEnvSchema = baseEnvSchema
     JOB_LOCK_SECONDS: z.coerce.number().int().min(2).max(300).default(15),
     /**
      * How long a run's claim on a job's delivery row holds: another run of the same job (its worker lost the lock but
-     * may still be sending) waits this long before it may send. Longer than any run takes (RPCs give up after 2 s, the
-     * SMTP transport after 10 + 10 + 20 s, a push after 10 s); a killed worker's job also waits out its claim.
+     * may still be sending) waits this long before it may send. Longer than a run can take from its claim to its `sent`
+     * row (RPCs give up after 2 s each, the SMTP transport after 10 + 10 + 20 s, a push after 10 s, the `sent` row waits
+     * 20 s for a database away: about 70 s); a killed worker's job also waits out its claim.
      */
-    DELIVERY_CLAIM_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
+    DELIVERY_CLAIM_SECONDS: z.coerce.number().int().min(5).max(600).default(90),
     /** One image, two roles (ARCHITECTURE §1): event consumers, queue workers, or both, so workers scale alone. */
     NOTIFICATIONS_ROLE: z.enum(['consumer', 'worker', 'all']).default('all'),
     /** Where e-mail is handed over: `smtp://` or `smtps://`, credentials in the URL if any. Development: MailDev. */

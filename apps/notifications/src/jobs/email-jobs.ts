@@ -66,6 +66,10 @@ export type StoredEmailJobData = EmailJobData | EmailRecipient;
 /** The recipient part of a farewell's job id: neither the address nor the (erased) user's id. */
 export const FAREWELL_RECIPIENT_ID = 'farewell';
 
+/** The one key of what a finished job keeps, by kind of recipient (`recipientOf`). */
+const RECIPIENT_KEYS = ['userId', 'conversationId', 'invitationId', 'farewell'] as const satisfies ReadonlyArray<KeysOfEach<EmailRecipient>>;
+type KeysOfEach<Union> = Union extends unknown ? keyof Union : never;
+
 /** The recipient of a job's data (or of what a done job kept): all a finished job keeps. */
 export function recipientOf(data: StoredEmailJobData): EmailRecipient {
   if ('userId' in data) return { userId: data.userId };
@@ -81,7 +85,7 @@ export function recipientOf(data: StoredEmailJobData): EmailRecipient {
 export function isFinishedJobData(data: unknown): boolean {
   if (typeof data !== 'object' || data === null) return false;
   const keys = Object.keys(data);
-  return keys.length === 1 && (keys[0] === 'farewell' || keys[0] === 'userId' || keys[0] === 'conversationId' || keys[0] === 'invitationId');
+  return keys.length === 1 && (RECIPIENT_KEYS as readonly string[]).includes(keys[0]);
 }
 
 /** The last part of the job id. */

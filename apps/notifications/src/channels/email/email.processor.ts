@@ -7,13 +7,11 @@ import type { NotificationsConfig } from '../../config/notifications.config';
 import { emailJobOf, isFinishedJobData, recipientOf, type EmailJob, type StoredEmailJobData } from '../../jobs/email-jobs';
 import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
-import { DeliveriesRepository, runsOf, type DeliveryAttempt } from '../deliveries.repository';
+import { DeliveriesRepository, HELD_ELSEWHERE, runsOf, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { EmailRenderer, type RenderedEmail } from './email-renderer';
 import { SmtpRefusedError, SmtpRepository } from './smtp.repository';
-
-const HELD_ELSEWHERE = 'another run of this job holds its delivery';
 
 /** Who a mail goes to, as identity, messaging or the job itself says. */
 interface Recipient {
@@ -45,12 +43,10 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
 
   async process(job: Job<StoredEmailJobData>, token?: string): Promise<void> {
     const jobId = job.id ?? '';
+    // Off when the job's row is another run's: that run still needs the job's data.
+    let mayScrub = true;
     try {
-      if (isFinishedJobData(job.data)) {
-        // A run that had lost its lock finished the job (sent it and scrubbed its data) after this run was queued.
-        this.logger.log(`${jobId} (${job.name}) was finished by an earlier run; nothing left to send`);
-        return;
-      }
+      if (isFinishedJobData(job.data)) return await this.finishedBefore(job);
       const mail = emailJobOf(job);
       const attempt: DeliveryAttempt = { jobId, channel: 'email', kind: mail.kind, attempts: runsOf(job), claimToken: randomUUID() };
       // This run's claim on the delivery row (one upsert) and who the mail goes to (an RPC) side by side. What mints a
@@ -63,18 +59,21 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         await this.scrub(job);
         return;
       }
-      // Another run holds it (a worker that lost its lock may still be sending): come back once that claim ends.
-      if (claim.outcome === 'held-elsewhere') return await this.comeBackAt(job, token, DeliveriesRepository.retryAfter(claim), HELD_ELSEWHERE);
+      if (claim.outcome === 'held-elsewhere') {
+        // Another run holds it (a worker that lost its lock may still be sending): come back once that claim ends.
+        mayScrub = false;
+        return await this.comeBackAt(job, token, DeliveriesRepository.retryAfter(claim), HELD_ELSEWHERE);
+      }
       if (lookedUp.status === 'rejected') {
-        const error: unknown = lookedUp.reason;
-        if (error instanceof UnrecoverableError) await this.deliveries.markFailed(attempt, error.message, true);
+        // Nobody to write to, now or later (the user is gone): no row is left, as no mail is sent.
+        if (lookedUp.reason instanceof UnrecoverableError) await this.deliveries.forget(attempt);
         else await this.deliveries.release(attempt);
-        throw error;
+        throw lookedUp.reason;
       }
       const recipient = lookedUp.value;
       if (!recipient) {
         // A finder who left no address: replies reach them by push or on the found page only.
-        await this.deliveries.markSkipped(attempt, 'no address to write to');
+        await this.deliveries.forget(attempt);
         this.logger.log(`${jobId} (${job.name}) has no address to write to; nothing sent`);
         await this.scrub(job);
         return;
@@ -83,9 +82,18 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
       await this.scrub(job);
     } catch (error) {
       const final = error instanceof UnrecoverableError || (!(error instanceof DelayedError) && job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
-      if (final) await this.scrub(job);
+      if (final && mayScrub) await this.scrub(job);
       throw error;
     }
+  }
+
+  /**
+   * A job whose data an earlier run scrubbed: that run finished it (sent it, or failed it for good) after losing its
+   * lock, and this run was queued meanwhile. Done if it was sent; failed for good otherwise, as the earlier run found.
+   */
+  private async finishedBefore(job: Job<StoredEmailJobData>): Promise<void> {
+    if (!(await this.deliveries.wasSent(job.id ?? ''))) throw new UnrecoverableError('its data was scrubbed by an earlier run that failed for good');
+    this.logger.log(`${job.id} (${job.name}) was sent by an earlier run; nothing left to send`);
   }
 
   /**

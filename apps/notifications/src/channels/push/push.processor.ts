@@ -8,7 +8,7 @@ import { pushJobOf, type PushJob, type PushJobData } from '../../jobs/push-jobs'
 import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
 import { PushSubscriptionsRepository } from '../../push-subscriptions/push-subscriptions.repository';
-import { DeliveriesRepository, runsOf, type DeliveryAttempt } from '../deliveries.repository';
+import { DeliveriesRepository, HELD_ELSEWHERE, runsOf, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { isAllowedPushEndpoint } from './push-endpoints';
@@ -53,7 +53,7 @@ export class PushProcessor extends QueueWorker<PushJobData> {
       return;
     }
     // Another run holds it (a worker that lost its lock may still be sending): come back once that claim ends.
-    if (claim.outcome === 'held-elsewhere') return await this.comeBackAt(job, token, DeliveriesRepository.retryAfter(claim), 'another run of this job holds its delivery');
+    if (claim.outcome === 'held-elsewhere') return await this.comeBackAt(job, token, DeliveriesRepository.retryAfter(claim), HELD_ELSEWHERE);
     let handedOver = false;
     try {
       const scan = push.kind === 'scan-alert' ? await scanOfAlert(this.rpc, push.data.scanId) : undefined;
