@@ -79,6 +79,24 @@ describe('notifications: claims on delivery rows', () => {
     expect(await rowOf(jobId)).toEqual({ status: 'sending', attempts: 2, held: true });
   });
 
+  it('forgets the row a run claimed when there is nobody to write to, but never another run’s or a sent one', async () => {
+    const jobId = `email_${randomUUID()}_${randomUUID()}`;
+    const first = run(jobId);
+    await deliveries.claim(first, 60);
+    await deliveries.forget(run(jobId));
+    expect(await rowOf(jobId)).toMatchObject({ status: 'sending', held: true });
+    await deliveries.forget(first);
+    expect(await rowOf(jobId)).toBeUndefined();
+    expect(await deliveries.wasSent(jobId)).toBe(false);
+
+    const sent = run(jobId, 2);
+    await deliveries.claim(sent, 60);
+    await deliveries.markSent(sent);
+    await deliveries.forget(sent);
+    expect(await rowOf(jobId)).toMatchObject({ status: 'sent' });
+    expect(await deliveries.wasSent(jobId)).toBe(true);
+  });
+
   it('takes a skipped or permanently failed row for a run that decides afresh, as before claims', async () => {
     for (const end of ['skipped', 'failed'] as const) {
       const jobId = `email_${randomUUID()}_${randomUUID()}`;
