@@ -3,7 +3,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { RPC_ERROR_HEADER, type RpcErrorBody, type RpcRequest, type RpcResponse, type RpcSubject } from '@homing/contracts';
-import { deleteNamespaceStreams, dropSchemas, ensureDatabase, freePort, isolatedName, runServiceCommand, ServiceProcess, testInfra } from '@homing/testing';
+import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, freePort, isolatedName, runServiceCommand, ServiceProcess, testInfra } from '@homing/testing';
 
 export type RpcAnswer<S extends RpcSubject> = { ok: true; body: RpcResponse<S> } | { ok: false; error: RpcErrorBody };
 
@@ -44,6 +44,10 @@ export class IdentityHarness {
     this.service = new ServiceProcess('identity', await freePort(), this.env);
     await this.service.start(20_000, { until });
     this.nc = await connect({ servers: this.infra.natsUrl, noAsyncTraces: true });
+    // Live comes before the RPC server has subscribed (it answers while the service waits for NATS): wait until a
+    // request has a responder, whatever it answers (here a refusal of a malformed id), or the test's first call may
+    // find none.
+    if (until === 'live') await expectEventually(() => this.call('identity.rpc.get-user', { userId: 'not-a-user-id' }, 1000), { timeoutMs: 20_000, intervalMs: 100 });
     this.db = new Client({ connectionString: this.infra.databaseUrl, options: `-c search_path=${this.schema}` });
     await this.db.connect();
     this.redis = new Redis(this.env.REDIS_URL as string, { lazyConnect: true, enableOfflineQueue: false });
