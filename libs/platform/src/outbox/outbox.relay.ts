@@ -99,7 +99,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     readOldestPendingWith(undefined);
     this.wake?.();
     await this.loop;
-    await this.listener?.end().catch(() => undefined);
+    // Forgotten first, so that its end is not taken for a lost listener.
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
   }
 
   /** Publishes one batch and answers how many rows it published: for tests, which drive the relay by hand. */
@@ -251,7 +254,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         await this.purgeOccasionally();
         // A full batch may have more behind it (rows not taken step aside until their retry_at).
         if (read === BATCH_SIZE) continue;
-        if (!this.notified) await this.sleep(POLL_INTERVAL_MS);
+        // A listener lost during the round (its wake-up found the relay awake) notifies no one: go round again at once,
+        // which listens again and relays what was committed meanwhile, rather than sleeping a whole poll.
+        if (!this.notified && this.listener) await this.sleep(POLL_INTERVAL_MS);
       } catch (error) {
         failures += 1;
         outboxMetrics.failures.inc();
@@ -274,14 +279,18 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       this.notified = true;
       this.wake?.();
     });
-    listener.on('error', (error) => {
+    const lost = (reason: string) => {
       // Commits from now on notify no one: wake the relay, whose next round listens again and relays what they wrote,
-      // rather than leaving their events for the poll up to 5 s later.
-      this.logger.warn(`outbox listener lost: ${error.message}`);
-      if (this.listener === listener) this.listener = undefined;
+      // rather than leaving their events for the poll up to 5 s later. (Awake, it sees the listener gone: run above.)
+      if (this.listener !== listener) return;
+      this.logger.warn(`outbox listener lost: ${reason}`);
+      this.listener = undefined;
       void listener.end().catch(() => undefined);
       this.wake?.();
-    });
+    };
+    listener.on('error', (error) => lost(error.message));
+    // A connection the server closed may end without an error first.
+    listener.on('end', () => lost('connection ended'));
     await listener.connect();
     await listener.query(`LISTEN ${outboxChannel(this.options.schema)}`);
     this.listener = listener;
