@@ -1,6 +1,6 @@
 import { CORRELATION_HEADER } from '@homing/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { matchesEtag } from './etag';
+import { matchesEtag, sendTagged, type TaggedBody } from './etag';
 import { securityHeadersFor } from './security-headers';
 
 /**
@@ -27,13 +27,13 @@ export function writeWhole(request: FastifyRequest, reply: FastifyReply, head: r
 }
 
 /** A 200 that never changes under its ETag (a rendered QR image), with its head made once. */
-export class PrebuiltAnswer {
+export class PrebuiltAnswer implements TaggedBody {
   private readonly head: readonly string[];
 
   constructor(
     readonly etag: string,
     readonly headers: Readonly<Record<string, string>>,
-    private readonly body: Buffer,
+    readonly body: Buffer,
     isApi: boolean,
   ) {
     this.head = prebuiltHead({ ...headers, etag }, isApi);
@@ -42,10 +42,7 @@ export class PrebuiltAnswer {
   /** Sends the answer, or 304 through Fastify's reply (and its hooks) when the request's `If-None-Match` holds the ETag. */
   send(request: FastifyRequest, reply: FastifyReply): void {
     const ifNoneMatch = request.headers['if-none-match'];
-    if (typeof ifNoneMatch === 'string' && matchesEtag(ifNoneMatch, this.etag)) {
-      void reply.headers(this.headers).header('etag', this.etag).status(304).send();
-      return;
-    }
+    if (typeof ifNoneMatch === 'string' && matchesEtag(ifNoneMatch, this.etag)) return sendTagged(reply, ifNoneMatch, this);
     writeWhole(request, reply, this.head, this.body);
   }
 }
