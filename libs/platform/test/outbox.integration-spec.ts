@@ -3,10 +3,11 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { trace } from '@opentelemetry/api';
 import { node } from '@opentelemetry/sdk-node';
 import { jetstream } from '@nats-io/jetstream';
+import { Client } from 'pg';
 import { STREAMS } from '@homing/contracts';
 import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, isolatedName, testInfra, waitForEvent } from '@homing/testing';
 import { testConfig } from './test-config';
-import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, OutboxWriter, PlatformModule, republishSetAside, JetStreamPublishError, type JetStreamPublisher, type DatabaseOptions } from '../src';
+import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, outboxListenerName, OutboxWriter, PlatformModule, republishSetAside, JetStreamPublishError, type JetStreamPublisher, type DatabaseOptions } from '../src';
 
 // A real tracer provider, so the test can see the trace context an event carries.
 new node.NodeTracerProvider().register();
@@ -333,5 +334,43 @@ describe('transactional outbox', () => {
     expect(published - cutAt).toBeLessThan(2000);
     expect(await listenerPid()).toEqual(expect.any(Number));
     expect(await listenerPid()).not.toBe(cutOff);
+  });
+
+  it('closes a session whose LISTEN failed, and listens again on a new one', async () => {
+    // The relay's loop runs (started above). Its next two LISTENs fail after their session connected, as on a server
+    // that refuses them (a standby after a failover); the round fails, backs off and tries a new session.
+    const listenerSessions = async () =>
+      db.rows<{ pid: number; query: string }>('SELECT pid, query FROM pg_stat_activity WHERE application_name = $1', [outboxListenerName(database.applicationName)]);
+    const current = await expectEventually(async () => {
+      const [session] = await listenerSessions();
+      if (!session) throw new Error('the relay is not listening yet');
+      return session.pid;
+    });
+    const query = Client.prototype.query;
+    let refused = 0;
+    const refuse = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      if (typeof args[0] === 'string' && args[0].startsWith('LISTEN ') && refused < 2) {
+        refused += 1;
+        return Promise.reject(new Error('cannot execute LISTEN during recovery'));
+      }
+      return (query as (...all: unknown[]) => unknown).apply(this, args);
+    } as typeof Client.prototype.query);
+    try {
+      await db.rows('SELECT pg_terminate_backend($1)', [current]);
+      await expectEventually(() => expect(refused).toBe(2), { timeoutMs: 8000 });
+      const sessions = await expectEventually(
+        async () => {
+          const listening = await listenerSessions();
+          if (!listening.some((session) => session.query === `LISTEN ${outboxChannel(database.schema)}`)) throw new Error('not listening again yet');
+          return listening;
+        },
+        { timeoutMs: 8000 },
+      );
+      // Only the session that listens: the two refused ones were closed.
+      expect(sessions).toHaveLength(1);
+      expect(sessions[0].pid).not.toBe(current);
+    } finally {
+      refuse.mockRestore();
+    }
   });
 });

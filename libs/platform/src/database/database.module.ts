@@ -22,7 +22,7 @@ export class DatabasePlatformModule {
     ];
     const exports: Array<Provider | symbol | typeof Database> = [Database, IdempotencyKeys, DATABASE_PROBE];
     if (options.outbox) {
-      providers.push({ provide: OUTBOX_OPTIONS, useValue: { producer: options.service, schema: options.database.schema, databaseUrl: options.database.url } }, OutboxWriter, OutboxRelay);
+      providers.push({ provide: OUTBOX_OPTIONS, useValue: { producer: options.service, schema: options.database.schema, databaseUrl: options.database.url, applicationName: options.database.applicationName } }, OutboxWriter, OutboxRelay);
       exports.push(OutboxWriter, OutboxRelay);
     }
     return { module: DatabasePlatformModule, global: true, providers, exports };

@@ -8,7 +8,7 @@ import { outboxMetrics, readOldestPendingWith } from '../metrics/metrics';
 import { isRefusalOfTheMessage, JetStreamPublisher } from '../nats/jetstream-publisher';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
-import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
+import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel, outboxListenerName } from './outbox.options';
 
 const BATCH_SIZE = 100;
 const encoder = new TextEncoder();
@@ -274,7 +274,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async listen(): Promise<void> {
-    const listener = new Client({ connectionString: this.options.databaseUrl, connectionTimeoutMillis: 3000 });
+    const listener = new Client({ connectionString: this.options.databaseUrl, connectionTimeoutMillis: 3000, application_name: outboxListenerName(this.options.applicationName) });
     listener.on('notification', () => {
       this.notified = true;
       this.wake?.();
@@ -291,8 +291,14 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     listener.on('error', (error) => lost(error.message));
     // A connection the server closed may end without an error first.
     listener.on('end', () => lost('connection ended'));
-    await listener.connect();
-    await listener.query(`LISTEN ${outboxChannel(this.options.schema)}`);
+    try {
+      await listener.connect();
+      await listener.query(`LISTEN ${outboxChannel(this.options.schema)}`);
+    } catch (error) {
+      // The round fails and tries again with a new session: this one, connected or not, is closed, not left idle.
+      await listener.end().catch(() => undefined);
+      throw error;
+    }
     this.listener = listener;
   }
 
