@@ -100,8 +100,8 @@ async function openLoop(recipients, post) {
 
 /**
  * Where a product round's time went, per message and stage, from what each step records: the POST's answer (bench),
- * the outbox row's creation and the relay's pick-up (messaging's `outbox`: `published_at` is the relay transaction's
- * start), the consumer's enqueue and the worker's start (the BullMQ job's `timestamp` and `processedOn`), the worker's
+ * the outbox row's creation and its publication's start (messaging's `outbox`: `published_at` is when its process's
+ * dispatch began, or a relay round's transaction start), the consumer's enqueue and the worker's start (the BullMQ job's `timestamp` and `processedOn`), the worker's
  * delivery row's `sent_at`, and the SMTP sink's acceptance. p50 and p99 of each stage over the round.
  */
 async function stagesOf(db, redis, prefix, recipients, round, ownerOf) {
@@ -134,8 +134,8 @@ async function stagesOf(db, redis, prefix, recipients, round, ownerOf) {
   }
   const stages = [
     ['POST answered (gateway → messaging: message + outbox rows)', 'sent', 'answered'],
-    ['outbox row written → relay picks it up', 'written', 'relayed'],
-    ['relay → event consumed, e-mail job enqueued (JetStream, consumer)', 'relayed', 'enqueued'],
+    ['outbox row written → its publication starts (dispatch at commit, or a relay round)', 'written', 'relayed'],
+    ['publication → event consumed, e-mail job enqueued (JetStream, consumer)', 'relayed', 'enqueued'],
     ['job waiting in the queue', 'enqueued', 'picked'],
     // The delivery row is written once, with the outcome: its sent_at is when the worker finished.
     ['worker: job start → SMTP accepted, delivery row written', 'picked', 'smtpDone'],

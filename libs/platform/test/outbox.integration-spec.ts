@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { STREAMS } from '@homing/contracts';
 import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, isolatedName, testInfra, waitForEvent } from '@homing/testing';
 import { testConfig } from './test-config';
-import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, outboxListenerName, OutboxWriter, PlatformModule, republishSetAside, JetStreamPublishError, type JetStreamPublisher, type DatabaseOptions } from '../src';
+import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, outboxListenerName, OutboxWriter, PlatformModule, republishSetAside, JetStreamPublishError, JetStreamPublisher, type DatabaseOptions } from '../src';
 
 // A real tracer provider, so the test can see the trace context an event carries.
 new node.NodeTracerProvider().register();
@@ -26,10 +26,13 @@ describe('transactional outbox', () => {
   const streamName = `${namespace.toUpperCase()}_${STREAMS.events.name}`;
 
   const aggregate = { aggregateId: 'ABCDEFGHJKMNPQRS', version: 1 };
-  const recordCreated = (ownerUserId = randomUUID()) =>
+  const recordCreated = (ownerUserId = randomUUID(), by = writer) =>
     db.transaction((manager) =>
-      writer.record(manager, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId, claimedAt: new Date().toISOString() }, aggregate),
+      by.record(manager, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId, claimedAt: new Date().toISOString() }, aggregate),
     );
+  // A row written by another process of the service (a command, or a replica): no relay of its own dispatches it, so
+  // its NOTIFY wakes this one's relay. Once this relay's loop runs, rows recorded with `writer` are dispatched at once.
+  const recordElsewhere = () => recordCreated(randomUUID(), new OutboxWriter({ producer: 'outbox-test', schema: database.schema, databaseUrl: database.url }, db));
   // Every publish the relays make, duplicates that JetStream acknowledged and dropped included.
   const publishes = async () => (await outboxMetrics.published.get()).values.reduce((sum, { value }) => sum + value, 0);
   const streamMessages = async () => (await (await nats.jsm()).streams.info(streamName)).state.messages;
@@ -279,15 +282,15 @@ describe('transactional outbox', () => {
     jest.spyOn(relay, 'relayOnce').mockImplementation(async () => {
       const batch = await relayOnce();
       if (batch.published > 0 && !committedDuringBatch) {
-        // Another request commits while this batch is still being published (a slow JetStream ack).
-        committedDuringBatch = await recordCreated();
+        // Another process commits while this batch is still being published (a slow JetStream ack).
+        committedDuringBatch = await recordElsewhere();
         await new Promise((resolve) => setTimeout(resolve, 200));
         batchEnded = Date.now();
       }
       return batch;
     });
     relay.onApplicationBootstrap();
-    await recordCreated();
+    await recordElsewhere();
     const published = await expectEventually(
       () => {
         const at = committedDuringBatch && arrivals.get(committedDuringBatch.id);
@@ -323,12 +326,12 @@ describe('transactional outbox', () => {
       return pid;
     });
     // A publish that the relay has just made: it now sleeps a whole poll (5 s) unless something wakes it.
-    await arrivalOf((await recordCreated()).id);
+    await arrivalOf((await recordElsewhere()).id);
     await db.rows('SELECT pg_terminate_backend($1)', [cutOff]);
     await expectEventually(async () => expect(await db.rows('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [cutOff])).toEqual([]), { intervalMs: 10 });
     const cutAt = Date.now();
     // Committed while no one listens (or just as the relay listens again): its NOTIFY may reach no one.
-    const meanwhile = await recordCreated();
+    const meanwhile = await recordElsewhere();
     const published = await arrivalOf(meanwhile.id);
     subscription.unsubscribe();
     expect(published - cutAt).toBeLessThan(2000);
@@ -372,5 +375,66 @@ describe('transactional outbox', () => {
     } finally {
       refuse.mockRestore();
     }
+  });
+
+  describe('events its own process commits (the loop runs: started above)', () => {
+    const publishedAt = async (id: string) => (await db.rows<{ published_at: Date | null }>('SELECT published_at FROM outbox WHERE id = $1', [id]))[0]?.published_at;
+    const arrivalsOf = (subject: string) => {
+      const arrived = new Set<string>();
+      const subscription = nats.nc.subscribe(`${namespace}.${subject}`, { callback: (_error, msg) => void arrived.add((msg.json() as { id: string }).id) });
+      return { arrived, stop: () => subscription.unsubscribe() };
+    };
+    afterEach(() => jest.restoreAllMocks());
+
+    it('publishes one as it commits and marks it, without a round of the relay', async () => {
+      // No round of the relay publishes anything here: only the dispatch can.
+      jest.spyOn(relay, 'relayOnce').mockResolvedValue({ read: 0, published: 0 });
+      const created = arrivalsOf('items.item.created.v1');
+      const event = await recordCreated();
+      await expectEventually(() => expect(created.arrived.has(event.id)).toBe(true), { timeoutMs: 3000, intervalMs: 10 });
+      await expectEventually(async () => expect(await publishedAt(event.id)).toEqual(expect.any(Date)), { timeoutMs: 3000, intervalMs: 10 });
+      created.stop();
+    });
+
+    it('commits nothing to publish when the transaction rolls back', async () => {
+      const dispatch = jest.spyOn(relay, 'dispatch');
+      await expect(
+        db.transaction(async (transaction) => {
+          await writer.record(transaction, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId: randomUUID(), claimedAt: new Date().toISOString() }, aggregate);
+          throw new Error('the change failed');
+        }),
+      ).rejects.toThrow('the change failed');
+      expect(dispatch).not.toHaveBeenCalled();
+    });
+
+    it('leaves one whose publish failed to the relay, which publishes it at once and not at the next poll', async () => {
+      const publish = JetStreamPublisher.prototype.publish;
+      let refused = 0;
+      jest.spyOn(JetStreamPublisher.prototype, 'publish').mockImplementation(function (this: JetStreamPublisher, ...args: Parameters<JetStreamPublisher['publish']>) {
+        if (refused === 0) {
+          refused += 1;
+          return Promise.reject(new Error('no JetStream answer in time'));
+        }
+        return publish.apply(this, args);
+      });
+      const created = arrivalsOf('items.item.created.v1');
+      const committedAt = Date.now();
+      const event = await recordCreated();
+      await expectEventually(() => expect(created.arrived.has(event.id)).toBe(true), { timeoutMs: 8000, intervalMs: 10 });
+      const arrivedAfter = Date.now() - committedAt;
+      created.stop();
+      expect(refused).toBe(1);
+      expect(arrivedAfter).toBeLessThan(2000);
+      await expectEventually(async () => expect(await publishedAt(event.id)).toEqual(expect.any(Date)), { timeoutMs: 3000, intervalMs: 10 });
+    });
+
+    it('deletes a secret one once JetStream took it', async () => {
+      jest.spyOn(relay, 'relayOnce').mockResolvedValue({ read: 0, published: 0 });
+      const secrets = arrivalsOf('identity.login-code.requested.v1');
+      const event = await db.transaction((transaction) => writer.record(transaction, 'identity.login-code.requested.v1', { userId: randomUUID(), code: '123456' }, aggregate));
+      await expectEventually(() => expect(secrets.arrived.has(event.id)).toBe(true), { timeoutMs: 3000, intervalMs: 10 });
+      await expectEventually(async () => expect(await db.rows('SELECT 1 FROM outbox WHERE id = $1', [event.id])).toEqual([]), { timeoutMs: 3000, intervalMs: 10 });
+      secrets.stop();
+    });
   });
 });

@@ -10,8 +10,24 @@ import { countQuery } from './query-counter';
  * ledger row commit together.
  */
 export class Transaction {
+  private readonly onCommit: Array<() => void> = [];
+
   /** @internal The connection the transaction holds until it commits or rolls back. */
   constructor(readonly connection: PoolClient) {}
+
+  /**
+   * Runs `then` once the transaction has committed and its connection is back in the pool (never if it rolled back,
+   * or if its COMMIT's answer was lost): for work that must only see committed rows, such as publishing the events it
+   * recorded (OutboxWriter). `then` must not throw; it runs before `Database.transaction` resolves.
+   */
+  afterCommit(then: () => void): void {
+    this.onCommit.push(then);
+  }
+
+  /** @internal Called by `Database.transaction` after its COMMIT. */
+  committed(): void {
+    for (const then of this.onCommit) then();
+  }
 
   /** The rows of one statement in this transaction (a projection's upsert: applyIfNewer), counted like any other. */
   async query<Row = unknown>(sql: Statement, parameters: readonly unknown[] = []): Promise<Row[]> {
@@ -90,11 +106,11 @@ export class Database implements OnApplicationShutdown {
     const connection = await this.pool.connect();
     const transaction = new Transaction(connection);
     let broken: Error | undefined;
+    let answer: T;
     try {
       await this.run('BEGIN', [], transaction);
-      const answer = await work(transaction);
+      answer = await work(transaction);
       await this.run('COMMIT', [], transaction);
-      return answer;
     } catch (error) {
       // A connection whose prepared statement went stale fails it on every use: close it (pg's pool already closes
       // one after any failure outside a transaction).
@@ -106,6 +122,8 @@ export class Database implements OnApplicationShutdown {
     } finally {
       connection.release(broken);
     }
+    transaction.committed();
+    return answer;
   }
 
   /**

@@ -3,7 +3,7 @@ import { headers as natsHeaders } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import { isEventSubject, streamOfEvent } from '@homing/contracts';
 import { CORRELATION_HEADER } from '../context';
-import { Database, type RawConnection } from '../database/database';
+import { Database, prepared, type RawConnection } from '../database/database';
 import { outboxMetrics, readOldestPendingWith } from '../metrics/metrics';
 import { isRefusalOfTheMessage, JetStreamPublisher } from '../nats/jetstream-publisher';
 import { JetStreamStreams } from '../nats/jetstream-streams';
@@ -44,6 +44,16 @@ interface OutboxRow {
   headers: Record<string, string>;
 }
 
+/** An event its own process has just committed to the outbox, as it was recorded (OutboxWriter). */
+export interface CommittedEvent {
+  id: string;
+  subject: string;
+  correlationId: string;
+  /** The envelope's JSON, as stored. */
+  envelope: string;
+  headers: Record<string, string>;
+}
+
 /** A row JetStream did not take, as recorded: why, whether it was refused for what it is, and its count now. */
 interface RecordedFailure {
   id: string;
@@ -78,6 +88,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private lastPurge = 0;
   private lastUnansweredLog = 0;
   private readonly publisher = new JetStreamPublisher();
+  // Dispatches under way, awaited at shutdown so that none uses the pool or NATS after they close.
+  private readonly dispatching = new Set<Promise<void>>();
 
   constructor(
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
@@ -99,10 +111,59 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     readOldestPendingWith(undefined);
     this.wake?.();
     await this.loop;
+    await Promise.all(this.dispatching);
     // Forgotten first, so that its end is not taken for a lost listener.
     const listener = this.listener;
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
+  }
+
+  /**
+   * Whether this process's relay publishes the events its process commits as they commit (`dispatch`). Only while its
+   * loop runs: a command or a test driving the relay by hand leaves them to NOTIFY and the relays' rounds.
+   */
+  get dispatches(): boolean {
+    return this.running;
+  }
+
+  /**
+   * Publishes events its own process has just committed, at once, and marks them as a round would (one statement):
+   * no NOTIFY, no wake-up and no locking read of the outbox, which were half of an event's statements and the relay
+   * stage of a finder's message (B3). The rows are the guarantee, as before: if the process dies first, or anything
+   * fails (JetStream away or refusing, the mark), the row stays unpublished and this relay's loop takes it over at once
+   * (another replica's at its next poll), with its refusal counts and set-aside. A relay's round may take a row while
+   * it is being dispatched (its poll, or a wake-up for another row): both publish it with the event's id as the msgID
+   * and JetStream keeps one.
+   */
+  dispatch(events: readonly CommittedEvent[]): void {
+    if (!this.running || events.length === 0) return;
+    const dispatch = this.publishCommitted(events).catch((error: unknown) => {
+      this.logger.debug(`outbox: dispatch of ${events.length} event(s) left to the relay: ${(error as Error).message}`);
+      this.notified = true;
+      this.wake?.();
+    });
+    this.dispatching.add(dispatch);
+    void dispatch.finally(() => this.dispatching.delete(dispatch));
+  }
+
+  private async publishCommitted(events: readonly CommittedEvent[]): Promise<void> {
+    // `published_at` says when publication began, as a round's transaction start does.
+    const startedAt = new Date();
+    const nc = this.nats.nc;
+    await Promise.all(
+      events.map(async (event) => {
+        const headers = natsHeaders();
+        for (const [key, value] of Object.entries(event.headers)) headers.set(key, value);
+        headers.set(CORRELATION_HEADER, event.correlationId);
+        await this.publisher.publish(nc, this.nats.namespace.subject(event.subject), encoder.encode(event.envelope), { msgID: event.id, headers });
+        outboxMetrics.published.inc({ subject: event.subject });
+      }),
+    );
+    const secret = events.filter((event) => isSecret(event.subject)).map((event) => event.id);
+    const kept = events.filter((event) => !isSecret(event.subject)).map((event) => event.id);
+    // Secrets (login codes, reset links) must not outlive their publication (ARCHITECTURE §3).
+    if (secret.length > 0) await this.database.affected(DELETE_PUBLISHED, [secret]);
+    if (kept.length > 0) await this.database.affected(MARK_PUBLISHED, [kept, startedAt]);
   }
 
   /** Publishes one batch and answers how many rows it published: for tests, which drive the relay by hand. */
@@ -339,6 +400,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 // offered again after 2^refusals seconds, at most $6. $3 is 0 when JetStream did not answer or was unavailable: not
 // counted, offered again after $7 seconds. Delays run from the statement's own time (clock_timestamp), not from the
 // transaction's start, which was before the batch waited for its acknowledgements.
+// A dispatched event's mark (every event a process commits runs one: B3), prepared on each connection. A row a
+// relay's round published and marked meanwhile keeps its mark.
+const MARK_PUBLISHED = prepared('UPDATE outbox SET published_at = $2 WHERE id = ANY($1::uuid[]) AND published_at IS NULL');
+const DELETE_PUBLISHED = prepared('DELETE FROM outbox WHERE id = ANY($1::uuid[])');
 const RECORD_FAILURE = `UPDATE outbox SET
     refusals = refusals + $3::integer,
     first_refused_at = CASE WHEN $3::integer = 1 THEN coalesce(first_refused_at, now()) ELSE first_refused_at END,

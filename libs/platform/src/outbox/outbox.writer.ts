@@ -1,10 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { EventMap, type DomainEvent, type EventData, type EventSubject } from '@homing/contracts';
 import { requestContext } from '../context';
 import { Database, prepared, type Transaction } from '../database/database';
 import { currentTraceHeaders } from '../tracing/propagation';
 import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
+import { OutboxRelay, type CommittedEvent } from './outbox.relay';
 
 /** Which entity an event is about, and that entity's version after the change (bumped in the same transaction). */
 export interface EventAggregate {
@@ -14,18 +15,27 @@ export interface EventAggregate {
 
 /**
  * Records events in the producer's `outbox` table inside the caller's transaction, so an event exists if and
- * only if the state change committed. The relay publishes it afterwards.
+ * only if the state change committed. Once it has committed, this process's relay publishes it at once
+ * (`OutboxRelay.dispatch`); where no relay runs in the process (a command), the row's NOTIFY wakes the service's relays.
  */
 @Injectable()
 export class OutboxWriter {
   constructor(
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
     private readonly database: Database,
+    @Optional() private readonly relay?: OutboxRelay,
   ) {}
 
   async record<S extends EventSubject>(transaction: Transaction, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
     const event = this.envelope(subject, data, aggregate);
-    await this.database.rows(RECORD_AND_NOTIFY, this.recordParameters(event), transaction);
+    const recorded = this.recorded(event);
+    const relay = this.relay;
+    if (relay?.dispatches) {
+      await this.database.rows(RECORD, recorded.parameters, transaction);
+      transaction.afterCommit(() => relay.dispatch([recorded.committed]));
+    } else {
+      await this.database.rows(RECORD_AND_NOTIFY, [...recorded.parameters, outboxChannel(this.options.schema)], transaction);
+    }
     return event;
   }
 
@@ -38,8 +48,15 @@ export class OutboxWriter {
    */
   async recordAlong<S extends EventSubject>(change: { sql: string; parameters: unknown[] }, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
     const event = this.envelope(subject, data, aggregate);
-    const statement = prepared(`WITH change AS (${change.sql}), ${recordAndNotify(change.parameters.length)}`);
-    await this.database.rows(statement, [...change.parameters, ...this.recordParameters(event)]);
+    const recorded = this.recorded(event);
+    const relay = this.relay;
+    if (relay?.dispatches) {
+      await this.database.rows(prepared(`WITH change AS (${change.sql}), ${recordOnly(change.parameters.length)}`), [...change.parameters, ...recorded.parameters]);
+      relay.dispatch([recorded.committed]);
+    } else {
+      const statement = prepared(`WITH change AS (${change.sql}), ${recordAndNotify(change.parameters.length)}`);
+      await this.database.rows(statement, [...change.parameters, ...recorded.parameters, outboxChannel(this.options.schema)]);
+    }
     return event;
   }
 
@@ -59,14 +76,28 @@ export class OutboxWriter {
     } as DomainEvent<S>;
   }
 
-  private recordParameters(event: DomainEvent): unknown[] {
-    return [event.id, event.subject, JSON.stringify(event), JSON.stringify(currentTraceHeaders()), outboxChannel(this.options.schema)];
+  /** The row's four parameters (id, subject, envelope, trace headers), and the event as the relay publishes it. */
+  private recorded(event: DomainEvent): { parameters: unknown[]; committed: CommittedEvent } {
+    const envelope = JSON.stringify(event);
+    const headers = currentTraceHeaders();
+    return {
+      parameters: [event.id, event.subject, envelope, JSON.stringify(headers)],
+      committed: { id: event.id, subject: event.subject, correlationId: event.correlationId, envelope, headers },
+    };
   }
+}
+
+/** The outbox row, its four parameters numbered after `before` others. */
+function recordOnly(before: number): string {
+  const [id, subject, envelope, headers] = [1, 2, 3, 4].map((index) => `$${before + index}`);
+  return `recorded AS (INSERT INTO outbox (id, subject, envelope, headers) VALUES (${id}, ${subject}, ${envelope}, ${headers}) RETURNING id)
+  SELECT recorded.id FROM recorded`;
 }
 
 /**
  * The outbox row and the NOTIFY that wakes the relays, in one round trip (the notification is delivered at commit, and
- * only if the transaction commits): a CTE and the SELECT after it, its five parameters numbered after `before` others.
+ * only if the transaction commits): a CTE and the SELECT after it, its five parameters (the channel last) numbered
+ * after `before` others.
  */
 function recordAndNotify(before: number): string {
   const [id, subject, envelope, headers, channel] = [1, 2, 3, 4, 5].map((index) => `$${before + index}`);
@@ -74,5 +105,6 @@ function recordAndNotify(before: number): string {
   SELECT pg_notify(${channel}, recorded.id::text) FROM recorded`;
 }
 
-// Every event a service records runs it (two a finder's message: B3), so each connection keeps it prepared.
+// Every event a service records runs one of them (two a finder's message: B3), so each connection keeps it prepared.
+const RECORD = prepared(`WITH ${recordOnly(0)}`);
 const RECORD_AND_NOTIFY = prepared(`WITH ${recordAndNotify(0)}`);
