@@ -12,8 +12,9 @@ import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSc
 // A real tracer provider, so the test can see the trace context an event carries.
 new node.NodeTracerProvider().register();
 
-// The transactional outbox against real PostgreSQL and JetStream. The relay's loop is not started (the module
-// is not initialised): each test drives `relayBatch()` itself, as a relay replica would.
+// The transactional outbox against real PostgreSQL and JetStream. Until the last tests start it, the relay's loop does
+// not run (the module is not initialised): each test drives `relayBatch()` itself, as a relay replica would, and the
+// writer NOTIFYs as a command's does. Once it runs, events are dispatched as they commit.
 describe('transactional outbox', () => {
   const infra = testInfra();
   const namespace = isolatedName();
@@ -396,7 +397,18 @@ describe('transactional outbox', () => {
       created.stop();
     });
 
+    it('publishes a change recorded along with its event as it is made', async () => {
+      jest.spyOn(relay, 'relayOnce').mockResolvedValue({ read: 0, published: 0 });
+      const created = arrivalsOf('items.item.created.v1');
+      const data = { code: 'ABCDEFGHJKMNPQRS', ownerUserId: randomUUID(), claimedAt: new Date().toISOString() };
+      const event = await writer.recordAlong({ sql: 'INSERT INTO changes (name) VALUES ($1)', parameters: [randomUUID()] }, 'items.item.created.v1', data, aggregate);
+      await expectEventually(() => expect(created.arrived.has(event.id)).toBe(true), { timeoutMs: 3000, intervalMs: 10 });
+      await expectEventually(async () => expect(await publishedAt(event.id)).toEqual(expect.any(Date)), { timeoutMs: 3000, intervalMs: 10 });
+      created.stop();
+    });
+
     it('commits nothing to publish when the transaction rolls back', async () => {
+      expect(relay.dispatches).toBe(true);
       const dispatch = jest.spyOn(relay, 'dispatch');
       await expect(
         db.transaction(async (transaction) => {
@@ -435,6 +447,32 @@ describe('transactional outbox', () => {
       await expectEventually(() => expect(secrets.arrived.has(event.id)).toBe(true), { timeoutMs: 3000, intervalMs: 10 });
       await expectEventually(async () => expect(await db.rows('SELECT 1 FROM outbox WHERE id = $1', [event.id])).toEqual([]), { timeoutMs: 3000, intervalMs: 10 });
       secrets.stop();
+    });
+
+    // Last: it stops the relay.
+    it('tells the relays of other processes by NOTIFY of an event that commits as this one stops', async () => {
+      const others = new Client({ connectionString: infra.databaseUrl });
+      await others.connect();
+      try {
+        await others.query(`LISTEN ${outboxChannel(database.schema)}`);
+        const notified = new Promise<void>((resolve) => others.once('notification', () => resolve()));
+        // Recorded while the relay runs (no NOTIFY with the row), committed once it has stopped (SIGTERM meanwhile).
+        const event = await db.transaction(async (transaction) => {
+          const recorded = await writer.record(transaction, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId: randomUUID(), claimedAt: new Date().toISOString() }, aggregate);
+          await relay.onModuleDestroy();
+          return recorded;
+        });
+        expect(relay.dispatches).toBe(false);
+        await Promise.race([notified, new Promise((_, reject) => setTimeout(() => reject(new Error('no NOTIFY within 3 s')), 3000).unref())]);
+        expect(await publishedAt(event.id)).toBeNull();
+        // Another process's relay takes it.
+        const published = waitForEvent(nats.nc, namespace, 'items.item.created.v1', (arrived) => arrived.id === event.id);
+        expect(await relay.relayBatch()).toBeGreaterThanOrEqual(1);
+        await published;
+        expect(await publishedAt(event.id)).toEqual(expect.any(Date));
+      } finally {
+        await others.end();
+      }
     });
   });
 });

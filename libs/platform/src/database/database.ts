@@ -26,7 +26,14 @@ export class Transaction {
 
   /** @internal Called by `Database.transaction` after its COMMIT. */
   committed(): void {
-    for (const then of this.onCommit) then();
+    for (const then of this.onCommit) {
+      // The change is committed: a callback's failure must neither skip the others nor reach the caller as a failure.
+      try {
+        then();
+      } catch (error) {
+        process.emitWarning(`an after-commit callback failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
   }
 
   /** The rows of one statement in this transaction (a projection's upsert: applyIfNewer), counted like any other. */
@@ -110,7 +117,10 @@ export class Database implements OnApplicationShutdown {
     try {
       await this.run('BEGIN', [], transaction);
       answer = await work(transaction);
-      await this.run('COMMIT', [], transaction);
+      // PostgreSQL answers COMMIT in a transaction a failed statement aborted with ROLLBACK, not an error: work that
+      // went on after catching one must not be taken for committed (nor its after-commit callbacks run).
+      const { command } = await this.run('COMMIT', [], transaction);
+      if (command !== 'COMMIT') throw new Error(`the transaction was rolled back (${command}): one of its statements failed`);
     } catch (error) {
       // A connection whose prepared statement went stale fails it on every use: close it (pg's pool already closes
       // one after any failure outside a transaction).

@@ -72,6 +72,10 @@ export function readOldestPendingWith(reader: (() => Promise<number>) | undefine
 export const outboxMetrics = {
   published: new Counter({ name: 'homing_outbox_published_total', help: 'Events published from the outbox', labelNames: ['subject'] }),
   failures: new Counter({ name: 'homing_outbox_publish_failures_total', help: 'Outbox relay batches that failed, or left rows JetStream did not answer for, to be retried' }),
+  dispatchesLeft: new Counter({
+    name: 'homing_outbox_dispatches_left_total',
+    help: 'Events published as they committed whose publish or mark failed, left to the relay (published again under their id)',
+  }),
   refusals: new Counter({
     name: 'homing_outbox_refusals_total',
     help: 'Outbox rows JetStream refused for what they are while it answered (each offered again after 2^refusals s, at most 5 min)',

@@ -136,14 +136,24 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
    * and JetStream keeps one.
    */
   dispatch(events: readonly CommittedEvent[]): void {
-    if (!this.running || events.length === 0) return;
+    if (events.length === 0) return;
+    // Stopping since the writer chose not to NOTIFY (a request answered during shutdown): the service's other relays
+    // are told, as the writer would have.
+    if (!this.running) return this.notifyRelays();
     const dispatch = this.publishCommitted(events).catch((error: unknown) => {
-      this.logger.debug(`outbox: dispatch of ${events.length} event(s) left to the relay: ${(error as Error).message}`);
+      outboxMetrics.dispatchesLeft.inc();
+      this.logger.debug(`outbox: dispatch of ${events.length} event(s) left to the relay: ${error instanceof Error ? error.message : String(error)}`);
+      if (!this.running) return this.notifyRelays();
       this.notified = true;
       this.wake?.();
     });
     this.dispatching.add(dispatch);
     void dispatch.finally(() => this.dispatching.delete(dispatch));
+  }
+
+  /** A NOTIFY on the outbox's channel, for the relays of the service's other processes; best effort (they also poll). */
+  private notifyRelays(): void {
+    void this.database.rows(NOTIFY_RELAYS, [outboxChannel(this.options.schema)]).catch(() => undefined);
   }
 
   private async publishCommitted(events: readonly CommittedEvent[]): Promise<void> {
@@ -400,10 +410,6 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 // offered again after 2^refusals seconds, at most $6. $3 is 0 when JetStream did not answer or was unavailable: not
 // counted, offered again after $7 seconds. Delays run from the statement's own time (clock_timestamp), not from the
 // transaction's start, which was before the batch waited for its acknowledgements.
-// A dispatched event's mark (every event a process commits runs one: B3), prepared on each connection. A row a
-// relay's round published and marked meanwhile keeps its mark.
-const MARK_PUBLISHED = prepared('UPDATE outbox SET published_at = $2 WHERE id = ANY($1::uuid[]) AND published_at IS NULL');
-const DELETE_PUBLISHED = prepared('DELETE FROM outbox WHERE id = ANY($1::uuid[])');
 const RECORD_FAILURE = `UPDATE outbox SET
     refusals = refusals + $3::integer,
     first_refused_at = CASE WHEN $3::integer = 1 THEN coalesce(first_refused_at, now()) ELSE first_refused_at END,
@@ -428,6 +434,15 @@ export async function republishSetAside(database: Database, schema: string): Pro
 function isSecret(subject: string): boolean {
   return isEventSubject(subject) && streamOfEvent(subject) === 'secrets';
 }
+
+// A dispatched event's mark (every event a process commits runs one: B3), prepared on each connection. A row a relay's
+// round holds (it took the row while it was dispatched, and waits for its acknowledgements) is left to that round,
+// which marks it, rather than waited for on a pooled connection; a row a round marked already keeps its mark.
+const MARK_PUBLISHED = prepared(
+  'UPDATE outbox SET published_at = $2 WHERE id IN (SELECT id FROM outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED)',
+);
+const DELETE_PUBLISHED = prepared('DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE id = ANY($1::uuid[]) FOR UPDATE SKIP LOCKED)');
+const NOTIFY_RELAYS = prepared(`SELECT pg_notify($1, 'dispatch left')`);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
