@@ -400,7 +400,7 @@ try {
       '|---|---|---|---|---|---|',
       ...rows.map(({ round, plain, system, ratios }) => `| ${round} | ${plain.p50.toFixed(1)} / ${plain.p99.toFixed(1)} | ${system.p50.toFixed(1)} / ${system.p99.toFixed(1)} | ${ratios.p50.toFixed(2)}× | ${ratios.p99.toFixed(2)}× | ${system.lost} / ${system.duplicated} / ${system.failed} |`),
       '',
-      'Where the product’s time went, stage by stage (ms, p50 / p99 over each round’s messages; from the timestamps each step records: the POST’s answer, messaging’s outbox row and the relay’s pick-up, the BullMQ job’s enqueue and start, the worker’s delivery row’s `sent_at`, the SMTP sink’s acceptance):',
+      'Where the product’s time went, stage by stage (ms, p50 / p99 over each round’s messages; from the timestamps each step records: the POST’s answer, messaging’s outbox row and the start of its publication (its `published_at`), the BullMQ job’s enqueue and start, the worker’s delivery row’s `sent_at`, the SMTP sink’s acceptance):',
       '',
       `| stage | ${rows.map(({ round }) => `round ${round}`).join(' | ')} |`,
       `|---|${rows.map(() => '---|').join('')}`,
