@@ -397,6 +397,22 @@ describe('transactional outbox', () => {
       created.stop();
     });
 
+    it('publishes the events of one transaction together, once it commits', async () => {
+      jest.spyOn(relay, 'relayOnce').mockResolvedValue({ read: 0, published: 0 });
+      const dispatch = jest.spyOn(relay, 'dispatch');
+      const created = arrivalsOf('items.item.created.v1');
+      const claimedAt = new Date().toISOString();
+      const events = await db.transaction(async (transaction) => [
+        await writer.record(transaction, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId: randomUUID(), claimedAt }, aggregate),
+        await writer.record(transaction, 'items.item.created.v1', { code: 'ABCDEFGHJKMNPQRS', ownerUserId: randomUUID(), claimedAt }, aggregate),
+      ]);
+      expect(dispatch).toHaveBeenCalledTimes(1);
+      expect(dispatch.mock.calls[0][0].map((event) => event.id)).toEqual(events.map((event) => event.id));
+      await expectEventually(() => expect(events.every((event) => created.arrived.has(event.id))).toBe(true), { timeoutMs: 3000, intervalMs: 10 });
+      for (const event of events) await expectEventually(async () => expect(await publishedAt(event.id)).toEqual(expect.any(Date)), { timeoutMs: 3000, intervalMs: 10 });
+      created.stop();
+    });
+
     it('publishes a change recorded along with its event as it is made', async () => {
       jest.spyOn(relay, 'relayOnce').mockResolvedValue({ read: 0, published: 0 });
       const created = arrivalsOf('items.item.created.v1');

@@ -108,7 +108,7 @@ export const consumerMetrics = {
 export const databaseMetrics = {
   queries: new Counter({
     name: 'homing_db_queries_total',
-    help: 'SQL statements sent to PostgreSQL, by the RPC subject or event consumer that sent them (background: outbox relay, purges)',
+    help: 'SQL statements sent to PostgreSQL, by the RPC subject or event consumer that sent them (background: outbox relay rounds, purges; an event dispatched as it commits counts under its work)',
     labelNames: ['work'],
   }),
 };

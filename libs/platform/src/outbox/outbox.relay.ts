@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { headers as natsHeaders } from '@nats-io/transport-node';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import { isEventSubject, streamOfEvent } from '@homing/contracts';
 import { CORRELATION_HEADER } from '../context';
@@ -12,9 +12,10 @@ import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel, outboxListenerName }
 
 const BATCH_SIZE = 100;
 const encoder = new TextEncoder();
-// Every commit's NOTIFY wakes the relays of every replica at once; the poll only finds rows whose notification was
-// missed (a listener silently cut off and not yet replaced). Each poll is a transaction, so an idle service polling
-// every second cost a visible share of the stack's idle CPU (B8).
+// A service's own commits are published as they commit (dispatch); a command's commits NOTIFY, which wakes the relays
+// of every replica at once. The poll finds what neither reached: the rows of a process that died before its dispatch,
+// and notifications missed (a listener silently cut off and not yet replaced). Each poll is a transaction, so an idle
+// service polling every second cost a visible share of the stack's idle CPU (B8).
 const POLL_INTERVAL_MS = 5000;
 const MAX_BACKOFF_MS = 5000;
 // Published rows are kept a day for inspection, then purged; JetStream de-duplicates by id within 10 minutes.
@@ -68,7 +69,8 @@ interface RecordedFailure {
  * Publishes the outbox to JetStream: rows are locked with `FOR UPDATE SKIP LOCKED` (replicas share the work
  * without publishing a row twice at once), published with `msgID = event id` (a crash after the ack and before
  * the mark republishes, and JetStream drops the duplicate), then marked published, or deleted for events of the
- * short-lived secrets stream. Wakes on the producer's NOTIFY, and polls in case one was missed.
+ * short-lived secrets stream. Events its own process commits it publishes at once (`dispatch`); it wakes on a NOTIFY
+ * (a command's commit, a dispatch left to it), and polls for what neither reached.
  *
  * A row JetStream does not take holds no one back: the rows taken are marked, and it is offered again after a delay,
  * out of the way. A refusal while JetStream answers (a row of the batch acknowledged, or JetStream asked) is counted
@@ -153,27 +155,26 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** A NOTIFY on the outbox's channel, for the relays of the service's other processes; best effort (they also poll). */
   private notifyRelays(): void {
-    void this.database.rows(NOTIFY_RELAYS, [outboxChannel(this.options.schema)]).catch(() => undefined);
+    void notifyRelays(this.database, this.options.schema, 'dispatch left').catch(() => undefined);
   }
 
   private async publishCommitted(events: readonly CommittedEvent[]): Promise<void> {
-    // `published_at` says when publication began, as a round's transaction start does.
-    const startedAt = new Date();
+    // `published_at` says when publication began (as a round's transaction start does), on the database's clock.
+    const startedAt = performance.now();
     const nc = this.nats.nc;
-    await Promise.all(
-      events.map(async (event) => {
-        const headers = natsHeaders();
-        for (const [key, value] of Object.entries(event.headers)) headers.set(key, value);
-        headers.set(CORRELATION_HEADER, event.correlationId);
-        await this.publisher.publish(nc, this.nats.namespace.subject(event.subject), encoder.encode(event.envelope), { msgID: event.id, headers });
-        outboxMetrics.published.inc({ subject: event.subject });
-      }),
-    );
-    const secret = events.filter((event) => isSecret(event.subject)).map((event) => event.id);
-    const kept = events.filter((event) => !isSecret(event.subject)).map((event) => event.id);
-    // Secrets (login codes, reset links) must not outlive their publication (ARCHITECTURE §3).
+    await Promise.all(events.map((event) => this.publishOne(nc, event)));
+    const { secret, kept } = bySecrecy(events);
     if (secret.length > 0) await this.database.affected(DELETE_PUBLISHED, [secret]);
-    if (kept.length > 0) await this.database.affected(MARK_PUBLISHED, [kept, startedAt]);
+    if (kept.length > 0) await this.database.affected(MARK_PUBLISHED, [kept, performance.now() - startedAt]);
+  }
+
+  /** One event to JetStream, with the event's id as its msgID (a second publish of it is dropped as a duplicate). */
+  private async publishOne(nc: NatsConnection, event: { id: string; subject: string; envelope: string; headers: Record<string, string>; correlationId?: string }): Promise<void> {
+    const headers = natsHeaders();
+    for (const [key, value] of Object.entries(event.headers)) headers.set(key, value);
+    if (event.correlationId) headers.set(CORRELATION_HEADER, event.correlationId);
+    await this.publisher.publish(nc, this.nats.namespace.subject(event.subject), encoder.encode(event.envelope), { msgID: event.id, headers });
+    outboxMetrics.published.inc({ subject: event.subject });
   }
 
   /** Publishes one batch and answers how many rows it published: for tests, which drive the relay by hand. */
@@ -184,8 +185,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * One batch, as the loop runs it: how many rows it read (a full batch may have more behind it), how many it
    * published. A batch whose rows are all taken is one transaction in two round trips, not four (BEGIN with the locking
-   * read; the marks with COMMIT): at B3's rate every event is a batch of its own, so they were most of the relay's
-   * statements. Rows not taken cost a statement each, after a savepoint.
+   * read; the marks with COMMIT): at B3's rate, before events were dispatched as they commit, every event was a batch of
+   * its own, so they were most of the relay's statements. Rows not taken cost a statement each, after a savepoint.
    */
   relayOnce(): Promise<{ read: number; published: number }> {
     // A failure closes the connection rather than reusing it (withConnection), which also ends its transaction.
@@ -208,14 +209,15 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       // not one a row. A row published again later (its acknowledgement was lost) is dropped by JetStream as a
       // duplicate of its msgID.
       const outcomes = await Promise.allSettled(
-        rows.map(async (row) => {
-          const headers = natsHeaders();
-          for (const [key, value] of Object.entries(row.headers ?? {})) headers.set(key, value);
-          const correlationId = (row.envelope as { correlationId?: string }).correlationId;
-          if (correlationId) headers.set(CORRELATION_HEADER, correlationId);
-          await this.publisher.publish(nc, this.nats.namespace.subject(row.subject), encoder.encode(JSON.stringify(row.envelope)), { msgID: row.id, headers });
-          outboxMetrics.published.inc({ subject: row.subject });
-        }),
+        rows.map((row) =>
+          this.publishOne(nc, {
+            id: row.id,
+            subject: row.subject,
+            envelope: JSON.stringify(row.envelope),
+            headers: row.headers ?? {},
+            correlationId: (row.envelope as { correlationId?: string }).correlationId,
+          }),
+        ),
       );
       const published = rows.filter((_, index) => outcomes[index].status === 'fulfilled');
       const failed = rows.flatMap((row, index) => {
@@ -225,10 +227,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       // Nothing taken, and JetStream does not answer when asked: an outage, which says nothing about any row. The
       // failure rolls the batch back and the loop tries again after its backoff.
       if (published.length === 0 && !(await this.jetStreamAnswers())) throw failed[0].error;
-      const secret = published.filter((row) => isSecret(row.subject)).map((row) => row.id);
-      const kept = published.filter((row) => !isSecret(row.subject)).map((row) => row.id);
+      const { secret, kept } = bySecrecy(published);
       const marks = [
-        // Secrets (login codes, reset links) must not outlive their publication (ARCHITECTURE §3).
         ...(secret.length > 0 ? [`DELETE FROM outbox WHERE id = ANY(${uuidArray(secret)})`] : []),
         ...(kept.length > 0 ? [`UPDATE outbox SET published_at = now() WHERE id = ANY(${uuidArray(kept)})`] : []),
       ];
@@ -427,22 +427,37 @@ export async function republishSetAside(database: Database, schema: string): Pro
   const rows = await database.rows<{ id: string }>(
     'UPDATE outbox SET set_aside_at = NULL, refusals = 0, first_refused_at = NULL, retry_at = NULL WHERE published_at IS NULL AND set_aside_at IS NOT NULL RETURNING id',
   );
-  if (rows.length > 0) await database.rows('SELECT pg_notify($1, $2)', [outboxChannel(schema), 'republish']);
+  if (rows.length > 0) await notifyRelays(database, schema, 'republish');
   return rows.length;
+}
+
+/** Wakes the relays of every process of the service (those listening on its outbox's channel). */
+function notifyRelays(database: Database, schema: string, reason: string): Promise<unknown> {
+  return database.rows(NOTIFY_RELAYS, [outboxChannel(schema), reason]);
 }
 
 function isSecret(subject: string): boolean {
   return isEventSubject(subject) && streamOfEvent(subject) === 'secrets';
 }
 
+/** Ids of published events by what becomes of their rows: secrets (login codes, reset links) must not outlive their publication (ARCHITECTURE §3), and are deleted; the rest are marked. */
+function bySecrecy(published: ReadonlyArray<{ id: string; subject: string }>): { secret: string[]; kept: string[] } {
+  const secret: string[] = [];
+  const kept: string[] = [];
+  for (const { id, subject } of published) (isSecret(subject) ? secret : kept).push(id);
+  return { secret, kept };
+}
+
 // A dispatched event's mark (every event a process commits runs one: B3), prepared on each connection. A row a relay's
 // round holds (it took the row while it was dispatched, and waits for its acknowledgements) is left to that round,
 // which marks it, rather than waited for on a pooled connection; a row a round marked already keeps its mark.
+// $2: the milliseconds since the dispatch began.
 const MARK_PUBLISHED = prepared(
-  'UPDATE outbox SET published_at = $2 WHERE id IN (SELECT id FROM outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED)',
+  `UPDATE outbox SET published_at = now() - $2 * interval '1 millisecond'
+    WHERE id IN (SELECT id FROM outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED)`,
 );
 const DELETE_PUBLISHED = prepared('DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE id = ANY($1::uuid[]) FOR UPDATE SKIP LOCKED)');
-const NOTIFY_RELAYS = prepared(`SELECT pg_notify($1, 'dispatch left')`);
+const NOTIFY_RELAYS = prepared('SELECT pg_notify($1, $2)');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

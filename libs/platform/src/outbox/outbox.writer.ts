@@ -26,15 +26,24 @@ export class OutboxWriter {
     @Optional() private readonly relay?: OutboxRelay,
   ) {}
 
+  // The events each open transaction recorded so far, dispatched together once it commits.
+  private readonly uncommitted = new WeakMap<Transaction, CommittedEvent[]>();
+
   async record<S extends EventSubject>(transaction: Transaction, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
     const event = this.envelope(subject, data, aggregate);
     const recorded = this.recorded(event);
     const relay = this.relay;
-    if (relay?.dispatches) {
-      await this.database.rows(RECORD, recorded.parameters, transaction);
-      transaction.afterCommit(() => relay.dispatch([recorded.committed]));
-    } else {
-      await this.database.rows(RECORD_AND_NOTIFY, [...recorded.parameters, outboxChannel(this.options.schema)], transaction);
+    const dispatched = relay?.dispatches === true;
+    await this.database.rows(dispatched ? RECORD : RECORD_AND_NOTIFY, this.parametersFor(recorded, dispatched), transaction);
+    if (relay && dispatched) {
+      // A transaction's events go out together, with one mark.
+      let events = this.uncommitted.get(transaction);
+      if (!events) {
+        const committed: CommittedEvent[] = (events = []);
+        this.uncommitted.set(transaction, committed);
+        transaction.afterCommit(() => relay.dispatch(committed));
+      }
+      events.push(recorded.committed);
     }
     return event;
   }
@@ -50,13 +59,10 @@ export class OutboxWriter {
     const event = this.envelope(subject, data, aggregate);
     const recorded = this.recorded(event);
     const relay = this.relay;
-    if (relay?.dispatches) {
-      await this.database.rows(prepared(`WITH change AS (${change.sql}), ${recordOnly(change.parameters.length)}`), [...change.parameters, ...recorded.parameters]);
-      relay.dispatch([recorded.committed]);
-    } else {
-      const statement = prepared(`WITH change AS (${change.sql}), ${recordAndNotify(change.parameters.length)}`);
-      await this.database.rows(statement, [...change.parameters, ...recorded.parameters, outboxChannel(this.options.schema)]);
-    }
+    const dispatched = relay?.dispatches === true;
+    const statement = prepared(`WITH change AS (${change.sql}), ${recordedRow(change.parameters.length, !dispatched)}`);
+    await this.database.rows(statement, [...change.parameters, ...this.parametersFor(recorded, dispatched)]);
+    if (relay && dispatched) relay.dispatch([recorded.committed]);
     return event;
   }
 
@@ -76,6 +82,11 @@ export class OutboxWriter {
     } as DomainEvent<S>;
   }
 
+  /** The statement's parameters: the row's four, and the channel to NOTIFY when no relay of this process dispatches. */
+  private parametersFor(recorded: { parameters: unknown[] }, dispatched: boolean): unknown[] {
+    return dispatched ? recorded.parameters : [...recorded.parameters, outboxChannel(this.options.schema)];
+  }
+
   /** The row's four parameters (id, subject, envelope, trace headers), and the event as the relay publishes it. */
   private recorded(event: DomainEvent): { parameters: unknown[]; committed: CommittedEvent } {
     const envelope = JSON.stringify(event);
@@ -87,24 +98,17 @@ export class OutboxWriter {
   }
 }
 
-/** The outbox row, its four parameters numbered after `before` others. */
-function recordOnly(before: number): string {
-  const [id, subject, envelope, headers] = [1, 2, 3, 4].map((index) => `$${before + index}`);
-  return `recorded AS (INSERT INTO outbox (id, subject, envelope, headers) VALUES (${id}, ${subject}, ${envelope}, ${headers}) RETURNING id)
-  SELECT recorded.id FROM recorded`;
-}
-
 /**
- * The outbox row and the NOTIFY that wakes the relays, in one round trip (the notification is delivered at commit, and
- * only if the transaction commits): a CTE and the SELECT after it, its five parameters (the channel last) numbered
- * after `before` others.
+ * The outbox row as a CTE (its four parameters numbered after `before` others) and the SELECT after it; with `notify`,
+ * that SELECT is the NOTIFY that wakes the relays, in the same round trip (delivered at commit, and only if the
+ * transaction commits), the channel a fifth parameter.
  */
-function recordAndNotify(before: number): string {
+function recordedRow(before: number, notify: boolean): string {
   const [id, subject, envelope, headers, channel] = [1, 2, 3, 4, 5].map((index) => `$${before + index}`);
   return `recorded AS (INSERT INTO outbox (id, subject, envelope, headers) VALUES (${id}, ${subject}, ${envelope}, ${headers}) RETURNING id)
-  SELECT pg_notify(${channel}, recorded.id::text) FROM recorded`;
+  SELECT ${notify ? `pg_notify(${channel}, recorded.id::text)` : 'recorded.id'} FROM recorded`;
 }
 
 // Every event a service records runs one of them (two a finder's message: B3), so each connection keeps it prepared.
-const RECORD = prepared(`WITH ${recordOnly(0)}`);
-const RECORD_AND_NOTIFY = prepared(`WITH ${recordAndNotify(0)}`);
+const RECORD = prepared(`WITH ${recordedRow(0, false)}`);
+const RECORD_AND_NOTIFY = prepared(`WITH ${recordedRow(0, true)}`);
