@@ -26,25 +26,15 @@ export class OutboxWriter {
     @Optional() private readonly relay?: OutboxRelay,
   ) {}
 
-  // The events each open transaction recorded so far, dispatched together once it commits.
+  // The events each open transaction recorded so far (dispatchOnCommit).
   private readonly uncommitted = new WeakMap<Transaction, CommittedEvent[]>();
 
   async record<S extends EventSubject>(transaction: Transaction, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
     const event = this.envelope(subject, data, aggregate);
     const recorded = this.recorded(event);
-    const relay = this.relay;
-    const dispatched = relay?.dispatches === true;
-    await this.database.rows(dispatched ? RECORD : RECORD_AND_NOTIFY, this.parametersFor(recorded, dispatched), transaction);
-    if (relay && dispatched) {
-      // A transaction's events go out together, with one mark.
-      let events = this.uncommitted.get(transaction);
-      if (!events) {
-        const committed: CommittedEvent[] = (events = []);
-        this.uncommitted.set(transaction, committed);
-        transaction.afterCommit(() => relay.dispatch(committed));
-      }
-      events.push(recorded.committed);
-    }
+    const relay = this.dispatchingRelay();
+    await this.database.rows(relay ? RECORD : RECORD_AND_NOTIFY, this.parametersFor(recorded, relay !== undefined), transaction);
+    if (relay) this.dispatchOnCommit(transaction, relay).push(recorded.committed);
     return event;
   }
 
@@ -58,12 +48,28 @@ export class OutboxWriter {
   async recordAlong<S extends EventSubject>(change: { sql: string; parameters: unknown[] }, subject: S, data: EventData<S>, aggregate: EventAggregate): Promise<DomainEvent<S>> {
     const event = this.envelope(subject, data, aggregate);
     const recorded = this.recorded(event);
-    const relay = this.relay;
-    const dispatched = relay?.dispatches === true;
-    const statement = prepared(`WITH change AS (${change.sql}), ${recordedRow(change.parameters.length, !dispatched)}`);
-    await this.database.rows(statement, [...change.parameters, ...this.parametersFor(recorded, dispatched)]);
-    if (relay && dispatched) relay.dispatch([recorded.committed]);
+    const relay = this.dispatchingRelay();
+    const statement = prepared(`WITH change AS (${change.sql}), ${recordedRow(change.parameters.length, relay === undefined)}`);
+    await this.database.rows(statement, [...change.parameters, ...this.parametersFor(recorded, relay !== undefined)]);
+    relay?.dispatch([recorded.committed]);
     return event;
+  }
+
+  /** This process's relay while it publishes events as they commit; none in a command (its rows NOTIFY instead). */
+  private dispatchingRelay(): OutboxRelay | undefined {
+    return this.relay?.dispatches ? this.relay : undefined;
+  }
+
+  /** The events `transaction` has recorded so far, which go out together, with one mark, once it commits. */
+  private dispatchOnCommit(transaction: Transaction, relay: OutboxRelay): CommittedEvent[] {
+    let events = this.uncommitted.get(transaction);
+    if (!events) {
+      const batch: CommittedEvent[] = [];
+      transaction.afterCommit(() => relay.dispatch(batch));
+      this.uncommitted.set(transaction, batch);
+      events = batch;
+    }
+    return events;
   }
 
   private envelope<S extends EventSubject>(subject: S, data: EventData<S>, aggregate: EventAggregate): DomainEvent<S> {
