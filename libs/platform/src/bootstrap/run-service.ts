@@ -103,7 +103,7 @@ async function startServer<C extends BaseConfig>(definition: ServiceDefinition<C
   // Labelled by route pattern (`/api/v1/items/:code`), never by raw URL: codes must not become label values.
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    httpMetrics.duration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    httpMetrics.duration.observe([request.method, route, String(reply.statusCode)], reply.elapsedTime / 1000);
     done();
   });
   if (definition.fastify?.forceCloseConnections === true) answerInFlightBeforeForcedClose(fastify);

@@ -1,2 +1,3 @@
 export * from './metrics';
 export * from './metrics.controller';
+export * from './series-histogram';

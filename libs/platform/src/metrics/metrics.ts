@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, register } from 'prom-client';
+import { SeriesHistogram } from './series-histogram';
 
 // One registry per process (prom-client's default). Metric names are part of dashboards: rename with care.
 let defaultsCollected = false;
@@ -38,27 +39,12 @@ export const eventLoopMetrics = {
 const seconds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 export const httpMetrics = {
-  duration: new Histogram({
-    name: 'homing_http_request_duration_seconds',
-    help: 'HTTP requests by route, method and status',
-    labelNames: ['method', 'route', 'status'],
-    buckets: seconds,
-  }),
+  duration: new SeriesHistogram('homing_http_request_duration_seconds', 'HTTP requests by route, method and status', ['method', 'route', 'status'], seconds),
 };
 
 export const rpcMetrics = {
-  clientDuration: new Histogram({
-    name: 'homing_rpc_client_duration_seconds',
-    help: 'RPC calls made, by subject and outcome',
-    labelNames: ['subject', 'outcome'],
-    buckets: seconds,
-  }),
-  serverDuration: new Histogram({
-    name: 'homing_rpc_server_duration_seconds',
-    help: 'RPC requests handled, by subject and outcome',
-    labelNames: ['subject', 'outcome'],
-    buckets: seconds,
-  }),
+  clientDuration: new SeriesHistogram('homing_rpc_client_duration_seconds', 'RPC calls made, by subject and outcome', ['subject', 'outcome'], seconds),
+  serverDuration: new SeriesHistogram('homing_rpc_server_duration_seconds', 'RPC requests handled, by subject and outcome', ['subject', 'outcome'], seconds),
 };
 
 // What the outbox gauge reads when it is scraped (the relay registers it): one query a scrape, none a batch.

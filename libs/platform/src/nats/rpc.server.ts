@@ -125,7 +125,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
   }
 
   private shed(pattern: string, msg: Msg, outcome: 'expired' | 'busy', reply: Uint8Array): void {
-    rpcMetrics.serverDuration.observe({ subject: pattern, outcome }, 0);
+    rpcMetrics.serverDuration.observe([pattern, outcome], 0);
     msg.respond(reply, { headers: errorReplyHeaders() });
   }
 
@@ -140,7 +140,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
   }
 
   private async answer(pattern: string, msg: Msg, span: Span): Promise<void> {
-    const stopTimer = rpcMetrics.serverDuration.startTimer({ subject: pattern });
+    const started = performance.now();
     let outcome = 'ok';
     try {
       const payload = this.parse(pattern, msg.data);
@@ -151,7 +151,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
       span.setAttribute('rpc.status', outcome);
       msg.respond(encodeJson(body), { headers: errorReplyHeaders() });
     } finally {
-      stopTimer({ outcome });
+      rpcMetrics.serverDuration.observe([pattern, outcome], (performance.now() - started) / 1000);
     }
   }
 
