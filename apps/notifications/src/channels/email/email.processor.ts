@@ -10,7 +10,7 @@ import { QUEUES } from '../../persisted-names';
 import { DeliveriesRepository, HELD_ELSEWHERE, runsOf, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
-import { EmailRenderer, type RenderedEmail } from './email-renderer';
+import { EmailRenderer } from './email-renderer';
 import { SmtpRefusedError, SmtpRepository } from './smtp.repository';
 
 /** Who a mail goes to, as identity, messaging or the job itself says. */
@@ -103,6 +103,8 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
    */
   private async deliver(job: Job<StoredEmailJobData>, mail: EmailJob, attempt: DeliveryAttempt, recipient: Recipient): Promise<void> {
     let handedOver = false;
+    // A refusal's outcome, once recorded, has ended this run's claim (RECORD_OUTCOME): nothing left to release.
+    let outcomeRecorded = false;
     try {
       const { receipt, ownerReplyToken } = await this.receiptOf(mail);
       const scan = await this.scanOf(mail);
@@ -116,13 +118,20 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         this.logger.log(`${attempt.jobId} (${job.name}) skipped: the scan or its item is gone`);
       } else {
         const { resumeToken, replyTo } = await this.conversationLinksOf(mail, ownerReplyToken);
-        await this.send(attempt, recipient.email, this.renderer.render(mail, recipient.language, { ...recipient, resumeToken, scan }), replyTo);
+        try {
+          await this.smtp.send(recipient.email, this.renderer.render(mail, recipient.language, { ...recipient, resumeToken, scan }), attempt.jobId, replyTo);
+        } catch (error) {
+          if (!(error instanceof SmtpRefusedError)) throw error;
+          await this.deliveries.markFailed(attempt, error.message, error.permanent);
+          outcomeRecorded = true;
+          throw error.permanent ? new UnrecoverableError(error.message) : error;
+        }
         handedOver = true;
         await this.receipts.sent(attempt, receipt);
         this.logger.log(`${attempt.jobId} (${job.name}) sent in ${recipient.language} on attempt ${attempt.attempts}`);
       }
     } catch (error) {
-      if (!handedOver) await this.deliveries.release(attempt);
+      if (!handedOver && !outcomeRecorded) await this.deliveries.release(attempt);
       throw error;
     }
   }
@@ -207,17 +216,6 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
 
   private replyAddress(token: string | null | undefined): string | undefined {
     return token ? relayReplyAddress(token, this.config.RELAY_DOMAIN) : undefined;
-  }
-
-  private async send(attempt: DeliveryAttempt, address: string, email: RenderedEmail, replyTo?: string): Promise<void> {
-    try {
-      await this.smtp.send(address, email, attempt.jobId, replyTo);
-    } catch (error) {
-      if (!(error instanceof SmtpRefusedError)) throw error;
-      await this.deliveries.markFailed(attempt, error.message, error.permanent);
-      if (error.permanent) throw new UnrecoverableError(error.message);
-      throw error;
-    }
   }
 
   /**

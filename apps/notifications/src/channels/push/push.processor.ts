@@ -55,6 +55,8 @@ export class PushProcessor extends QueueWorker<PushJobData> {
     // Another run holds it (a worker that lost its lock may still be sending): come back once that claim ends.
     if (claim.outcome === 'held-elsewhere') return await this.comeBackAt(job, token, DeliveriesRepository.retryAfter(claim), HELD_ELSEWHERE);
     let handedOver = false;
+    // A refusal's outcome, once recorded, has ended this run's claim (RECORD_OUTCOME): nothing left to release.
+    let outcomeRecorded = false;
     try {
       const scan = push.kind === 'scan-alert' ? await scanOfAlert(this.rpc, push.data.scanId) : undefined;
       if (scan === null) {
@@ -67,15 +69,17 @@ export class PushProcessor extends QueueWorker<PushJobData> {
         await this.webPush.send(subscription, payloadOf(push, await this.finderLanguage(subscription.conversationId), scan));
       } catch (error) {
         if (!(error instanceof PushRefusedError)) throw error;
-        await this.refused(job, attempt, token, subscription.id, error);
+        await this.deliveries.markFailed(attempt, error.message, isPermanent(error));
+        outcomeRecorded = true;
+        await this.refused(job, token, subscription.id, error);
       }
       handedOver = true;
       await this.receipts.sent(attempt, receiptOf(push));
       this.logger.log(`${jobId} (${job.name}) sent on attempt ${attempt.attempts}`);
     } catch (error) {
-      // Failed before the push service had it: the retry need not wait for this claim to lapse (a refusal has already
-      // recorded its outcome, which ended it). After: the claim is the retry's only guard until it lapses.
-      if (!handedOver) await this.deliveries.release(attempt);
+      // Failed before the push service had it: the retry need not wait for this claim to lapse. After: the claim is
+      // the retry's only guard until it lapses.
+      if (!handedOver && !outcomeRecorded) await this.deliveries.release(attempt);
       throw error;
     }
   }
@@ -89,22 +93,24 @@ export class PushProcessor extends QueueWorker<PushJobData> {
     return (await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId })).language;
   }
 
-  /** Always throws: what a refusal means for the subscription and the job. */
-  private async refused(job: Job<PushJobData>, attempt: DeliveryAttempt, token: string | undefined, subscriptionId: string, error: PushRefusedError): Promise<never> {
-    const jobId = attempt.jobId;
-    const permanent = error.outcome === 'gone' || error.outcome === 'permanent';
-    await this.deliveries.markFailed(attempt, error.message, permanent);
+  /** Always throws: what a refusal, its outcome recorded, means for the subscription and the job. */
+  private async refused(job: Job<PushJobData>, token: string | undefined, subscriptionId: string, error: PushRefusedError): Promise<never> {
     if (error.outcome === 'gone') {
       await this.subscriptions.deleteById(subscriptionId);
-      this.logger.log(`${jobId} (${job.name}): subscription gone (${error.statusCode}), deleted`);
+      this.logger.log(`${job.id ?? ''} (${job.name}): subscription gone (${error.statusCode}), deleted`);
     }
-    if (permanent) throw new UnrecoverableError(error.message);
+    if (isPermanent(error)) throw new UnrecoverableError(error.message);
     if (error.outcome === 'rate-limited' && token) {
       // The push service named when to come back: wait that long, as a delay rather than a failed attempt.
       return this.comeBackAt(job, token, Date.now() + (error.retryAfterMs ?? 60_000), error.message);
     }
     throw error;
   }
+}
+
+/** A refusal that no retry would change: the subscription is gone, or the push service refuses this push for good. */
+function isPermanent(error: PushRefusedError): boolean {
+  return error.outcome === 'gone' || error.outcome === 'permanent';
 }
 
 /**
