@@ -12,12 +12,16 @@ const MASK = CELLS - 1;
  * guessing codes, and it is shared).
  *
  * Counts are kept in a count-min sketch rather than a Map of addresses: each address adds to one cell in each of two
- * rows, and its count is the smaller of its two cells. Memory stays fixed under a flood of addresses and none goes
- * uncounted (a Map had to stop counting new addresses past 100,000), no address is kept at all, and it costs 0.13 µs
- * a request against the Map's 0.31 (200,000 addresses). A count can only be too high, never too low. Too high needs
- * both of an address's cells shared with addresses at the limit: with 1,000 addresses at the limit in one window,
- * about one address in 17,000 ((1000 / 2^17)^2) is refused wrongly until the window ends. The hash is seeded per
- * process, so nobody can choose addresses that land on another's cells.
+ * rows, and its count is the smaller of its two cells. No address is kept at all, memory is fixed (512 KB) under a
+ * flood of addresses, and every address is counted (a Map had to stop counting new addresses past 100,000). It also
+ * costs 0.13 µs a request against the Map's 0.31 (200,000 addresses).
+ *
+ * A count can only be too high, never too low, by what other addresses sharing both of its cells made:
+ * - Addresses at the limit: with 1,000 of them in one window, about one address in 17,000 ((1000 / 2^17)^2) is
+ *   refused wrongly until the window ends.
+ * - Many distinct addresses: each cell holds about (distinct addresses in the window) / 2^17, so a flood of 1.5 million
+ *   addresses a minute at one replica takes up to about 11 requests off everyone's 300.
+ * The hash is seeded per process, so nobody can choose addresses that land on another's cells.
  */
 export class LocalRateLimit {
   private windowEndsAt = 0;
@@ -28,7 +32,7 @@ export class LocalRateLimit {
     private readonly limit: number,
     private readonly windowMs: number,
   ) {
-    if (limit >= 0xffff) throw new Error('LocalRateLimit counts up to 65534 requests a window');
+    if (limit > 0xffff) throw new Error('LocalRateLimit counts up to 65535 requests a window');
   }
 
   /** Counts one request of the address: 0 when it may go on, else the seconds to wait (for Retry-After). */
@@ -40,7 +44,8 @@ export class LocalRateLimit {
     }
     const hash = this.hashOf(address);
     const first = hash & MASK;
-    // The second row's cell from the hash's other bits, mixed (murmur3's finaliser) so the two are independent.
+    // The second row's cell from the same 32-bit hash, mixed (murmur3's finaliser) so that addresses sharing a first cell
+    // rarely share the second; only addresses whose whole hash is equal share both.
     let mixed = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
     mixed = Math.imul(mixed ^ (mixed >>> 13), 0xc2b2ae35);
     const second = (mixed ^ (mixed >>> 16)) & MASK;

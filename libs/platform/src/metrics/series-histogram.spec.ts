@@ -12,7 +12,7 @@ const OBSERVED: [string, string, string, number][] = [
 ];
 
 let named = 0;
-function bothHistograms(): { ours: SeriesHistogram<'method' | 'route' | 'status'>; reference: Histogram<'method' | 'route' | 'status'> } {
+function bothHistograms(): { ours: SeriesHistogram<readonly ['method', 'route', 'status']>; reference: Histogram<'method' | 'route' | 'status'> } {
   named += 1;
   const name = `test_series_histogram_${named}_seconds`;
   return {
@@ -65,13 +65,16 @@ describe('SeriesHistogram', () => {
     expect(await register.getSingleMetricAsString(ours.name)).toContain('status="200"} 1');
     ours.reset();
     expect((await ours.get()).values).toEqual([]);
+    // And it counts again afterwards, the same series anew.
+    ours.observe(['GET', '/health/ready', '200'], 0.002);
+    expect(await register.getSingleMetricAsString(ours.name)).toContain('status="200"} 1');
   });
 
-  it('refuses label values that do not match its label names, and ignores values that are not numbers', async () => {
+  it('refuses label values that do not match its label names, and values that are not numbers, as prom-client does', async () => {
     const { ours } = bothHistograms();
 
-    expect(() => ours.observe(['GET', '/x'], 0.1)).toThrow('3 label values expected, got 2');
-    ours.observe(['GET', '/x', '200'], Number.NaN);
+    expect(() => ours.observe(['GET', '/x'] as unknown as [string, string, string], 0.1)).toThrow('3 label values expected, got 2');
+    expect(() => ours.observe(['GET', '/x', '200'], Number.NaN)).toThrow(TypeError);
     expect((await ours.get()).values).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@ import { register, type Metric } from 'prom-client';
 
 /** One label combination's counts: per bucket (not yet cumulative), sum and count. */
 interface Series {
-  readonly values: readonly string[];
+  /** Its labels by name, made once: prom-client's registry caches each labels object's text by identity. */
+  readonly labels: Readonly<Record<string, string>>;
   readonly buckets: Float64Array;
   sum: number;
   count: number;
@@ -12,7 +13,7 @@ interface Series {
 interface ExportedValue {
   metricName: string;
   labels: Record<string, string | number>;
-  sharedLabels: Record<string, string>;
+  sharedLabels: Readonly<Record<string, string>>;
   value: number;
 }
 
@@ -33,7 +34,7 @@ interface Scraped<V> {
  * keyed by the value itself (route patterns, subjects and methods are the same string objects every time, so their
  * hashes are cached). `series-histogram.spec.ts` holds the scrape equal to prom-client's Histogram's.
  */
-export class SeriesHistogram<N extends string> {
+export class SeriesHistogram<const L extends readonly string[]> {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
   private root = new Map<string, unknown>();
@@ -42,17 +43,18 @@ export class SeriesHistogram<N extends string> {
   constructor(
     readonly name: string,
     readonly help: string,
-    private readonly labelNames: readonly N[],
+    private readonly labelNames: L,
     private readonly upperBounds: readonly number[],
   ) {
     register.registerMetric(this as unknown as Metric);
   }
 
-  /** Counts `value` (seconds) for the label values, given in `labelNames`' order. */
-  observe(labelValues: readonly string[], value: number): void {
+  /** Counts `value` (seconds) for the label values, one for each of `labelNames`, in their order. */
+  observe(labelValues: { readonly [K in keyof L]: string }, value: number): void {
     if (labelValues.length !== this.labelNames.length) throw new Error(`${this.name}: ${this.labelNames.length} label values expected, got ${labelValues.length}`);
-    if (!Number.isFinite(value)) return;
-    const series = this.seriesOf(labelValues);
+    // As prom-client's Histogram: a value that is not a number is the caller's bug.
+    if (!Number.isFinite(value)) throw new TypeError(`${this.name}: value is not a valid number: ${value}`);
+    const series = this.seriesOf(labelValues as readonly string[]);
     series.sum += value;
     series.count += 1;
     const bounds = this.upperBounds;
@@ -68,7 +70,7 @@ export class SeriesHistogram<N extends string> {
   async getForPromString(): Promise<Scraped<ExportedValue>> {
     const values: ExportedValue[] = [];
     for (const series of this.series) {
-      const sharedLabels = Object.fromEntries(this.labelNames.map((label, i) => [label, series.values[i]]));
+      const sharedLabels = series.labels;
       let cumulative = 0;
       this.upperBounds.forEach((bound, i) => {
         cumulative += series.buckets[i];
@@ -107,7 +109,8 @@ export class SeriesHistogram<N extends string> {
     }
     let series = level.get(labelValues[last]) as Series | undefined;
     if (series === undefined) {
-      series = { values: [...labelValues], buckets: new Float64Array(this.upperBounds.length), sum: 0, count: 0 };
+      const labels = Object.fromEntries(this.labelNames.map((label, i) => [label, labelValues[i]]));
+      series = { labels, buckets: new Float64Array(this.upperBounds.length), sum: 0, count: 0 };
       level.set(labelValues[last], series);
       this.series.push(series);
     }
