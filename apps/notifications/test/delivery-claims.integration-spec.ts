@@ -108,4 +108,19 @@ describe('notifications: claims on delivery rows', () => {
       expect(await deliveries.claim(run(jobId, 2), 60)).toEqual({ outcome: 'claimed' });
     }
   });
+
+  it('records no outcome on a row an erasure deleted while the run was sending, and makes none', async () => {
+    const recipient = randomUUID();
+    for (const outcome of ['sent', 'skipped', 'failed', 'failed for now'] as const) {
+      const jobId = `email_${randomUUID()}_${recipient}`;
+      const running = run(jobId);
+      expect(await deliveries.claim(running, 60)).toEqual({ outcome: 'claimed' });
+      expect(await deliveries.deleteAllTo([recipient])).toBe(1);
+      if (outcome === 'sent') await deliveries.markSent(running);
+      else if (outcome === 'skipped') await deliveries.markSkipped(running, 'read before the e-mail was due');
+      else await deliveries.markFailed(running, '550 no such mailbox', outcome === 'failed');
+      await deliveries.release(running);
+      expect(await rowOf(jobId)).toBeUndefined();
+    }
+  });
 });

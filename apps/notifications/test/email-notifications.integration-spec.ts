@@ -12,6 +12,8 @@ describe('e-mail notifications', () => {
   const setup = new NotificationsTestSetup({ NODE_ENV: 'test', LOG_LEVEL: 'debug', PUBLIC_URL: publicUrl, NOTIFICATIONS_ROLE: 'all' });
   const { schema } = setup;
   const users = new Map<string, TestRecipient>();
+  // What happens, for a user, between identity reading them and its answer (an erasure, in one test).
+  const beforeAnswering = new Map<string, () => Promise<void>>();
   // Every secret and address this suite hands over; none may appear in the service's log.
   const secrets = new Set<string>();
   let service: ServiceProcess;
@@ -37,7 +39,10 @@ describe('e-mail notifications', () => {
   beforeAll(async () => {
     await sink.start();
     await setup.setUp({ SMTP_URL: sink.url });
-    setup.answerUsers((userId) => users.get(userId));
+    setup.answerUsers(async (userId) => {
+      await beforeAnswering.get(userId)?.();
+      return users.get(userId);
+    });
     service = await setup.start({}, { timeoutMs: 60_000 });
     // Side-effect consumers start at new events: publish only once they exist.
     await setup.consumerExists('identity.login-code.requested.v1', 'notifications__login-code-mail');
@@ -165,6 +170,26 @@ describe('e-mail notifications', () => {
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toBe('recipient not found');
     // The run had claimed the row before it knew: with nobody to write to (an erased user, say), it leaves none.
+    expect(await delivery(jobId)).toBeUndefined();
+  });
+
+  it('leaves no delivery row of a user erased while their mail was going out', async () => {
+    const user = newUser('en');
+    const event = eventOf('identity.login-code.requested.v1', { userId: user.id, code: secret('K7QM2XPB') });
+    const jobId = jobIdOf(event, user.id);
+    // Identity reads the user just before its erasure commits, and notifications' erasure (what its consumer deletes:
+    // every row whose job id ends with the user's id) runs before the mail is out. The run held its claim before it
+    // asked, so a claim made after an erasure always meets a lookup that finds nobody.
+    let claimedBeforeAsking: string | undefined;
+    beforeAnswering.set(user.id, async () => {
+      claimedBeforeAsking = (await delivery(jobId))?.status;
+      await setup.db.query(`DELETE FROM "${schema}".deliveries WHERE right(job_id, 37) = $1`, [`_${user.id}`]);
+    });
+    await publish(event);
+    await sink.waitForMails(user.email);
+    await expectEventually(async () => expect(await queue().getJobState(jobId)).toBe('completed'));
+    expect(claimedBeforeAsking).toBe('sending');
+    // The sent outcome found no row to record on, and made none: the erased id is in no row.
     expect(await delivery(jobId)).toBeUndefined();
   });
 });

@@ -89,14 +89,15 @@ export class NotificationsTestSetup {
   }
 
   /** Answers identity's `get-user` as identity does: the user, or a 404 error reply for one it does not know. */
-  answerUsers(userOf: (userId: string) => TestRecipient | undefined): void {
+  answerUsers(userOf: (userId: string) => TestRecipient | undefined | Promise<TestRecipient | undefined>): void {
     this.nc.subscribe(`${this.namespace}.identity.rpc.get-user`, {
       callback: (_error, msg) => {
-        const user = userOf(msg.json<{ userId: string }>().userId);
-        if (user) return void msg.respond(JSON.stringify(user));
-        const headers = natsHeaders();
-        headers.set(RPC_ERROR_HEADER, '1');
-        msg.respond(JSON.stringify({ status: 404, response_code: 'NOT_FOUND', message: 'user not found' }), { headers });
+        void Promise.resolve(userOf(msg.json<{ userId: string }>().userId)).then((user) => {
+          if (user) return void msg.respond(JSON.stringify(user));
+          const headers = natsHeaders();
+          headers.set(RPC_ERROR_HEADER, '1');
+          msg.respond(JSON.stringify({ status: 404, response_code: 'NOT_FOUND', message: 'user not found' }), { headers });
+        });
       },
     });
   }

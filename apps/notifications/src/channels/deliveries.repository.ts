@@ -57,19 +57,21 @@ const RELEASE = prepared('UPDATE deliveries SET claimed_until = NULL, claim_toke
 const FORGET = prepared("DELETE FROM deliveries WHERE job_id = $1 AND claim_token = $2 AND status <> 'sent'");
 
 /**
- * The delivery row as one upsert of an attempt's outcome, $1–$7: job id, channel, kind, status, attempts, error, claim
- * token. A `sent` row stays sent; the run's own claim ends with its outcome (another run's is left to hold).
+ * An attempt's outcome on the row its claim made, $1–$5: job id, status, attempts, error, claim token. A `sent` row
+ * stays sent; the run's own claim ends with its outcome (another run's is left to hold). An update, never an insert: a
+ * row that is gone was deleted by an erasure while the run was sending (or by the retention), and the outcome must not
+ * bring back a row that ties the erased person's id to a job. Nothing is recorded then, and a later run of the job
+ * claims afresh and finds nobody to write to.
  */
-const RECORD_OUTCOME = `INSERT INTO deliveries AS d (job_id, channel, kind, status, attempts, last_error, sent_at)
-  VALUES ($1, $2, $3, $4::text, $5, $6, CASE WHEN $4::text = 'sent' THEN now() END)
-  ON CONFLICT (job_id) DO UPDATE SET
-    status = CASE WHEN d.status = 'sent' THEN 'sent' ELSE EXCLUDED.status END,
-    attempts = GREATEST(d.attempts, EXCLUDED.attempts),
-    last_error = CASE WHEN d.status = 'sent' THEN d.last_error ELSE EXCLUDED.last_error END,
-    sent_at = COALESCE(d.sent_at, EXCLUDED.sent_at),
-    claimed_until = CASE WHEN d.claim_token = $7::uuid THEN NULL ELSE d.claimed_until END,
-    claim_token = CASE WHEN d.claim_token = $7::uuid THEN NULL ELSE d.claim_token END,
-    updated_at = now()`;
+const RECORD_OUTCOME = `UPDATE deliveries AS d SET
+    status = CASE WHEN d.status = 'sent' THEN 'sent' ELSE $2::text END,
+    attempts = GREATEST(d.attempts, $3),
+    last_error = CASE WHEN d.status = 'sent' THEN d.last_error ELSE $4::text END,
+    sent_at = COALESCE(d.sent_at, CASE WHEN $2::text = 'sent' THEN now() END),
+    claimed_until = CASE WHEN d.claim_token = $5::uuid THEN NULL ELSE d.claimed_until END,
+    claim_token = CASE WHEN d.claim_token = $5::uuid THEN NULL ELSE d.claim_token END,
+    updated_at = now()
+  WHERE d.job_id = $1`;
 
 /**
  * The `deliveries` table: one row per job id, claimed by a run before it sends and written with the run's outcome
@@ -169,5 +171,5 @@ export class DeliveriesRepository {
 
 /** RECORD_OUTCOME with an attempt's values; the error is cut to the column's 200 characters. */
 function outcomeStatement(attempt: DeliveryAttempt, status: DeliveryStatus, error: string | null): { sql: string; parameters: unknown[] } {
-  return { sql: RECORD_OUTCOME, parameters: [attempt.jobId, attempt.channel, attempt.kind, status, attempt.attempts, error?.slice(0, 200) ?? null, attempt.claimToken] };
+  return { sql: RECORD_OUTCOME, parameters: [attempt.jobId, status, attempt.attempts, error?.slice(0, 200) ?? null, attempt.claimToken] };
 }

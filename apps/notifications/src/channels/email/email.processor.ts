@@ -49,11 +49,12 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
       if (isFinishedJobData(job.data)) return await this.finishedBefore(job);
       const mail = emailJobOf(job);
       const attempt: DeliveryAttempt = { jobId, channel: 'email', kind: mail.kind, attempts: runsOf(job), claimToken: randomUUID() };
-      // This run's claim on the delivery row (one upsert) and who the mail goes to (an RPC) side by side. What mints a
-      // token (the unread check, the conversation's links) comes after both, so a mail that is not sent mints none.
-      const [claimed, lookedUp] = await Promise.allSettled([this.deliveries.claim(attempt, this.config.DELIVERY_CLAIM_SECONDS), this.recipient(mail)]);
-      if (claimed.status === 'rejected') throw claimed.reason;
-      const claim = claimed.value;
+      // This run's claim on the delivery row first, then who the mail goes to (an RPC). In that order, because a row
+      // claimed after an erasure deleted the recipient's rows is always followed by a lookup that finds them gone (the
+      // erasure's event leaves identity after its commit), and that run forgets its row: asked side by side, a lookup
+      // answered just before the erasure could meet a claim made just after it, leaving the erased id in a new row.
+      // What mints a token (the unread check, the conversation's links) comes after both, so a mail not sent mints none.
+      const claim = await this.deliveries.claim(attempt, this.config.DELIVERY_CLAIM_SECONDS);
       if (claim.outcome === 'sent-before') {
         this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
         await this.scrub(job);
@@ -64,13 +65,15 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         mayScrub = false;
         return await this.comeBackAt(job, token, DeliveriesRepository.retryAfter(claim), HELD_ELSEWHERE);
       }
-      if (lookedUp.status === 'rejected') {
+      let recipient: Recipient | null;
+      try {
+        recipient = await this.recipient(mail);
+      } catch (error) {
         // Nobody to write to, now or later (the user is gone): no row is left, as no mail is sent.
-        if (lookedUp.reason instanceof UnrecoverableError) await this.deliveries.forget(attempt);
+        if (error instanceof UnrecoverableError) await this.deliveries.forget(attempt);
         else await this.deliveries.release(attempt);
-        throw lookedUp.reason;
+        throw error;
       }
-      const recipient = lookedUp.value;
       if (!recipient) {
         // A finder who left no address: replies reach them by push or on the found page only.
         await this.deliveries.forget(attempt);

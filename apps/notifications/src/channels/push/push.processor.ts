@@ -7,7 +7,7 @@ import type { NotificationsConfig } from '../../config/notifications.config';
 import { pushJobOf, type PushJob, type PushJobData } from '../../jobs/push-jobs';
 import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
-import { PushSubscriptionsRepository } from '../../push-subscriptions/push-subscriptions.repository';
+import { PushSubscriptionsRepository, type StoredPushSubscription } from '../../push-subscriptions/push-subscriptions.repository';
 import { DeliveriesRepository, HELD_ELSEWHERE, runsOf, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
@@ -15,8 +15,8 @@ import { isAllowedPushEndpoint } from './push-endpoints';
 import { PushRefusedError, WebPushRepository } from './web-push.repository';
 
 /**
- * The worker of the `push` queue: reads the subscription when the job runs (one deleted meanwhile gets nothing),
- * checks its endpoint against the allowed push services again, claims the delivery row, sends, and records it sent. A
+ * The worker of the `push` queue: claims the delivery row, reads the subscription (one deleted meanwhile gets nothing),
+ * checks its endpoint against the allowed push services again, sends, and records it sent. A
  * subscription the push service calls gone (404/410) is deleted; a 429 waits as long as Retry-After says, without
  * using up an attempt.
  */
@@ -36,16 +36,9 @@ export class PushProcessor extends QueueWorker<PushJobData> {
   async process(job: Job<PushJobData>, token?: string): Promise<void> {
     const jobId = job.id ?? '';
     const push = pushJobOf(job);
-    const subscription = await this.subscriptions.findById(push.data.subscriptionId);
-    if (!subscription) {
-      this.logger.log(`${jobId} (${job.name}): the subscription is gone; nothing sent`);
-      return;
-    }
-    // The allowed hosts may have changed since it was registered: never call a host that is not (or no longer) one.
-    if (!isAllowedPushEndpoint(subscription.endpoint, this.config.PUSH_SERVICE_HOSTS)) {
-      await this.subscriptions.deleteById(subscription.id);
-      throw new UnrecoverableError('the endpoint is not on a known push service; subscription deleted');
-    }
+    // The claim first, then the subscription: a row claimed after an erasure deleted the subscription's rows is always
+    // followed by a read that finds it gone, and that run forgets its row (read first, a subscription read just before
+    // the erasure could meet a claim made just after it, leaving the erased subscription's id in a new row).
     const attempt: DeliveryAttempt = { jobId, channel: 'push', kind: push.kind, attempts: runsOf(job), claimToken: randomUUID() };
     const claim = await this.deliveries.claim(attempt, this.config.DELIVERY_CLAIM_SECONDS);
     if (claim.outcome === 'sent-before') {
@@ -54,6 +47,8 @@ export class PushProcessor extends QueueWorker<PushJobData> {
     }
     // Another run holds it (a worker that lost its lock may still be sending): come back once that claim ends.
     if (claim.outcome === 'held-elsewhere') return await this.comeBackAt(job, token, DeliveriesRepository.retryAfter(claim), HELD_ELSEWHERE);
+    const subscription = await this.subscriptionToSend(job, attempt, push.data.subscriptionId);
+    if (!subscription) return;
     let handedOver = false;
     // A refusal's outcome, once recorded, has ended this run's claim (RECORD_OUTCOME): nothing left to release.
     let outcomeRecorded = false;
@@ -82,6 +77,32 @@ export class PushProcessor extends QueueWorker<PushJobData> {
       if (!handedOver && !outcomeRecorded) await this.deliveries.release(attempt);
       throw error;
     }
+  }
+
+  /**
+   * The subscription the push goes to, read once this run holds the claim; null when it is gone (nothing sent, and no
+   * row left). One whose endpoint is not, or no longer, on an allowed push service is deleted and the job fails for good.
+   */
+  private async subscriptionToSend(job: Job<PushJobData>, attempt: DeliveryAttempt, subscriptionId: string): Promise<StoredPushSubscription | null> {
+    let subscription: StoredPushSubscription | null;
+    try {
+      subscription = await this.subscriptions.findById(subscriptionId);
+    } catch (error) {
+      await this.deliveries.release(attempt);
+      throw error;
+    }
+    if (!subscription) {
+      await this.deliveries.forget(attempt);
+      this.logger.log(`${attempt.jobId} (${job.name}): the subscription is gone; nothing sent`);
+      return null;
+    }
+    // The allowed hosts may have changed since it was registered: never call a host that is not (or no longer) one.
+    if (!isAllowedPushEndpoint(subscription.endpoint, this.config.PUSH_SERVICE_HOSTS)) {
+      await this.deliveries.forget(attempt);
+      await this.subscriptions.deleteById(subscription.id);
+      throw new UnrecoverableError('the endpoint is not on a known push service; subscription deleted');
+    }
+    return subscription;
   }
 
   /**
