@@ -16,9 +16,8 @@ import { PushRefusedError, WebPushRepository } from './web-push.repository';
 
 /**
  * The worker of the `push` queue: claims the delivery row, reads the subscription (one deleted meanwhile gets nothing),
- * checks its endpoint against the allowed push services again, sends, and records it sent. A
- * subscription the push service calls gone (404/410) is deleted; a 429 waits as long as Retry-After says, without
- * using up an attempt.
+ * checks its endpoint against the allowed push services again, sends, and records it sent. A subscription the push
+ * service calls gone (404/410) is deleted; a 429 waits as long as Retry-After says, without using up an attempt.
  */
 @Injectable()
 export class PushProcessor extends QueueWorker<PushJobData> {
