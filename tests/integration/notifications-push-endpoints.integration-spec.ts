@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { RPC_ERROR_HEADER, type RpcErrorBody } from '@homing/contracts';
+import IORedis from 'ioredis';
+import { revokedSessionKey, RPC_ERROR_HEADER, type RpcErrorBody } from '@homing/contracts';
 import { expectEventually, PushSink } from '@homing/testing';
 import { eventOf, NotificationsTestSetup } from '../../apps/notifications/test/notifications-test-setup';
 
 // Which push services a subscription may name (RELIABILITY S12): checked again when a push is sent, since the allowed
 // hosts may have changed after it was registered; and, with production's configuration, 127.0.0.1 or a host that is
 // not a browser's push service is refused at registration. Each case runs notifications anew in its own configuration.
+// Last, an owner's subscription stored after their session was revoked (an erasure's race) is taken away again.
 describe('push endpoints allowed at send and in production configuration', () => {
   // Nothing here sends e-mail to a real server: a port nobody listens on.
   const setup = new NotificationsTestSetup({ SMTP_URL: 'smtp://127.0.0.1:9' });
@@ -78,5 +80,29 @@ describe('push endpoints allowed at send and in production configuration', () =>
     }
     // The subscription the refused reregistrations named as old is kept.
     expect(await subscriptionRows(allowed.endpoint)).toHaveLength(1);
+  });
+
+  it('takes an owner’s subscription away again when the session that asked was revoked before it was stored', async () => {
+    for (const service of processes) await service.stop();
+    await start({ NODE_ENV: 'test', PUSH_SERVICE_HOSTS: push.host });
+    const redis = new IORedis(setup.infra.redisUrl);
+    try {
+      const userId = randomUUID();
+      const [live, revoked] = [randomUUID(), randomUUID()];
+      // As identity revokes a session (an erasure revokes them all before its commit and its event).
+      await redis.set(revokedSessionKey(namespace, revoked), '1', 'EX', 60);
+      const kept = push.subscribe();
+      expect(await rpc('register-push', { subscriber: { userId }, subscription: kept, sessionId: live })).toEqual({ ok: {} });
+      expect(await subscriptionRows(kept.endpoint)).toHaveLength(1);
+
+      const late = push.subscribe();
+      const refused = { error: expect.objectContaining({ status: 401, response_code: 'UNAUTHORIZED' }) };
+      expect(await rpc('register-push', { subscriber: { userId }, subscription: late, sessionId: revoked })).toEqual(refused);
+      expect(await subscriptionRows(late.endpoint)).toEqual([]);
+      expect(await rpc('reregister-push', { userId, oldEndpoint: kept.endpoint, subscription: late, sessionId: revoked })).toEqual(refused);
+      expect(await subscriptionRows(late.endpoint)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

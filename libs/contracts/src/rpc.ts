@@ -385,14 +385,18 @@ export const RpcMap = {
   },
 
   // notifications: push subscriptions. An endpoint on a host that is not a known push service is 422 (endpoint).
-  /** Stores a subscription for an owner or a finder's conversation (again: its keys are updated); 16 at most each. */
+  /**
+   * Stores a subscription for an owner or a finder's conversation (again: its keys are updated); 16 at most each. An
+   * owner's comes with the session that asked: once it is stored, a session revoked meanwhile (the account erased a
+   * moment after the gateway let the request through) takes it away again and answers 401.
+   */
   'notifications.rpc.register-push': {
-    request: z.object({ subscriber: pushSubscriberSchema, subscription: pushSubscriptionSchema }),
+    request: z.object({ subscriber: pushSubscriberSchema, subscription: pushSubscriptionSchema, sessionId: z.uuid().optional() }),
     response: nothing,
   },
-  /** Replaces an owner's subscription the browser changed (the old endpoint's, if given) with the new one. */
+  /** Replaces an owner's subscription the browser changed (the old endpoint's, if given) with the new one; the session as for register-push. */
   'notifications.rpc.reregister-push': {
-    request: z.object({ userId: z.uuid(), subscription: pushSubscriptionSchema, oldEndpoint: pushReregisterBodySchema.shape.old_endpoint }),
+    request: z.object({ userId: z.uuid(), subscription: pushSubscriptionSchema, oldEndpoint: pushReregisterBodySchema.shape.old_endpoint, sessionId: z.uuid().optional() }),
     response: nothing,
   },
   /** Forgets an owner's subscription; unknown endpoints are no error (the client's state may be older). */

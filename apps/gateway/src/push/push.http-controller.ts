@@ -37,13 +37,13 @@ export class PushHttpController {
     errors: [422],
   })
   register(@Body(new ZodBodyPipe(pushSubscriptionSchema)) body: PushSubscriptionBody, @CurrentUser() owner: AuthenticatedUser): Promise<void> {
-    return this.push.registerOwner(owner.id, body);
+    return this.push.registerOwner(owner, body);
   }
 
   @Post('user/push/reregister')
   @ApiRoute({ summary: 'Replace a subscription the browser changed (old_endpoint) with its new one', description: NOT_A_PUSH_SERVICE, status: 204, body: pushReregisterBodySchema, errors: [422] })
   reregister(@Body(new ZodBodyPipe(pushReregisterBodySchema)) body: PushReregisterBody, @CurrentUser() owner: AuthenticatedUser): Promise<void> {
-    return this.push.reregisterOwner(owner.id, body);
+    return this.push.reregisterOwner(owner, body);
   }
 
   @Post('user/push/unregister')

@@ -12,12 +12,13 @@ export class PushService {
     return this.rpc.request('notifications.rpc.vapid-public-key', {});
   }
 
-  async registerOwner(userId: string, subscription: PushSubscriptionBody): Promise<void> {
-    await this.rpc.request('notifications.rpc.register-push', { subscriber: { userId }, subscription });
+  /** With the owner's session, which notifications checks again once the subscription is stored (an erasure revokes it). */
+  async registerOwner(owner: { id: string; sessionId: string }, subscription: PushSubscriptionBody): Promise<void> {
+    await this.rpc.request('notifications.rpc.register-push', { subscriber: { userId: owner.id }, subscription, sessionId: owner.sessionId });
   }
 
-  async reregisterOwner(userId: string, { old_endpoint: oldEndpoint, ...subscription }: PushReregisterBody): Promise<void> {
-    await this.rpc.request('notifications.rpc.reregister-push', { userId, oldEndpoint, subscription });
+  async reregisterOwner(owner: { id: string; sessionId: string }, { old_endpoint: oldEndpoint, ...subscription }: PushReregisterBody): Promise<void> {
+    await this.rpc.request('notifications.rpc.reregister-push', { userId: owner.id, oldEndpoint, subscription, sessionId: owner.sessionId });
   }
 
   async unregisterOwner(userId: string, endpoint: string): Promise<void> {

@@ -10,13 +10,13 @@ export class PushSubscriptionsRpcController {
 
   @RpcHandler('notifications.rpc.register-push')
   async register(@Payload() request: RpcRequest<'notifications.rpc.register-push'>): Promise<RpcResponse<'notifications.rpc.register-push'>> {
-    await this.subscriptions.register(request.subscriber, request.subscription);
+    await this.subscriptions.register(request.subscriber, request.subscription, request.sessionId);
     return {};
   }
 
   @RpcHandler('notifications.rpc.reregister-push')
   async reregister(@Payload() request: RpcRequest<'notifications.rpc.reregister-push'>): Promise<RpcResponse<'notifications.rpc.reregister-push'>> {
-    await this.subscriptions.reregister(request.userId, request.oldEndpoint, request.subscription);
+    await this.subscriptions.reregister(request.userId, request.oldEndpoint, request.subscription, request.sessionId);
     return {};
   }
 

@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { PushSubscriber, PushSubscriptionBody } from '@homing/contracts';
-import { InjectConfig, RpcError } from '@homing/platform';
+import { ResponseCode, revokedSessionKey, type PushSubscriber, type PushSubscriptionBody } from '@homing/contracts';
+import { InjectConfig, RedisClient, RpcError } from '@homing/platform';
 import { isAllowedPushEndpoint } from '../channels/push/push-endpoints';
 import type { NotificationsConfig } from '../config/notifications.config';
 import { PushSubscriptionsRepository } from './push-subscriptions.repository';
@@ -12,16 +12,19 @@ export class PushSubscriptionsService {
   constructor(
     @InjectConfig() private readonly config: NotificationsConfig,
     private readonly subscriptions: PushSubscriptionsRepository,
+    private readonly redis: RedisClient,
   ) {}
 
-  async register(subscriber: PushSubscriber, subscription: PushSubscriptionBody): Promise<void> {
+  async register(subscriber: PushSubscriber, subscription: PushSubscriptionBody, sessionId?: string): Promise<void> {
     this.assertAllowed(subscription);
     await this.subscriptions.save(subscriber, subscription);
+    if ('userId' in subscriber && sessionId) await this.keptOnlyIfSessionLives(subscriber.userId, sessionId, subscription.endpoint);
   }
 
-  async reregister(userId: string, oldEndpoint: string | undefined, subscription: PushSubscriptionBody): Promise<void> {
+  async reregister(userId: string, oldEndpoint: string | undefined, subscription: PushSubscriptionBody, sessionId?: string): Promise<void> {
     this.assertAllowed(subscription);
     await this.subscriptions.replace({ userId }, oldEndpoint, subscription);
+    if (sessionId) await this.keptOnlyIfSessionLives(userId, sessionId, subscription.endpoint);
   }
 
   async unregister(userId: string, endpoint: string): Promise<void> {
@@ -30,6 +33,19 @@ export class PushSubscriptionsService {
 
   vapidPublicKey(): { public_key: string } {
     return { public_key: this.config.VAPID_PUBLIC_KEY };
+  }
+
+  /**
+   * An owner's subscription stays only if the session that asked for it is still alive once it is stored. An account's
+   * erasure revokes its sessions (identity, before its commit) and only then deletes the subscriptions
+   * (`notifications__user-deleted`, after the event): a request the gateway let through a moment before the
+   * revocation, stored after that deletion, finds the session revoked here and takes its subscription away. Stored
+   * before the deletion, the deletion takes it. Redis away: the error answers (503), and the subscription is kept.
+   */
+  private async keptOnlyIfSessionLives(userId: string, sessionId: string, endpoint: string): Promise<void> {
+    if (!(await this.redis.redis.exists(revokedSessionKey(this.config.NATS_NAMESPACE, sessionId)))) return;
+    await this.subscriptions.remove({ userId }, endpoint);
+    throw new RpcError({ status: 401, response_code: ResponseCode.UNAUTHORIZED, message: 'You need to log in first.' });
   }
 
   private assertAllowed(subscription: PushSubscriptionBody): void {
