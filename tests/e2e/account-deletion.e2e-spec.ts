@@ -14,7 +14,9 @@ describe('erasing an account', () => {
   let redis: IORedis;
 
   beforeAll(async () => {
-    stack = await startStack();
+    // The second pass of each service's erasure seconds after it, not minutes (ErasureSecondPass).
+    const secondPass = { ERASURE_SECOND_PASS_SECONDS: '3' };
+    stack = await startStack({ env: { items: secondPass, messaging: secondPass, notifications: secondPass } });
     redis = new IORedis(testInfra().redisUrl);
   });
 
@@ -219,6 +221,37 @@ describe('erasing an account', () => {
       await messaging?.start();
     }
     await expectGoneEverywhere(owner);
+  });
+
+  it('erases again, seconds later, what a request let through just before the erasure wrote after it', async () => {
+    const owner = await newOwner();
+    const erased = waitForEvent(stack.nc, stack.namespace, 'identity.user.deleted.v1', (event) => event.data.userId === owner.userId);
+    expect((await erase(owner.token, { password: owner.password })).status).toBe(200);
+    const { id: eventId } = await erased;
+    // Every service's first pass is done before the late writes land, as when such a request reaches its service late.
+    const firstPasses = { items: 'items__user-erasure', messaging: 'messaging__user-erasure', notifications: 'notifications__user-deleted' } as const;
+    for (const [service, consumer] of Object.entries(firstPasses) as Array<[keyof typeof firstPasses, string]>) {
+      await expectEventually(async () => {
+        const { rows } = await stack.db.query(`SELECT 1 FROM "${stack.schemaOf(service)}".processed_events WHERE consumer = $1 AND event_id = $2`, [consumer, eventId]);
+        expect(rows).toHaveLength(1);
+      });
+    }
+    // What the gateway would have sent for an owner claiming an item and registering a push subscription in another tab.
+    const late = async (subject: string, request: unknown) => {
+      const reply = await stack.nc.request(`${stack.namespace}.${subject}`, JSON.stringify(request), { timeout: 5000 });
+      return reply.json<{ code?: string; status?: number }>();
+    };
+    const item = await late('items.rpc.create', { name: 'Late keys', ownerUserId: owner.userId });
+    expect(item.code).toBeDefined();
+    expect(await late('notifications.rpc.register-push', { subscriber: { userId: owner.userId }, subscription: stack.push.subscribe() })).not.toHaveProperty('status');
+    await expectEventually(async () => expect(await rowsTyingUserId(owner.userId)).toEqual(expect.arrayContaining(['items.items', 'notifications.push_subscriptions'])));
+
+    // The second passes find both, and the item goes as an erased owner's items go: retired, everywhere.
+    await expectEventually(async () => expect(await rowsTyingUserId(owner.userId)).toEqual([]), { timeoutMs: 30_000 });
+    const code = item.code!.replace(/-/g, '');
+    const retired = await stack.db.query(`SELECT 1 FROM "${stack.schemaOf('items')}".retired_tags WHERE code = $1`, [code]);
+    expect(retired.rows).toHaveLength(1);
+    expect(await call('GET', `/items/${item.code}`)).toMatchObject({ status: 404 });
   });
 
   it('refuses a body that is not one proof, and a caller without a token', async () => {

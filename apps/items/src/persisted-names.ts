@@ -10,6 +10,9 @@ export const ITEMS_SCHEMA = 'items';
  */
 export const USER_ERASURE_CONSUMER = 'items__user-erasure';
 
+/** The durable JetStream consumer erasing an erased user's items a second time, minutes later (ErasureSecondPass). */
+export const USER_ERASURE_SECOND_PASS = 'items__user-erasure-second-pass';
+
 /** The durable JetStream consumer ending lost mode when a case is closed by a hand-over (`messaging.conversation.handed-over.v1`). */
 export const HANDED_OVER_CONSUMER = 'items__handed-over';
 

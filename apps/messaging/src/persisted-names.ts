@@ -16,6 +16,9 @@ export const RECEIPTS_CONSUMER = 'messaging__receipts';
 /** The durable consumer erasing an erased user's items and conversations (`identity.user.deleted.v1`). */
 export const USER_ERASURE_CONSUMER = 'messaging__user-erasure';
 
+/** The durable consumer erasing them a second time, minutes later (ErasureSecondPass). */
+export const USER_ERASURE_SECOND_PASS = 'messaging__user-erasure-second-pass';
+
 /**
  * The durable consumer clearing an item's conversations when it passes to a new owner (`items.item.transferred.v1`):
  * its position in the stream and its ledger rows. A new name would replay the stream from the start.

@@ -65,6 +65,8 @@ export const DURABLE_CONSUMERS = {
   farewellMail: 'notifications__farewell-mail',
   /** Erases a deleted user's push subscriptions and delivery records (from the stream's first event). */
   userDeleted: 'notifications__user-deleted',
+  /** Erases them a second time, minutes later (ErasureSecondPass). */
+  userDeletedSecondPass: 'notifications__user-deleted-second-pass',
   /**
    * Keeps the people of each item (`item_people`) from items' people-changed events, and erases an item's notification
    * settings when it is deleted or transferred (from the stream's first event).

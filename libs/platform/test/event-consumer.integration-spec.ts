@@ -267,6 +267,36 @@ describe('event consumers', () => {
     await expectEventually(async () => expect((await consumerInfo('test__one-at-a-time')).num_ack_pending).toBe(0));
   });
 
+  it('handles each event of a second pass once it is as old as the consumer waits, once, and the events behind it meanwhile', async () => {
+    const handled: Array<{ code: string; ageMs: number }> = [];
+    @Injectable()
+    class SecondPassConsumer implements LedgerConsumer<'items.item.created.v1'> {
+      readonly durableName = 'test__second-pass';
+      readonly subjects = ['items.item.created.v1'] as const;
+      readonly startFrom = 'all';
+      readonly idempotency = 'ledger';
+      readonly handleAfterMs = 2000;
+      async handle(event: DomainEvent<'items.item.created.v1'>) {
+        // From the stream's first event: the earlier tests' events are in it too.
+        if (event.data.code.startsWith('second-pass')) handled.push({ code: event.data.code, ageMs: Date.now() - Date.parse(event.occurredAt) });
+      }
+    }
+    await start([SecondPassConsumer]);
+    await expectEventually(async () => expect((await consumerInfo('test__second-pass')).name).toBe('test__second-pass'));
+    // One just now, then one from long ago (already due): the old one is not held up behind the new one.
+    const recent = created('second-pass-recent');
+    const past = created('second-pass-past', { occurredAt: new Date(Date.now() - 60_000).toISOString() });
+    await publish(recent);
+    await publish(past);
+
+    await expectEventually(() => expect(handled.map(({ code }) => code)).toEqual(['second-pass-past']), { timeoutMs: 1500 });
+    await expectEventually(() => expect(handled.map(({ code }) => code)).toEqual(['second-pass-past', 'second-pass-recent']), { timeoutMs: 10_000 });
+    expect(handled[1].ageMs).toBeGreaterThanOrEqual(2000);
+    await expectEventually(async () => expect((await consumerInfo('test__second-pass')).num_ack_pending).toBe(0));
+    // Delivered more than once while it waited, handled once.
+    expect(handled).toHaveLength(2);
+  });
+
   it('starts a side-effect consumer at new events, and replays its dead letters to it alone after a fix', async () => {
     let fixed = false;
     const sent: string[] = [];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { baseEnvSchema, databaseEnvSchema, envSchemas, loadConfig, retentionEnvSchema } from '@homing/platform';
+import { baseEnvSchema, databaseEnvSchema, envSchemas, erasureEnvSchema, loadConfig, retentionEnvSchema } from '@homing/platform';
 
-const itemsEnvSchema = baseEnvSchema.extend(databaseEnvSchema.shape).extend(retentionEnvSchema.shape).extend({
+const itemsEnvSchema = baseEnvSchema.extend(databaseEnvSchema.shape).extend(retentionEnvSchema.shape).extend(erasureEnvSchema.shape).extend({
   PORT: envSchemas.port.default(3002),
   /** ARCHITECTURE §7: rewards are hidden everywhere unless enabled. */
   REWARDS_ENABLED: envSchemas.booleanFlag.default(false),

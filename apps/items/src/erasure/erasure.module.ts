@@ -3,11 +3,11 @@ import { eventConsumerProviders } from '@homing/platform';
 import { ItemsModule } from '../items/items.module';
 import { PeopleModule } from '../people/people.module';
 import { TagBatchesModule } from '../tag-batches/tag-batches.module';
-import { UserErasureConsumer } from './user-erasure.consumer';
+import { UserErasureConsumer, UserErasureSecondPass } from './user-erasure.consumer';
 
 /** What items erases when an account is erased (`identity.user.deleted.v1`). */
 @Module({
   imports: [ItemsModule, TagBatchesModule, PeopleModule],
-  providers: [...eventConsumerProviders(UserErasureConsumer)],
+  providers: [...eventConsumerProviders(UserErasureConsumer, UserErasureSecondPass)],
 })
 export class ErasureModule {}

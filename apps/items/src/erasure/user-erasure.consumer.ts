@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
-import { EveryEventConsumer, IdempotencyKeys, OutboxWriter, type Transaction } from '@homing/platform';
+import { ErasureSecondPass, EveryEventConsumer, IdempotencyKeys, InjectConfig, OutboxWriter, type Transaction } from '@homing/platform';
+import type { ItemsConfig } from '../config/items.config';
 import { ItemsRepository } from '../items/items.repository';
 import { PeopleService } from '../people/people.service';
-import { USER_ERASURE_CONSUMER } from '../persisted-names';
+import { USER_ERASURE_CONSUMER, USER_ERASURE_SECOND_PASS } from '../persisted-names';
 import { TagBatchesRepository } from '../tag-batches/tag-batches.repository';
 
 /**
@@ -33,5 +34,16 @@ export class UserErasureConsumer extends EveryEventConsumer<'identity.user.delet
     await this.people.forgetUser(transaction, event.data.userId);
     await this.batches.forgetCreator(transaction, event.data.userId);
     await this.idempotencyKeys.forgetCaller(transaction, event.data.userId);
+  }
+}
+
+/**
+ * The same erasure once more, `ERASURE_SECOND_PASS_SECONDS` after it: whatever a request let through just before the
+ * erasure wrote after the first pass (ErasureSecondPass).
+ */
+@Injectable()
+export class UserErasureSecondPass extends ErasureSecondPass {
+  constructor(firstPass: UserErasureConsumer, @InjectConfig() config: ItemsConfig) {
+    super(USER_ERASURE_SECOND_PASS, firstPass, config);
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
-import { EveryEventConsumer, IdempotencyKeys, type Transaction } from '@homing/platform';
+import { ErasureSecondPass, EveryEventConsumer, IdempotencyKeys, InjectConfig, type Transaction } from '@homing/platform';
+import type { MessagingConfig } from '../config/messaging.config';
 import { ErasedConversations } from '../conversations/erased-conversations';
 import { ItemOwnersRepository } from '../item-owners/item-owners.repository';
-import { USER_ERASURE_CONSUMER } from '../persisted-names';
+import { USER_ERASURE_CONSUMER, USER_ERASURE_SECOND_PASS } from '../persisted-names';
 
 /**
  * An erased user's part of messaging (ARCHITECTURE §12): their items become tombstones in `item_owners` (no owner,
@@ -28,5 +29,16 @@ export class UserErasureConsumer extends EveryEventConsumer<'identity.user.delet
     // Items they shared stay their owners', with their conversations; only the erased id goes from the co-owners.
     await this.itemOwners.forgetCoOwner(transaction, event.data.userId);
     await this.idempotencyKeys.forgetCaller(transaction, event.data.userId);
+  }
+}
+
+/**
+ * The same erasure once more, `ERASURE_SECOND_PASS_SECONDS` after it: whatever a request let through just before the
+ * erasure wrote after the first pass (ErasureSecondPass).
+ */
+@Injectable()
+export class UserErasureSecondPass extends ErasureSecondPass {
+  constructor(firstPass: UserErasureConsumer, @InjectConfig() config: MessagingConfig) {
+    super(USER_ERASURE_SECOND_PASS, firstPass, config);
   }
 }

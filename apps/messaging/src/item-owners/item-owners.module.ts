@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { eventConsumerProviders } from '@homing/platform';
 import { ConversationsStoreModule } from '../conversations/conversations-store.module';
-import { UserErasureConsumer } from '../erasure/user-erasure.consumer';
+import { UserErasureConsumer, UserErasureSecondPass } from '../erasure/user-erasure.consumer';
 import { ItemOwnersConsumer } from './item-owners.consumer';
 import { ItemOwnersRepository } from './item-owners.repository';
 import { ItemTransfersConsumer } from './item-transfers.consumer';
 
 @Module({
   imports: [ConversationsStoreModule],
-  providers: [ItemOwnersRepository, ...eventConsumerProviders(ItemOwnersConsumer, ItemTransfersConsumer, UserErasureConsumer)],
+  providers: [ItemOwnersRepository, ...eventConsumerProviders(ItemOwnersConsumer, ItemTransfersConsumer, UserErasureConsumer, UserErasureSecondPass)],
   exports: [ItemOwnersRepository],
 })
 export class ItemOwnersModule {}

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushServiceHosts, type PushServiceHost } from '../channels/push/push-endpoints';
-import { baseEnvSchema, databaseEnvSchema, envSchemas, loadConfig, redisEnvSchema, retentionEnvSchema } from '@homing/platform';
+import { baseEnvSchema, databaseEnvSchema, envSchemas, erasureEnvSchema, loadConfig, redisEnvSchema, retentionEnvSchema } from '@homing/platform';
 import { DEFAULT_BULLMQ_PREFIX } from '../persisted-names';
 
 const notificationsEnvSchema = baseEnvSchema
   .extend(databaseEnvSchema.shape)
   .extend(redisEnvSchema.shape)
   .extend(retentionEnvSchema.shape)
+  .extend(erasureEnvSchema.shape)
   .extend({
     PORT: envSchemas.port.default(3004),
     /** Delivery records (who was sent what, when) are deleted this many days after they were made. */

@@ -26,7 +26,7 @@ import { NewMessagePushConsumer } from './new-message-push.consumer';
 import { ScanAlertMailConsumer } from './scan-alert-mail.consumer';
 import { ScanAlertPushConsumer } from './scan-alert-push.consumer';
 import { ScanAlertWindowsRepository } from './scan-alert-windows.repository';
-import { UserDeletedConsumer } from './user-deleted.consumer';
+import { UserDeletedConsumer, UserDeletedSecondPass } from './user-deleted.consumer';
 
 /** The event consumers: decide who is told what and enqueue the jobs (roles `consumer` and `all`). */
 @Module({
@@ -52,6 +52,7 @@ import { UserDeletedConsumer } from './user-deleted.consumer';
       ConversationsErasedConsumer,
       FarewellMailConsumer,
       UserDeletedConsumer,
+      UserDeletedSecondPass,
       ItemPeopleConsumer,
       InvitationMailConsumer,
       PasskeyAddedMailConsumer,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
-import { EveryEventConsumer, type Transaction } from '@homing/platform';
+import { ErasureSecondPass, EveryEventConsumer, InjectConfig, type Transaction } from '@homing/platform';
 import { DeliveriesRepository } from '../channels/deliveries.repository';
+import type { NotificationsConfig } from '../config/notifications.config';
 import { ItemPeopleRepository } from '../item-people/item-people.repository';
 import { ItemSettingsRepository } from '../item-people/item-settings.repository';
 import { DURABLE_CONSUMERS } from '../persisted-names';
@@ -31,5 +32,16 @@ export class UserDeletedConsumer extends EveryEventConsumer<'identity.user.delet
     await this.subscriptions.deleteAllOf(subscriber, transaction);
     await this.itemSettings.deleteOfUser(transaction, subscriber.userId);
     await this.itemPeople.forgetUser(transaction, subscriber.userId);
+  }
+}
+
+/**
+ * The same erasure once more, `ERASURE_SECOND_PASS_SECONDS` after it: whatever a request let through just before the
+ * erasure wrote after the first pass (ErasureSecondPass).
+ */
+@Injectable()
+export class UserDeletedSecondPass extends ErasureSecondPass {
+  constructor(firstPass: UserDeletedConsumer, @InjectConfig() config: NotificationsConfig) {
+    super(DURABLE_CONSUMERS.userDeletedSecondPass, firstPass, config);
   }
 }

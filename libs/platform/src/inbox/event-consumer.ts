@@ -20,6 +20,11 @@ interface ConsumerBase<S extends EventSubject> {
   readonly startFrom: 'all' | 'new';
   /** Events that occurred longer ago than this are acknowledged without being handled. Required with `new`. */
   readonly staleAfterMs?: number;
+  /**
+   * Each event is handled only once it occurred this long ago, and handed back (nak with the rest of the wait) until
+   * then: a second pass after what the first pass of the same event could not yet see (ErasureSecondPass).
+   */
+  readonly handleAfterMs?: number;
 }
 
 /**
@@ -56,6 +61,7 @@ export abstract class EveryEventConsumer<S extends EventSubject> implements Ledg
   protected constructor(
     readonly durableName: string,
     subject: S,
+    readonly handleAfterMs?: number,
   ) {
     this.subjects = [subject];
   }

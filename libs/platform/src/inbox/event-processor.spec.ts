@@ -233,6 +233,34 @@ describe('EventProcessor', () => {
     expect(ledger.processed.size).toBe(0);
   });
 
+  it('hands an event back until it is as old as the consumer waits (handleAfterMs), then handles it once', async () => {
+    let now = Date.parse('2026-12-02T06:00:00Z');
+    const clocked = new EventProcessor(ledger, deadLetters, options, undefined, () => now);
+    const handled: string[] = [];
+    const secondPass: LedgerConsumer<Created> = { ...ledgerConsumer(async (event) => void handled.push(event.id)), handleAfterMs: 300_000 };
+    const event = eventOf({ occurredAt: new Date(now - 1000).toISOString() });
+
+    const early = deliveryOf(event, { seq: 40 });
+    expect(await clocked.process(secondPass, early)).toBe('deferred');
+    // Delivered again when due, neither counted as a failure nor recorded in the ledger.
+    expect(early.settled).toEqual([{ how: 'nak', delay: 299_000 }]);
+    now += 120_000;
+    const stillEarly = deliveryOf(event, { seq: 40, delivery: 2 });
+    expect(await clocked.processEach(secondPass, [stillEarly])).toEqual(['deferred']);
+    expect(stillEarly.settled).toEqual([{ how: 'nak', delay: 179_000 }]);
+    expect(handled).toEqual([]);
+    expect(ledger.processed.size).toBe(0);
+
+    now += 179_000;
+    expect(await clocked.process(secondPass, deliveryOf(event, { seq: 40, delivery: 3 }))).toBe('applied');
+    expect(await clocked.process(secondPass, deliveryOf(event, { seq: 40, delivery: 4 }))).toBe('duplicate');
+    expect(handled).toEqual([event.id]);
+    // An event already old enough when first delivered (a new consumer reading the stream's past) is handled at once.
+    const old = eventOf({ occurredAt: new Date(now - 3_600_000).toISOString() });
+    expect(await clocked.process(secondPass, deliveryOf(old))).toBe('applied');
+    expect(deadLetters.sent).toEqual([]);
+  });
+
   describe('processEach (the deliveries of a ledger consumer in one transaction)', () => {
     const updating = () => ledgerConsumer(async (event, manager) => void (await manager.query(`UPDATE projection ${event.data.ownerUserId}`)));
 

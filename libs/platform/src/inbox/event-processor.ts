@@ -51,12 +51,13 @@ export interface DeadLetterSink {
  * What became of one delivery:
  * - `applied`, `duplicate` (already applied), `skipped` (not this consumer's subject, or a replay for another
  *   consumer), `stale` (older than the consumer's cutoff): acknowledged;
+ * - `deferred`: younger than the consumer's `handleAfterMs`; handed back to be delivered again once it is old enough;
  * - `retry`: the handler failed on a well-formed event; delivered again after a back-off, counted;
  * - `dependency`: a dependency (database, RPC, Redis) is away; delivered again after a back-off, never counted, and
  *   the runner stops pulling until it is back;
  * - `dead-lettered`: malformed, or failed `deadLetterAfter` times; copied to the dead-letter stream, terminated.
  */
-export type DeliveryOutcome = 'applied' | 'duplicate' | 'skipped' | 'stale' | 'retry' | 'dependency' | 'dead-lettered';
+export type DeliveryOutcome = 'applied' | 'duplicate' | 'skipped' | 'stale' | 'deferred' | 'retry' | 'dependency' | 'dead-lettered';
 
 class PoisonEventError extends Error {}
 
@@ -93,7 +94,7 @@ export class EventProcessor {
   /**
    * Handles the deliveries of a ledger consumer in one transaction (one ledger statement for all of them, one BEGIN
    * and one COMMIT) and settles each; never throws. Answers the outcome of each delivery it settled: first those that
-   * needed no handler (not this consumer's, malformed, stale), then the handled ones in the order they came.
+   * needed no handler (not this consumer's, malformed, stale, not yet due), then the handled ones in the order they came.
    * - The events are handled one after another, each in its own context (correlation id, span), as `process` would.
    * - A dependency failure naks them all with the back-off. A handler failure rolls the transaction back, and each
    *   event is then handled again on its own (`process`), so only the failing one is retried or dead-lettered. From
@@ -157,7 +158,7 @@ export class EventProcessor {
     return outcome;
   }
 
-  /** What needs no handler (not this consumer's, malformed, stale) is settled here; the rest is decoded for it. */
+  /** What needs no handler (not this consumer's, malformed, stale, not yet due) is settled here; the rest is decoded for it. */
   private async prepare(consumer: EventConsumer, msg: JsMsg): Promise<PreparedDelivery | { outcome: DeliveryOutcome }> {
     const replayFor = msg.headers?.get(REPLAY_FOR_HEADER);
     const subject = this.unprefix(msg.subject);
@@ -176,6 +177,12 @@ export class EventProcessor {
     if (consumer.startFrom === 'new' && !replayFor && this.now() - Date.parse(event.occurredAt) > (consumer.staleAfterMs ?? Infinity)) {
       msg.ack();
       return { outcome: 'stale' };
+    }
+    const wait = consumer.handleAfterMs === undefined ? 0 : Date.parse(event.occurredAt) + consumer.handleAfterMs - this.now();
+    if (wait > 0) {
+      // Delivered again when it is due (a clock a little off only moves that by as much); not a failure.
+      msg.nak(Math.ceil(wait));
+      return { outcome: 'deferred' };
     }
     return { msg, event, key: `${msg.info.stream}:${msg.info.streamSequence}` };
   }
