@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, revokedSessionKey, STREAMS } from '@homing/contracts';
 import { signAccessToken, verifyAccessToken } from '@homing/platform';
 import { expectEventually, waitForEvent } from '@homing/testing';
@@ -123,6 +124,30 @@ describe('identity: accounts and sessions', () => {
       const unknown = await identity.refused('identity.rpc.login', { email: email('nobody'), password });
       expect(wrong).toEqual({ status: 401, response_code: 'INVALID_CREDENTIALS', message: expect.any(String) });
       expect(unknown).toEqual(wrong);
+    });
+
+    it('answers a log-in whose account is erased while its password is checked as an unknown address, not with 500', async () => {
+      const address = email('erased-meanwhile');
+      const token = await register(address);
+      const { id: userId } = claimsOf(token);
+      // The erasure takes the user's row first, so the log-in's session waits on it and then finds no user.
+      const erasure = new Client({ connectionString: identity.infra.databaseUrl });
+      await erasure.connect();
+      try {
+        await erasure.query('BEGIN');
+        await erasure.query(`SELECT 1 FROM "${identity.schema}".users WHERE id = $1 FOR UPDATE`, [userId]);
+        const login = identity.call('identity.rpc.login', { email: address, password });
+        await expectEventually(async () => {
+          const waiting = await identity.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO sessions%'");
+          expect(waiting).toHaveLength(1);
+        });
+        await erasure.query(`DELETE FROM "${identity.schema}".users WHERE id = $1`, [userId]);
+        await erasure.query('COMMIT');
+        expect(await login).toEqual({ ok: false, error: { status: 401, response_code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials.' } });
+      } finally {
+        await erasure.end();
+      }
+      expect(await identity.query('SELECT 1 FROM sessions WHERE user_id = $1', [userId])).toEqual([]);
     });
 
     it('takes as long for an unknown address as for a wrong password (a dummy hash is verified)', async () => {

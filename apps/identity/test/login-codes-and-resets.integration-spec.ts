@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { Client } from 'pg';
 import { revokedSessionKey, STREAMS, type DomainEvent } from '@homing/contracts';
 import { verifyAccessToken } from '@homing/platform';
 import { expectEventually, testKeys, waitForEvent } from '@homing/testing';
@@ -122,6 +123,31 @@ describe('identity: login codes and password links', () => {
   });
 
   describe('e-mail-taking requests answer alike for known and unknown addresses (S2, A3)', () => {
+    it('answers a request whose account is erased meanwhile as for an unknown address, sending nothing', async () => {
+      for (const subject of ['identity.rpc.request-login-code', 'identity.rpc.request-password-reset'] as const) {
+        const user = await newUser(`erased-${subject.split('.').pop()}`);
+        await forgetMailSent(user.userId);
+        // The erasure takes the user's row first: the request, having found the user, waits for it and then finds nobody.
+        const erasure = new Client({ connectionString: identity.infra.databaseUrl });
+        await erasure.connect();
+        try {
+          await erasure.query('BEGIN');
+          await erasure.query(`SELECT 1 FROM "${identity.schema}".users WHERE id = $1 FOR UPDATE`, [user.userId]);
+          const request = identity.call(subject, { email: user.address });
+          await expectEventually(async () => {
+            const waiting = await identity.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT 1 FROM users WHERE id = $1 FOR UPDATE%'");
+            expect(waiting).toHaveLength(1);
+          });
+          await erasure.query(`DELETE FROM "${identity.schema}".users WHERE id = $1`, [user.userId]);
+          await erasure.query('COMMIT');
+          expect(await request).toEqual({ ok: true, body: {} });
+        } finally {
+          await erasure.end();
+        }
+        expect(await identity.query('SELECT 1 FROM mail_sends WHERE user_id = $1', [user.userId])).toEqual([]);
+      }
+    });
+
     it('sends nothing for an unknown address and answers exactly as for a known one', async () => {
       const user = await newUser('known');
       const sends = async () => Number((await identity.query<{ n: string }>('SELECT count(*) AS n FROM mail_sends'))[0].n);

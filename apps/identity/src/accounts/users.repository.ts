@@ -100,8 +100,11 @@ export class UsersRepository {
     return (await this.database.affected('DELETE FROM users WHERE id = $1', [id], tx)) > 0;
   }
 
-  /** Locks the user's row until the transaction ends, so decisions about them (e-mail limits) take turns. */
-  async lock(tx: Transaction | undefined, id: string): Promise<void> {
-    await this.database.rows('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [id], tx);
+  /**
+   * Locks the user's row until the transaction ends, so decisions about them (e-mail limits) take turns; false when
+   * there is no such user (an account erased since the caller read it).
+   */
+  async lock(tx: Transaction | undefined, id: string): Promise<boolean> {
+    return (await this.database.rows('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [id], tx)).length > 0;
   }
 }

@@ -18,11 +18,12 @@ export class MailBudget {
   ) {}
 
   /**
-   * Takes one e-mail from the user's budget inside the caller's transaction, or answers false if it is spent.
-   * The user's row is locked first, so concurrent requests for one address cannot both take the last one.
+   * Takes one e-mail from the user's budget inside the caller's transaction, or answers false if it is spent, or if
+   * the account was erased since the caller found it (nobody to mail: the request then ends as for an unknown
+   * address). The user's row is locked first, so concurrent requests for one address cannot both take the last one.
    */
   async take(tx: Transaction, userId: string, kind: MailKind): Promise<boolean> {
-    await this.users.lock(tx, userId);
+    if (!(await this.users.lock(tx, userId))) return false;
     const { sentAt, now } = await this.sends.recent(tx, userId, kind, LONGEST_MAIL_WINDOW_MS);
     if (!mayMail(sentAt, now)) return false;
     await this.sends.record(tx, userId, kind);

@@ -11,13 +11,27 @@ export interface SessionRow extends SessionState {
 const COLUMNS = `id, user_id AS "userId", current_jti AS "currentJti", previous_jti AS "previousJti", rotated_at AS "rotatedAt",
   created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt", now() AS "now"`;
 
+// SQLSTATE foreign_key_violation: the session's only foreign key is its user.
+const FOREIGN_KEY_VIOLATION = '23503';
+
 /** The only place that reads or writes the sessions table. */
 @Injectable()
 export class SessionsRepository {
   constructor(private readonly database: Database) {}
 
-  async insert(tx: Transaction | undefined, session: { id: string; userId: string; jti: string }): Promise<void> {
-    await this.database.affected('INSERT INTO sessions (id, user_id, current_jti) VALUES ($1, $2, $3)', [session.id, session.userId, session.jti], tx);
+  /**
+   * Adds the session; false, adding nothing, when its user is gone: an erasure that committed after the caller read
+   * the user (a password checked, a code matched) leaves the foreign key nothing to point at. The caller's transaction
+   * is aborted then and must end.
+   */
+  async insert(tx: Transaction | undefined, session: { id: string; userId: string; jti: string }): Promise<boolean> {
+    try {
+      await this.database.affected('INSERT INTO sessions (id, user_id, current_jti) VALUES ($1, $2, $3)', [session.id, session.userId, session.jti], tx);
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) return false;
+      throw error;
+    }
   }
 
   /** The session, locked until the transaction ends: concurrent refreshes of one session take turns. */

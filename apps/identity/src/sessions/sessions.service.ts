@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { ResponseCode } from '@homing/contracts';
 import { RpcError, signAccessToken, verificationKeysOf, verifyAccessToken, Database, InjectConfig, type Transaction } from '@homing/platform';
+import { invalidCredentials } from '../accounts/credentials';
 import type { UserRow } from '../accounts/users.repository';
 import { UsersRepository } from '../accounts/users.repository';
 import type { IdentityConfig } from '../config/identity.config';
@@ -29,10 +30,13 @@ export class SessionsService {
     this.verificationKeys = verificationKeysOf(createPublicKey(config.JWT_PRIVATE_KEY), config.JWT_PREVIOUS_PUBLIC_KEY);
   }
 
-  /** Opens a session for the user inside the caller's transaction and returns its first access token. */
+  /**
+   * Opens a session for the user inside the caller's transaction and returns its first access token. A user whose
+   * account was erased since the caller read them gets the answer of an unknown address (401), not a database error.
+   */
   async open(tx: Transaction, user: TokenUser): Promise<string> {
     const session = { id: uuidv7(), userId: user.id, jti: newJti() };
-    await this.sessions.insert(tx, session);
+    if (!(await this.sessions.insert(tx, session))) throw invalidCredentials();
     return this.sign(user, session.id, session.jti);
   }
 

@@ -41,6 +41,12 @@ describe('NatsRpcServer', () => {
     expect(reply).toMatchObject({ status: 500, response_code: 'INTERNAL_ERROR' });
   });
 
+  it('answers 404 to a row written for something deleted meanwhile (a foreign key finding nothing), logged as a warning', async () => {
+    const { logged, reply } = await answer(failingQuery('23503'));
+    expect(logged).not.toContain(FINDER_EMAIL);
+    expect(reply).toEqual({ status: 404, response_code: 'NOT_FOUND', message: 'What this request refers to no longer exists.' });
+  });
+
   it('still answers 503 to a query that failed because the database is away', async () => {
     const { logged, reply } = await answer(failingQuery('57P01'));
     expect(logged).not.toContain(FINDER_EMAIL);

@@ -187,7 +187,18 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
       this.logger.warn(`${pattern}: a dependency is unavailable: ${(error as Error).message}`);
       return { status: 503, response_code: ResponseCode.SERVICE_UNAVAILABLE, message: 'A service is temporarily unavailable. Try again shortly.' };
     }
+    // A row written for something deleted since the handler read it (an account erased while its owner logs in or
+    // asks for a code, an item deleted while its photo uploads): what the request is about is gone, not a bug.
+    if (isForeignKeyViolation(error)) {
+      this.logger.warn(`${pattern}: what the request refers to was deleted meanwhile: ${(error as Error).message}`);
+      return { status: 404, response_code: ResponseCode.NOT_FOUND, message: 'What this request refers to no longer exists.' };
+    }
     this.logger.error({ err: error }, `${pattern} failed`);
     return { status: 500, response_code: ResponseCode.INTERNAL_ERROR, message: 'Our server seems to be having some troubles.' };
   }
+}
+
+/** PostgreSQL's foreign_key_violation (SQLSTATE 23503), from pg or through a scrubbed query error. */
+function isForeignKeyViolation(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '23503';
 }
