@@ -86,7 +86,7 @@ export const outboxMetrics = {
 export const consumerMetrics = {
   handled: new Counter({
     name: 'homing_events_handled_total',
-    help: 'Events taken from JetStream, by consumer and outcome (applied, duplicate, retried, dead-lettered)',
+    help: 'Events taken from JetStream, by consumer and outcome (applied, duplicate, deferred, retried, dead-lettered)',
     labelNames: ['consumer', 'outcome'],
   }),
 };
