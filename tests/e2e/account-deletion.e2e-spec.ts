@@ -14,8 +14,9 @@ describe('erasing an account', () => {
   let redis: IORedis;
 
   beforeAll(async () => {
-    // The second pass of each service's erasure seconds after it, not minutes (ErasureSecondPass).
-    const secondPass = { ERASURE_SECOND_PASS_SECONDS: '3' };
+    // The second pass of each service's erasure seconds after it, not minutes (ErasureSecondPass): long enough for the
+    // test below to land its late writes between the passes on a slow machine.
+    const secondPass = { ERASURE_SECOND_PASS_SECONDS: '10' };
     stack = await startStack({ env: { items: secondPass, messaging: secondPass, notifications: secondPass } });
     redis = new IORedis(testInfra().redisUrl);
   });
@@ -245,6 +246,11 @@ describe('erasing an account', () => {
     expect(item.code).toBeDefined();
     expect(await late('notifications.rpc.register-push', { subscriber: { userId: owner.userId }, subscription: stack.push.subscribe() })).not.toHaveProperty('status');
     await expectEventually(async () => expect(await rowsTyingUserId(owner.userId)).toEqual(expect.arrayContaining(['items.items', 'notifications.push_subscriptions'])));
+    // Still before any second pass: what follows is their work, not the first passes'.
+    for (const [service, consumer] of Object.entries(firstPasses) as Array<[keyof typeof firstPasses, string]>) {
+      const { rows } = await stack.db.query(`SELECT 1 FROM "${stack.schemaOf(service)}".processed_events WHERE consumer = $1 AND event_id = $2`, [`${consumer}-second-pass`, eventId]);
+      expect(rows).toEqual([]);
+    }
 
     // The second passes find both, and the item goes as an erased owner's items go: retired, everywhere.
     await expectEventually(async () => expect(await rowsTyingUserId(owner.userId)).toEqual([]), { timeoutMs: 30_000 });
