@@ -260,6 +260,43 @@ describe('erasing an account', () => {
     expect(await call('GET', `/items/${item.code}`)).toMatchObject({ status: 404 });
   });
 
+  it('leaves no invitation naming the erased person, whether they accepted it or sent it, on items that stay', async () => {
+    /** Invites the address to the item (`co-owners` or `transfer`) and accepts with the link from its e-mail. */
+    const invitedAndAccepted = async (code: string, inviterToken: string, kind: 'co-owners' | 'transfer', email: string, accepterToken: string) => {
+      expect((await call('POST', `/user/items/${code}/${kind}`, { token: inviterToken, body: { email } })).status).toBe(201);
+      const token = await expectEventually(() => {
+        const link = stack.mail
+          .mailsTo(email)
+          .map((mail) => /\/invite\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1])
+          .find(Boolean);
+        expect(link).toBeDefined();
+        return link!;
+      });
+      expect((await call('POST', `/invitations/${token}/accept`, { token: accepterToken })).status).toBe(200);
+    };
+    const sharer = await newOwner();
+    const shared = await newItem(sharer.token, 'Shared bike');
+    const person = await newOwner();
+    const givenAway = await newItem(person.token, 'Old bike');
+    const taker = await newOwner();
+    await invitedAndAccepted(shared, sharer.token, 'co-owners', person.email, person.token);
+    await invitedAndAccepted(givenAway, person.token, 'transfer', taker.email, taker.token);
+    const { rows } = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${stack.schemaOf('items')}".item_invitations WHERE invited_by = $1 OR accepted_by = $1`, [person.userId]);
+    expect(rows[0].n).toBe(2);
+
+    expect((await erase(person.token, { password: person.password })).status).toBe(200);
+    await expectEventually(
+      async () => {
+        expect(await rowsTyingUserId(person.userId)).toEqual([]);
+        expect(await rowsHolding(person.email)).toEqual([]);
+      },
+      { timeoutMs: 30_000 },
+    );
+    // Both items stay their owners'.
+    expect((await call('GET', `/items/${shared}`)).status).toBe(200);
+    expect((await call('GET', `/items/${givenAway}`)).status).toBe(200);
+  });
+
   it('refuses a body that is not one proof, and a caller without a token', async () => {
     const owner = await newOwner();
     expect(await erase(owner.token, {})).toMatchObject({ status: 422, body: { response_code: 'VALIDATION_ERROR', validation: { password: 'required' } } });

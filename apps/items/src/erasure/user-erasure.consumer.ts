@@ -10,8 +10,9 @@ import { TagBatchesRepository } from '../tag-batches/tag-batches.repository';
 /**
  * An erased user's part of items (ARCHITECTURE §12): every item they own is deleted with its photos and its tag
  * retired (it answers like an unknown code and can never be claimed again), each deletion recorded as
- * `items.item.deleted.v1` so messaging drops the conversations and the gateways their cached scans; batches they
- * minted as an admin forget them, and the answers kept for their idempotency keys go. One transaction with the ledger: a redelivery finds nothing left to do.
+ * `items.item.deleted.v1` so messaging drops the conversations and the gateways their cached scans; they leave the
+ * items they co-owned, the invitations they sent or accepted go, batches they minted as an admin forget them, and the
+ * answers kept for their idempotency keys go. One transaction with the ledger: a redelivery finds nothing left to do.
  */
 @Injectable()
 export class UserErasureConsumer extends EveryEventConsumer<'identity.user.deleted.v1'> {

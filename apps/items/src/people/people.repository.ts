@@ -108,6 +108,15 @@ export class PeopleRepository {
     return Number(row?.version);
   }
 
+  /**
+   * The invitations an erased user sent or accepted, deleted: an accepted one holds their id and the address it was
+   * sent to (theirs), one they sent their id, until the retention rule, 30 days on. Those of their own items went with
+   * the items; these are of items that stay (one they were invited to share, one they passed on).
+   */
+  async deleteInvitationsOf(transaction: Transaction, userId: string): Promise<void> {
+    await this.database.affected('DELETE FROM item_invitations WHERE invited_by = $1 OR accepted_by = $1', [userId], transaction);
+  }
+
   /** The erased user's co-ownerships, removed; the codes of the items they were of. */
   async removeUser(transaction: Transaction, userId: string): Promise<string[]> {
     const rows = await this.database.rows<{ item_code: string }>('DELETE FROM item_co_owners WHERE user_id = $1 RETURNING item_code', [userId], transaction);

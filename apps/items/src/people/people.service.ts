@@ -149,12 +149,17 @@ export class PeopleService {
     return { code: invitation.item_code, userId: person, claim };
   }
 
-  /** An erased user leaves every item they co-owned (their own items are deleted by the erasure itself). */
+  /**
+   * An erased user leaves every item they co-owned (their own items are deleted by the erasure itself), and the
+   * invitations they sent or accepted go.
+   */
   async forgetUser(transaction: Transaction, userId: string): Promise<void> {
     for (const code of await this.people.removeUser(transaction, userId)) {
       const item = await this.people.lockItem(transaction, code);
       if (item?.owner_user_id) await this.peopleChanged(transaction, code, item.owner_user_id, await this.people.bumpVersion(transaction, code));
     }
+    // After the items' locks, in the order an acceptance takes them (the item, then its invitation).
+    await this.people.deleteInvitationsOf(transaction, userId);
   }
 
   private async transferred(transaction: Transaction, item: LockedItem, newOwnerUserId: string): Promise<void> {
