@@ -260,7 +260,7 @@ describe('erasing an account', () => {
     expect(await call('GET', `/items/${item.code}`)).toMatchObject({ status: 404 });
   });
 
-  it('leaves no invitation naming the erased person, whether they accepted it or sent it, on items that stay', async () => {
+  it('leaves no invitation or reply address naming the erased person on items that stay: one they were invited to share, one they passed on', async () => {
     /** Invites the address to the item (`co-owners` or `transfer`) and accepts with the link from its e-mail. */
     const invitedAndAccepted = async (code: string, inviterToken: string, kind: 'co-owners' | 'transfer', email: string, accepterToken: string) => {
       expect((await call('POST', `/user/items/${code}/${kind}`, { token: inviterToken, body: { email } })).status).toBe(201);
@@ -283,6 +283,12 @@ describe('erasing an account', () => {
     await invitedAndAccepted(givenAway, person.token, 'transfer', taker.email, taker.token);
     const { rows } = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${stack.schemaOf('items')}".item_invitations WHERE invited_by = $1 OR accepted_by = $1`, [person.userId]);
     expect(rows[0].n).toBe(2);
+    // A finder writes about the shared item: the co-owner's e-mail carries a reply address of theirs.
+    expect((await call('POST', `/items/${shared}/messages`, { body: { content: 'Found your bike by the station' } })).status).toBe(201);
+    await expectEventually(async () => {
+      const minted = await stack.db.query(`SELECT 1 FROM "${stack.schemaOf('messaging')}".reply_addresses WHERE user_id = $1`, [person.userId]);
+      expect(minted.rows).toHaveLength(1);
+    });
 
     expect((await erase(person.token, { password: person.password })).status).toBe(200);
     await expectEventually(

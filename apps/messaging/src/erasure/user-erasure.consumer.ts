@@ -4,11 +4,13 @@ import { ErasureSecondPass, EveryEventConsumer, IdempotencyKeys, InjectConfig, t
 import type { MessagingConfig } from '../config/messaging.config';
 import { ErasedConversations } from '../conversations/erased-conversations';
 import { ItemOwnersRepository } from '../item-owners/item-owners.repository';
+import { ReplyAddressesRepository } from '../relay/reply-addresses.repository';
 import { USER_ERASURE_CONSUMER, USER_ERASURE_SECOND_PASS } from '../persisted-names';
 
 /**
  * An erased user's part of messaging (ARCHITECTURE §12): their items become tombstones in `item_owners` (no owner,
- * no name), they leave the co-owners of others' items, every conversation of their own items goes with its messages, finders' addresses and tokens, and the answers kept
+ * no name), they leave the co-owners of others' items (and their reply addresses on those items' conversations go),
+ * every conversation of their own items goes with its messages, finders' addresses and tokens, and the answers kept
  * for their idempotency keys are forgotten. Items' deletion events for the same items follow and change nothing more;
  * this consumer does not wait for them, so a user's conversations go even while items is behind.
  */
@@ -18,6 +20,7 @@ export class UserErasureConsumer extends EveryEventConsumer<'identity.user.delet
     private readonly itemOwners: ItemOwnersRepository,
     private readonly erasedConversations: ErasedConversations,
     private readonly idempotencyKeys: IdempotencyKeys,
+    private readonly replyAddresses: ReplyAddressesRepository,
   ) {
     super(USER_ERASURE_CONSUMER, 'identity.user.deleted.v1');
   }
@@ -28,6 +31,7 @@ export class UserErasureConsumer extends EveryEventConsumer<'identity.user.delet
     }
     // Items they shared stay their owners', with their conversations; only the erased id goes from the co-owners.
     await this.itemOwners.forgetCoOwner(transaction, event.data.userId);
+    await this.replyAddresses.forgetUser(transaction, event.data.userId);
     await this.idempotencyKeys.forgetCaller(transaction, event.data.userId);
   }
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Database, prepared } from '@homing/platform';
+import { Database, prepared, type Transaction } from '@homing/platform';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -64,6 +64,14 @@ export class ReplyAddressesRepository {
       [hashReplyToken(token), conversationId, userId],
     );
     return minted > 0 ? token : null;
+  }
+
+  /**
+   * An erased account's reply addresses: those of its own items' conversations went with them; these are a co-owner's,
+   * on conversations that stay their owner's.
+   */
+  async forgetUser(transaction: Transaction, userId: string): Promise<void> {
+    await this.database.affected('DELETE FROM reply_addresses WHERE user_id = $1', [userId], transaction);
   }
 
   async find(token: string): Promise<ReplyAddressRow | null> {
