@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type Transaction } from '@homing/platform';
+import { Database, isForeignKeyViolation, type Transaction } from '@homing/platform';
 import type { SessionState } from './session-lifetime';
 
 export interface SessionRow extends SessionState {
@@ -10,9 +10,6 @@ export interface SessionRow extends SessionState {
 
 const COLUMNS = `id, user_id AS "userId", current_jti AS "currentJti", previous_jti AS "previousJti", rotated_at AS "rotatedAt",
   created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt", now() AS "now"`;
-
-// SQLSTATE foreign_key_violation: the session's only foreign key is its user.
-const FOREIGN_KEY_VIOLATION = '23503';
 
 /** The only place that reads or writes the sessions table. */
 @Injectable()
@@ -29,7 +26,8 @@ export class SessionsRepository {
       await this.database.affected('INSERT INTO sessions (id, user_id, current_jti) VALUES ($1, $2, $3)', [session.id, session.userId, session.jti], tx);
       return true;
     } catch (error) {
-      if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) return false;
+      // The session's only foreign key is its user.
+      if (isForeignKeyViolation(error)) return false;
       throw error;
     }
   }

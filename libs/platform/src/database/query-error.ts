@@ -20,3 +20,11 @@ export function scrubQueryError(error: unknown): unknown {
   const code = (error as { code?: unknown }).code ?? (error as { driverError?: { code?: unknown } }).driverError?.code;
   return new DatabaseQueryError(error.message, typeof code === 'string' ? code : undefined);
 }
+
+/**
+ * PostgreSQL's foreign_key_violation (SQLSTATE 23503), from pg or through a scrubbed query error: a row written for
+ * something deleted since the writer read it (our code never writes a dangling reference on purpose).
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '23503';
+}

@@ -4,7 +4,7 @@ import { context, type Span } from '@opentelemetry/api';
 import type { Msg, Subscription } from '@nats-io/transport-node';
 import { lastValueFrom } from 'rxjs';
 import { ResponseCode, RpcMap, toValidationMap, type RpcErrorBody, type RpcRequest, type RpcResponse, type RpcSubject } from '@homing/contracts';
-import { scrubQueryError } from '../database/query-error';
+import { isForeignKeyViolation, scrubQueryError } from '../database/query-error';
 import { acceptCorrelationId, acceptDeadline, CORRELATION_HEADER, DEADLINE_HEADER, requestContext } from '../context';
 import { extractTraceContext } from '../tracing/propagation';
 import { SpanKind, withSpan } from '../tracing/spans';
@@ -196,9 +196,4 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     this.logger.error({ err: error }, `${pattern} failed`);
     return { status: 500, response_code: ResponseCode.INTERNAL_ERROR, message: 'Our server seems to be having some troubles.' };
   }
-}
-
-/** PostgreSQL's foreign_key_violation (SQLSTATE 23503), from pg or through a scrubbed query error. */
-function isForeignKeyViolation(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === '23503';
 }
