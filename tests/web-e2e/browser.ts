@@ -74,13 +74,16 @@ export function chromiumForSuite(suite: { push?: boolean } = {}): {
     await browser(suite.push ?? false);
   });
   afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((context) => context.close()));
+    const closing = contexts.splice(0);
+    if ((globalThis as { __webE2eTestFailed?: boolean }).__webE2eTestFailed) await reportFailure(closing);
+    await Promise.all(closing.map((context) => context.close()));
   });
   afterAll(async () => {
     await Promise.all([...browsers.values()].map(async (started) => (await started).close()));
   });
   const openContext = async (create: (browser: Browser) => Promise<BrowserContext> = (started) => newContext(started), { push = suite.push ?? false } = {}) => {
     const context = await create(await browser(push));
+    keepJournal(context);
     contexts.push(context);
     return context;
   };
@@ -88,6 +91,68 @@ export function chromiumForSuite(suite: { push?: boolean } = {}): {
     openContext,
     openPage: async ({ push, ...options } = {}) => (await openContext((started) => newContext(started, options), { push })).newPage(),
   };
+}
+
+export const FAILURES = join(__dirname, 'test-results', 'failures');
+
+/** What a context's pages met, for a failed test to print: the newest entries, each with its time since the first. */
+const journals = new WeakMap<BrowserContext, string[]>();
+const JOURNAL_ENTRIES = 200;
+const SLOW_REQUEST_MS = 2000;
+
+/**
+ * Keeps what a failure would need explained: each page's navigations, script errors and console errors, and every
+ * answer of 400 or more and every request that failed. A test that fails in CI once in many runs is explained by it.
+ */
+function keepJournal(context: BrowserContext): void {
+  const journal: string[] = [];
+  journals.set(context, journal);
+  const started = Date.now();
+  const note = (entry: string) => {
+    journal.push(`+${((Date.now() - started) / 1000).toFixed(2)} s ${entry}`);
+    if (journal.length > JOURNAL_ENTRIES) journal.shift();
+  };
+  const path = (url: string) => url.replace(/^https?:\/\/[^/]+/, '');
+  context.on('page', (page) => {
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) note(`navigated to ${path(frame.url())}`);
+    });
+    page.on('pageerror', (error) => note(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) note(`console error: ${message.text()}`);
+    });
+  });
+  context.on('response', (response) => {
+    if (response.status() >= 400) note(`${response.request().method()} ${path(response.url())} → ${response.status()}`);
+  });
+  context.on('requestfinished', (request) => {
+    // Slow answers: a wait that ran out on a loaded machine shows here.
+    const took = request.timing().responseEnd;
+    if (took > SLOW_REQUEST_MS) note(`${request.method()} ${path(request.url())} took ${Math.round(took)} ms`);
+  });
+  context.on('requestfailed', (request) => note(`${request.method()} ${path(request.url())} failed: ${request.failure()?.errorText ?? 'unknown'}`));
+}
+
+/** After a failed test: a screenshot of each of its pages (test-results/failures) and what each context met. */
+async function reportFailure(contexts: BrowserContext[]): Promise<void> {
+  const test = (expect.getState().currentTestName ?? 'test').replace(/[^\w-]+/g, '-').slice(0, 120);
+  const lines: string[] = [];
+  let shot = 0;
+  for (const context of contexts) {
+    for (const page of context.pages()) {
+      shot += 1;
+      const file = join(FAILURES, `${test}-${shot}.png`);
+      try {
+        mkdirSync(FAILURES, { recursive: true });
+        await page.screenshot({ path: file, fullPage: true, timeout: 5000 });
+        lines.push(`page ${shot} at ${page.url()} (screenshot ${file})`);
+      } catch (error) {
+        lines.push(`page ${shot} at ${page.url()} (no screenshot: ${(error as Error).message.split('\n')[0]})`);
+      }
+    }
+    lines.push(...(journals.get(context) ?? []).map((entry) => `  ${entry}`));
+  }
+  if (lines.length > 0) console.error(`What the browser met before "${expect.getState().currentTestName}" failed:\n${lines.join('\n')}`);
 }
 
 /**

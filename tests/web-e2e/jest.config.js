@@ -3,6 +3,8 @@
 module.exports = {
   ...require('../../tools/jest/preset'),
   displayName: 'web-e2e',
+  // A failed test prints what its browser saw (browser.ts, `chromiumForSuite`).
+  testEnvironment: '<rootDir>/tests/web-e2e/failure-aware-environment.js',
   testMatch: ['<rootDir>/tests/web-e2e/**/*.web-e2e-spec.ts'],
   globalSetup: '<rootDir>/tests/support/stack-global-setup.ts',
   globalTeardown: '<rootDir>/tests/support/stack-global-teardown.ts',
