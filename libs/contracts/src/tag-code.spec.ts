@@ -29,6 +29,29 @@ describe('tag codes', () => {
     expect(parseTagCode(input)).toBeNull();
   });
 
+  it('reads Unicode as the general rule does: its spaces are separators and its case mappings count', () => {
+    // U+00A0 no-break space, U+3000 ideographic space; U+0131 dotless i upper-cases to I (then 1), U+017F long s to S.
+    expect(parseTagCode('ABCD\u00a0EFGH\u3000JKMN-PQRS')).toBe('ABCDEFGHJKMNPQRS');
+    expect(parseTagCode('\u0131\u017fCD-EFGH-JKMN-PQRS')).toBe('1SCDEFGHJKMNPQRS');
+    expect(parseTagCode('ÄBCD-EFGH-JKMN-PQRS')).toBeNull();
+  });
+
+  it('reads every string as the general rule (upper-case, drop spaces and hyphens, map I, L, O) would', () => {
+    const reference = (input: string) => {
+      const canonical = input.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
+      return input.length <= 40 && /^[0-9ABCDEFGHJKMNPQRSTVWXYZ]{16}$/.test(canonical) ? canonical : null;
+    };
+    // Mostly code characters, with every ASCII character and some Unicode ones mixed in.
+    const pool = `${'0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyzIiLlOo-- '.repeat(4)}${Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join('')}\u00a0\u3000\u0131\u017f\u212aÄé`;
+    let seed = 29;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    for (let run = 0; run < 20_000; run += 1) {
+      const length = 14 + Math.floor(random() * 8);
+      const input = Array.from({ length }, () => pool[Math.floor(random() * pool.length)]).join('');
+      expect([input, parseTagCode(input)]).toEqual([input, reference(input)]);
+    }
+  });
+
   it('formats the canonical form in groups of four', () => {
     expect(formatTagCode('ABCDEFGHJKMNPQRS')).toBe('ABCD-EFGH-JKMN-PQRS');
   });

@@ -13,7 +13,8 @@ export interface AuthenticatedUser {
 
 /** What the auth guard leaves on the request. */
 export type AuthenticatedRequest = FastifyRequest & {
-  user?: AuthenticatedUser;
+  /** null until the guard finds a valid token (declared on every request: applyHttpContract). */
+  user?: AuthenticatedUser | null;
   /** Set by the guard: the route is `@Public()`, so a stranger may call it (its answers tell strangers things). */
   publicRoute?: boolean;
 };

@@ -23,6 +23,10 @@ export const MAX_PARAM_LENGTH = 1024;
 export function applyHttpContract(app: NestFastifyApplication, webApp?: WebAppFallback): void {
   const fastify = app.getHttpAdapter().getInstance();
 
+  // What the auth guard and the plain routes set on a request, declared so that every request has them from its
+  // construction: a property added to each request later changes its shape, and the hot routes pay for that (B6).
+  fastify.decorateRequest('publicRoute', false);
+  fastify.decorateRequest('user', null);
   registerSecurityHeaders(fastify, `/${API_PREFIX}/`);
   // Guessing codes is limited on every route that takes one, whichever route the guesser picks.
   const unknownCodes = app.get(UnknownCodeLimiter);

@@ -147,7 +147,7 @@ export class PublicItemCache {
 
   private keep(code: string, record: PublicItemRecord): void {
     this.entries.set(code, { record: { item: Object.freeze(record.item), ownerUserId: record.ownerUserId, coOwnerUserIds: record.coOwnerUserIds }, expiresAt: this.now() + this.ttlMs });
-    if (this.entries.size > this.maxItems) this.entries.delete((this.entries.oldest() as [string, Entry])[0]);
+    if (this.entries.size > this.maxItems) this.entries.delete((this.entries.nextToDrop() as [string, Entry])[0]);
   }
 }
 

@@ -42,6 +42,16 @@ describe('QR images', () => {
     expect(base64.etag).not.toBe(first.etag);
     expect((await new QrImages({ PUBLIC_URL: 'http://localhost:8080' }).render('ABCDEFGHJKMNPQRS', 'svg', 400)).etag).toBe(first.etag);
   });
+
+  it('keeps each format and size of a code apart, the default SVG too (keyed by the code alone)', async () => {
+    const images = new QrImages({ PUBLIC_URL: 'http://localhost:8080' });
+    const code = 'ABCDEFGHJKMNPQRS';
+    const variants = await Promise.all([images.render(code, 'svg', 400), images.render(code, 'svg', 300), images.render(code, 'svg-base64', 400), images.render(code, 'png', 400)]);
+    const etags = variants.map((image) => image.etag);
+    expect(new Set(etags).size).toBe(4);
+    expect([images.rendered(code, 'svg', 400), images.rendered(code, 'svg', 300), images.rendered(code, 'svg-base64', 400), images.rendered(code, 'png', 400)]).toEqual(variants);
+    expect(images.rendered(code, 'svg', 500)).toBeUndefined();
+  });
 });
 
 describe('RenderCache', () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PNG } from 'pngjs';
-import { foundPageUrl } from '@homing/contracts';
+import { foundPageUrl, QR_SIZE_DEFAULT_PX } from '@homing/contracts';
 import { InjectConfig } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 import { RecentlyUsedMap } from '../caching/recently-used-map';
@@ -65,7 +65,7 @@ export class RenderCache {
     this.delete(key);
     this.entries.set(key, image);
     this.bytes += image.body.length;
-    while (this.bytes > this.maxBytes) this.delete((this.entries.oldest() as [string, QrImage])[0]);
+    while (this.bytes > this.maxBytes) this.delete((this.entries.nextToDrop() as [string, QrImage])[0]);
   }
 
   get size(): number {
@@ -107,8 +107,13 @@ export class QrImages {
   }
 }
 
+/**
+ * The cache's key of an image. The image most asked for (the SVG at the default size) is keyed by the code alone: the
+ * scan cache has just looked that string up, so its hash is known, where a key built per request is a new string to
+ * hash (B6). Every other key holds a colon, which no code does.
+ */
 function renderKey(canonicalCode: string, format: QrFormat, sizePx: number): string {
-  return `${format}:${sizePx}:${canonicalCode}`;
+  return format === 'svg' && sizePx === QR_SIZE_DEFAULT_PX ? canonicalCode : `${format}:${sizePx}:${canonicalCode}`;
 }
 
 function withEtag(body: Buffer): QrImage {

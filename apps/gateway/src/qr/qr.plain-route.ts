@@ -12,6 +12,8 @@ import { UnknownCodeLimiter } from '../items/unknown-code-limit';
 import { QrService } from './qr.service';
 
 const queryPipe = new ZodBodyPipe(qrQuerySchema);
+// What the schema makes of no query at all (the default size, SVG): most images are asked for so.
+const NO_QUERY: QrQuery = Object.freeze(qrQuerySchema.parse({}));
 
 /**
  * `GET /qr/{code}`, the public QR image, as a plain Fastify handler (servePlainHandlers; the contract is
@@ -36,7 +38,7 @@ export class QrPlainRoute {
         void reply.header('retry-after', String(waitSeconds));
         throw new ApiError(429, ResponseCode.RATE_LIMITED);
       }
-      const query = queryPipe.transform(request.query);
+      const query = request.url.includes('?') ? queryPipe.transform(request.query) : NO_QUERY;
       const code = (request.params as { code: string }).code;
       // A known code's image rendered already (most requests: a page shows the same tags again and again) is sent
       // at once, without a promise, its header block made once (PrebuiltAnswer).
