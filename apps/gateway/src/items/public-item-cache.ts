@@ -26,8 +26,8 @@ interface Loading {
 
 /**
  * Tag scans' public item fields, per gateway process (ARCHITECTURE §7): a repeated scan is answered without NATS,
- * items or PostgreSQL. Kept current by items' events, which every replica hears (`ItemEvents`); least recently used
- * items are dropped past `maxItems`, and entries expire after a TTL in case an event was missed anyway.
+ * items or PostgreSQL. Kept current by items' events, which every replica hears (`ItemEvents`); items not used lately
+ * (RecentlyUsedMap's CLOCK rule) are dropped past `maxItems`, and entries expire after a TTL in case an event was missed anyway.
  *
  * Nothing is kept unless the events are being heard (`enable()`), and a read that a change overtook is never kept,
  * so an event cannot be lost between a read and its storing. Unknown codes are not kept (their 404s count against
@@ -147,7 +147,7 @@ export class PublicItemCache {
 
   private keep(code: string, record: PublicItemRecord): void {
     this.entries.set(code, { record: { item: Object.freeze(record.item), ownerUserId: record.ownerUserId, coOwnerUserIds: record.coOwnerUserIds }, expiresAt: this.now() + this.ttlMs });
-    if (this.entries.size > this.maxItems) this.entries.delete((this.entries.nextToDrop() as [string, Entry])[0]);
+    if (this.entries.size > this.maxItems) this.entries.dropNext();
   }
 }
 

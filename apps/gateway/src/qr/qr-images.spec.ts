@@ -57,7 +57,7 @@ describe('QR images', () => {
 describe('RenderCache', () => {
   const image = (bytes: number) => ({ body: Buffer.alloc(bytes), etag: '"x"' });
 
-  it('drops the least recently used renders past its byte budget', () => {
+  it('drops a render not used lately once past its byte budget', () => {
     const cache = new RenderCache(100);
     cache.set('a', image(40));
     cache.set('b', image(40));

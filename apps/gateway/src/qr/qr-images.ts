@@ -50,7 +50,7 @@ export function renderSvg(text: string, sizePx: number): string {
   return renderSvgFast(text, sizePx);
 }
 
-/** Least recently used entries go first once the bodies pass `maxBytes`. */
+/** Renders not used lately go first once the bodies pass `maxBytes` (RecentlyUsedMap's CLOCK rule). */
 export class RenderCache {
   private readonly entries = new RecentlyUsedMap<string, QrImage>();
   private bytes = 0;
@@ -65,7 +65,11 @@ export class RenderCache {
     this.delete(key);
     this.entries.set(key, image);
     this.bytes += image.body.length;
-    while (this.bytes > this.maxBytes) this.delete((this.entries.nextToDrop() as [string, QrImage])[0]);
+    while (this.bytes > this.maxBytes) {
+      const dropped = this.entries.dropNext();
+      if (!dropped) break;
+      this.bytes -= dropped[1].body.length;
+    }
   }
 
   get size(): number {
