@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ThreadAccess } from '@homing/contracts';
+import { OldestFirst } from '../caching/oldest-first';
 
 // How long an answer of messaging's "who may read this thread" is reused. What can change it is seen in events and
 // forgets it at once (a reset ends finders' access, a deleted item everyone's); the lifetime bounds what a missed
@@ -24,6 +25,7 @@ interface Entry {
  */
 export class ThreadAccessCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly oldest = new OldestFirst(this.entries);
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -47,7 +49,7 @@ export class ThreadAccessCache {
     this.entries.delete(key);
     this.entries.set(key, { access, expiresAt: this.now() + this.ttlMs });
     // The oldest entry goes first (Map order is insertion order).
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    if (this.entries.size > this.maxEntries) this.oldest.drop();
   }
 
   /** A reset or a deletion changed who may read the item's thread. */

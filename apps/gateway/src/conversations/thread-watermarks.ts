@@ -1,3 +1,5 @@
+import { OldestFirst } from '../caching/oldest-first';
+
 // Items whose newest message id is kept; past this the least recently changed are forgotten (and polled from
 // messaging again). About 100 bytes each plus their conversations: a few MB at most.
 const MAX_ITEMS = 50_000;
@@ -20,6 +22,7 @@ interface ItemWatermark {
  */
 export class ThreadWatermarks {
   private readonly items = new Map<string, ItemWatermark>();
+  private readonly leastRecentlyChanged = new OldestFirst(this.items);
 
   constructor(private readonly maxItems = MAX_ITEMS) {}
 
@@ -83,7 +86,7 @@ export class ThreadWatermarks {
     const item = this.items.get(itemCode) ?? { latest: 0, conversations: new Map<string, number>() };
     this.items.delete(itemCode);
     this.items.set(itemCode, item);
-    if (this.items.size > this.maxItems) this.items.delete(this.items.keys().next().value as string);
+    if (this.items.size > this.maxItems) this.leastRecentlyChanged.drop();
     return item;
   }
 }

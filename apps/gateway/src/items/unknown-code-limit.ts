@@ -4,6 +4,7 @@ import type { AuthenticatedRequest } from '../auth/authenticated-user';
 import { ResponseCode } from '@homing/contracts';
 import { InjectConfig, RedisClient, RpcError, UNKNOWN_CODE_LIMIT, unknownCodeMissesKey } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
+import { OldestFirst } from '../caching/oldest-first';
 import { ApiError, sendHttpError, type HttpErrorAnswer } from '../http/http-error';
 import { countInWindow, retryAfterSeconds } from '@homing/platform';
 
@@ -24,6 +25,7 @@ const MAX_BLOCKED_REMEMBERED = 10_000;
 export class UnknownCodeLimiter {
   private readonly logger = new Logger(UnknownCodeLimiter.name);
   private readonly blockedUntil = new Map<string, number>();
+  private readonly oldestBlocked = new OldestFirst(this.blockedUntil);
 
   constructor(
     private readonly redis: RedisClient,
@@ -62,7 +64,7 @@ export class UnknownCodeLimiter {
   private block(address: string, until: number): void {
     this.blockedUntil.delete(address);
     this.blockedUntil.set(address, until);
-    if (this.blockedUntil.size > MAX_BLOCKED_REMEMBERED) this.blockedUntil.delete(this.blockedUntil.keys().next().value as string);
+    if (this.blockedUntil.size > MAX_BLOCKED_REMEMBERED) this.oldestBlocked.drop();
   }
 }
 
