@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type { AccessTokenClaims } from '@homing/contracts';
 import { CLOCK_TOLERANCE_SECONDS } from '@homing/platform';
+import { OldestFirst } from '../caching/oldest-first';
 
 // Tokens remembered at most: about 4 MB when full (a digest and the claims each). Past it the earliest remembered is
 // dropped; a token dropped is only verified again.
@@ -30,6 +31,7 @@ export class VerifiedTokens {
   // In the order remembered, which is about the order they expire in (every token lives an hour), but not exactly: a
   // replica may first see a token long after it was signed.
   private readonly byDigest = new Map<string, Verified>();
+  private readonly earliest = new OldestFirst(this.byDigest);
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly maxTokens = MAX_TOKENS) {
@@ -52,12 +54,7 @@ export class VerifiedTokens {
 
   /** Remembers a token that has just verified, with its claims; when full, the earliest remembered goes. */
   remember(token: string, claims: AccessTokenClaims): void {
-    if (this.byDigest.size >= this.maxTokens) {
-      for (const digest of this.byDigest.keys()) {
-        this.byDigest.delete(digest);
-        break;
-      }
-    }
+    if (this.byDigest.size >= this.maxTokens) this.earliest.drop();
     this.byDigest.set(digestOf(token), { claims, expiredFrom: claims.exp + CLOCK_TOLERANCE_SECONDS });
   }
 
