@@ -66,6 +66,10 @@ describe('passkeys through the gateway', () => {
     expect(await call('PATCH', `/user/passkeys/${passkey.id}`, { token: stranger.token, body: { name: 'Mine' } })).toMatchObject({ status: 404 });
     expect(await call('DELETE', '/user/passkeys/not-a-uuid', { token: owner.token })).toMatchObject({ status: 404, body: { response_code: 'NOT_FOUND' } });
     expect(await call('PATCH', `/user/passkeys/${passkey.id}`, { token: owner.token, body: { name: '' } })).toMatchObject({ status: 422, body: { validation: { name: expect.any(String) } } });
+    // A name is one line of plain text: a NUL (which PostgreSQL cannot store: it answered 500) or a line break is refused.
+    for (const name of ['my\u0000key', 'two\nlines']) {
+      expect(await call('PATCH', `/user/passkeys/${passkey.id}`, { token: owner.token, body: { name } })).toMatchObject({ status: 422, body: { validation: { name: expect.any(String) } } });
+    }
     expect(await call('POST', '/user/login/passkey', { body: { response: { id: 'x' } } })).toMatchObject({ status: 422, body: { response_code: 'VALIDATION_ERROR' } });
     // Unknown fields are a malformed request, as on every strict body.
     expect(await call('POST', '/user/login/passkey', { body: { response: {}, extra: 1 } })).toMatchObject({ status: 400 });

@@ -248,6 +248,17 @@ describe('identity: login codes and password links', () => {
       expect(hash).toMatch(/^\$argon2id\$/);
     });
 
+    it('uses up every open link when the user changes their password logged in (a welcome link, a reset link)', async () => {
+      const user = await newUser('changed');
+      const reset = await requestReset(user.address, user.userId);
+      const { sid } = claimsOf(user.loginToken as string);
+      expect(await identity.ok('identity.rpc.update-password', { userId: user.userId, sessionId: sid, password })).toEqual({});
+      for (const token of [user.passwordToken as string, reset]) {
+        expect(await identity.refused('identity.rpc.set-password', { token, password: 'someone else entirely' })).toMatchObject({ status: 422, response_code: 'INVALID_PASSWORD_TOKEN' });
+      }
+      expect((await identity.call('identity.rpc.login', { email: user.address, password })).ok).toBe(true);
+    });
+
     it('refuses an unknown link, an expired one and a common password', async () => {
       expect(await identity.refused('identity.rpc.set-password', { token: 'no-such-token', password })).toMatchObject({ status: 422, response_code: 'INVALID_PASSWORD_TOKEN' });
       const user = await newUser('expired-link');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from './text';
 
 /** How long a registration or log-in ceremony may take: its challenge is refused after this (kept server-side). */
 export const PASSKEY_CHALLENGE_TTL_SECONDS = 5 * 60;
@@ -51,7 +52,7 @@ export type PasskeyAuthenticationResponse = z.infer<typeof passkeyAuthentication
 // HTTP bodies (strict outside: unknown fields are refused).
 export const passkeyRegistrationBodySchema = z.strictObject({ response: passkeyRegistrationResponseSchema });
 export const passkeyLoginBodySchema = z.strictObject({ response: passkeyAuthenticationResponseSchema });
-export const passkeyRenameBodySchema = z.strictObject({ name: z.string().trim().min(1).max(PASSKEY_NAME_MAX_LENGTH) });
+export const passkeyRenameBodySchema = z.strictObject({ name: singleLineText(PASSKEY_NAME_MAX_LENGTH) });
 export type PasskeyRegistrationBody = z.infer<typeof passkeyRegistrationBodySchema>;
 export type PasskeyLoginBody = z.infer<typeof passkeyLoginBodySchema>;
 export type PasskeyRenameBody = z.infer<typeof passkeyRenameBodySchema>;

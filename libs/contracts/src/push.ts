@@ -7,22 +7,34 @@ export const PUSH_SUBSCRIPTIONS_MAX = 16;
 const base64url = (bytes: number) => z.string().regex(new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}$`));
 
 /**
+ * Where a push service takes a subscription's pushes, as browsers give it. Every endpoint the API takes, one to forget
+ * or replace too, is checked so: a value of another shape cannot name a subscription (and one with a NUL character
+ * could not even be compared with those stored).
+ */
+export const pushEndpointSchema = z
+  .url({ protocol: /^https$/ })
+  .max(1024)
+  // A URL parser takes a NUL in a path; PostgreSQL cannot store or compare one (it answered 500).
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not hold control characters');
+
+/**
  * A browser's push subscription as `PushSubscription.toJSON()` gives it. Which hosts an endpoint may name is the
  * notifications service's configuration: it checks them when one is registered and again before every send.
  */
 export const pushSubscriptionSchema = z.strictObject({
-  endpoint: z.url({ protocol: /^https$/ }).max(1024),
+  endpoint: pushEndpointSchema,
   expirationTime: z.number().int().nullable().optional(),
   keys: z.strictObject({ p256dh: base64url(65), auth: base64url(16) }),
 });
 export type PushSubscriptionBody = z.infer<typeof pushSubscriptionSchema>;
 
 /** `POST /user/push/reregister`: the browser's new subscription, and the endpoint it replaces (`pushsubscriptionchange`). */
-export const pushReregisterBodySchema = pushSubscriptionSchema.extend({ old_endpoint: z.string().max(1024).optional() });
+export const pushReregisterBodySchema = pushSubscriptionSchema.extend({ old_endpoint: pushEndpointSchema.optional() });
 export type PushReregisterBody = z.infer<typeof pushReregisterBodySchema>;
 
 /** `POST /user/push/unregister`. */
-export const pushUnregisterBodySchema = z.strictObject({ endpoint: z.string().min(1).max(1024) });
+export const pushUnregisterBodySchema = z.strictObject({ endpoint: pushEndpointSchema });
 export type PushUnregisterBody = z.infer<typeof pushUnregisterBodySchema>;
 
 /** `GET /push/vapid-public-key`: the application server key the browser subscribes with (base64url). */

@@ -6,6 +6,7 @@ import {
   passkeyCreationOptionsSchema,
   passkeyListSchema,
   passkeyRegistrationResponseSchema,
+  passkeyRenameBodySchema,
   passkeyRequestOptionsSchema,
   passkeySchema,
 } from './passkeys';
@@ -37,7 +38,7 @@ import {
   messageSchema,
   threadAccessSchema,
 } from './conversations';
-import { pushReregisterBodySchema, pushSubscriberSchema, pushSubscriptionSchema, vapidPublicKeySchema } from './push';
+import { pushEndpointSchema, pushReregisterBodySchema, pushSubscriberSchema, pushSubscriptionSchema, vapidPublicKeySchema } from './push';
 import { relayRecipientSchema } from './relay';
 import { multiLineText } from './text';
 import { photoSizeSchema, photoUrlsSchema, storedPhotoSchema } from './photos';
@@ -401,7 +402,7 @@ export const RpcMap = {
   },
   /** Forgets an owner's subscription; unknown endpoints are no error (the client's state may be older). */
   'notifications.rpc.unregister-push': {
-    request: z.object({ userId: z.uuid(), endpoint: z.string().max(1024) }),
+    request: z.object({ userId: z.uuid(), endpoint: pushEndpointSchema }),
     response: nothing,
   },
   /** How one person of an item is told of it (both on unless they turned one off); the gateway checks they are of it. */
@@ -521,7 +522,7 @@ export const RpcMap = {
   },
   /** 404 NOT_FOUND for a passkey that is not the user's. */
   'identity.rpc.rename-passkey': {
-    request: z.object({ userId: z.uuid(), passkeyId: z.uuid(), name: z.string().min(1).max(64) }),
+    request: z.object({ userId: z.uuid(), passkeyId: z.uuid(), name: passkeyRenameBodySchema.shape.name }),
     response: passkeySchema,
   },
   'identity.rpc.delete-passkey': {

@@ -91,12 +91,17 @@ export class AccountsService {
     return toUser(user);
   }
 
-  /** A logged-in user's new password; every other session of theirs is revoked. */
+  /**
+   * A logged-in user's new password; every other session of theirs is revoked, and every reset or set-password link
+   * still open is used up: a link mailed before the change (a welcome mail's, valid 7 days, or a reset they did not
+   * ask for) must not set the password after it.
+   */
   async updatePassword(userId: string, sessionId: string, password: string): Promise<void> {
     this.hasher.assertAcceptable(password);
     const passwordHash = await this.hasher.hash(password);
     await this.database.transaction(async (tx) => {
       if (!(await this.users.setPasswordHash(tx, userId, passwordHash))) throw userNotFound();
+      await this.passwordTokens.useAllOfUser(tx, userId);
       await this.sessions.revokeAll(tx, userId, sessionId);
     });
   }

@@ -36,6 +36,14 @@ export class PasswordTokensService {
     return token;
   }
 
+  /**
+   * A new password was chosen some other way (a logged-in change): every link still open sets none after it, as one
+   * used would not (docs/privacy.md). In the caller's transaction, with the new password.
+   */
+  async useAllOfUser(tx: Transaction, userId: string): Promise<void> {
+    await this.tokens.useAllOfUser(tx, userId);
+  }
+
   /** For a known address within its e-mail limits, a reset link; nothing changes until it is used. */
   requestReset(email: string): Promise<void> {
     return withMinimumDuration(E_MAIL_REQUEST_MIN_DURATION_MS, () => this.sendResetLink(email));

@@ -28,3 +28,13 @@ export function scrubQueryError(error: unknown): unknown {
 export function isForeignKeyViolation(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === '23503';
 }
+
+/**
+ * A text PostgreSQL cannot store: character_not_in_repertoire (SQLSTATE 22021, a NUL character in a text parameter)
+ * or untranslatable_character (22P05, a `\u0000` in JSON stored as jsonb). Request schemas refuse control characters
+ * in what people type; a field that slips through is the caller's bad input, answered as such, not a bug's 500.
+ */
+export function isUnstorableText(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return code === '22021' || code === '22P05';
+}

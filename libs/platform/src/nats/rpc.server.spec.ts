@@ -47,6 +47,12 @@ describe('NatsRpcServer', () => {
     expect(reply).toEqual({ status: 404, response_code: 'NOT_FOUND', message: 'What this request refers to no longer exists.' });
   });
 
+  it.each(['22021', '22P05'])('answers 400 to a text PostgreSQL cannot store (SQLSTATE %s: a NUL character), logged as a warning', async (code) => {
+    const { logged, reply } = await answer(failingQuery(code));
+    expect(logged).not.toContain(FINDER_EMAIL);
+    expect(reply).toEqual({ status: 400, response_code: 'MALFORMED_REQUEST', message: 'The request holds characters that cannot be stored (such as NUL).' });
+  });
+
   it('still answers 503 to a query that failed because the database is away', async () => {
     const { logged, reply } = await answer(failingQuery('57P01'));
     expect(logged).not.toContain(FINDER_EMAIL);

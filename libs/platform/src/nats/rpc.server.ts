@@ -4,7 +4,7 @@ import { context, type Span } from '@opentelemetry/api';
 import type { Msg, Subscription } from '@nats-io/transport-node';
 import { lastValueFrom } from 'rxjs';
 import { ResponseCode, RpcMap, toValidationMap, type RpcErrorBody, type RpcRequest, type RpcResponse, type RpcSubject } from '@homing/contracts';
-import { isForeignKeyViolation, scrubQueryError } from '../database/query-error';
+import { isForeignKeyViolation, isUnstorableText, scrubQueryError } from '../database/query-error';
 import { acceptCorrelationId, acceptDeadline, CORRELATION_HEADER, DEADLINE_HEADER, requestContext } from '../context';
 import { extractTraceContext } from '../tracing/propagation';
 import { SpanKind, withSpan } from '../tracing/spans';
@@ -192,6 +192,10 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     if (isForeignKeyViolation(error)) {
       this.logger.warn(`${pattern}: what the request refers to was deleted meanwhile: ${(error as Error).message}`);
       return { status: 404, response_code: ResponseCode.NOT_FOUND, message: 'What this request refers to no longer exists.' };
+    }
+    if (isUnstorableText(error)) {
+      this.logger.warn(`${pattern}: the request holds text that cannot be stored: ${(error as Error).message}`);
+      return { status: 400, response_code: ResponseCode.MALFORMED_REQUEST, message: 'The request holds characters that cannot be stored (such as NUL).' };
     }
     this.logger.error({ err: error }, `${pattern} failed`);
     return { status: 500, response_code: ResponseCode.INTERNAL_ERROR, message: 'Our server seems to be having some troubles.' };
