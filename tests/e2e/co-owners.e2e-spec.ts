@@ -5,6 +5,7 @@ import type { CreateMessageResponse, HttpErrorBody, InvitationAccepted, ItemNoti
 import { expectEventually, linkIn } from '@homing/testing';
 import { testAccessToken } from '../support/access-tokens';
 import { apiCall, type ApiCaller } from '../support/api';
+import { EventStreamClient } from '../support/event-stream-client';
 import { startStack, type Stack } from '../support/stack';
 
 // Co-owners and the hand-over of ownership through the whole stack (issue 27): items owns who the people of an item
@@ -119,13 +120,22 @@ describe('co-owners and the hand-over of ownership', () => {
     }
     // Lost or found is theirs to mark too.
     expect((await call<PublicItem>('PATCH', `/user/items/${owner.code}`, { ...as, body: { lost: true } })).body.lost).toBe(true);
+    // Both read the thread as it is written, the co-owner on an open stream.
+    const opened = await EventStreamClient.open(`${stack.api}/items/${owner.code}/messages/stream`, as);
+    expect(opened.status).toBe(200);
+    const ownerStream = (await EventStreamClient.open(`${stack.api}/items/${owner.code}/messages/stream`, { token: owner.token })).stream!;
 
-    // Removed: the item is gone for them, and a finder's message no longer e-mails them.
+    // Removed: the item is gone for them, their open stream ends (it carried every new finder's message on), and a
+    // finder's message no longer e-mails them.
     expect((await call('DELETE', `/user/items/${owner.code}/co-owners/${coOwner.userId}`, { token: owner.token })).status).toBe(204);
+    await expect(opened.stream!.closed).resolves.toBe('ended');
     expect((await call('GET', `/user/items/${owner.code}`, as)).status).toBe(404);
     await expectEventually(async () => expect((await call('GET', `/items/${owner.code}/messages`, as)).status).toBe(403));
     expect((await call('POST', `/items/${owner.code}/messages`, { body: { content: 'Found it' } })).status).toBe(201);
     await expectEventually(async () => expect(aboutMessages(owner.email)).toHaveLength(1));
+    await expectEventually(() => expect(ownerStream.messages.map((message) => message.content)).toEqual(['Found it']));
+    ownerStream.close();
+    expect(opened.stream!.messages).toEqual([]);
     await emailsSettled();
     expect(aboutMessages(coOwner.email)).toHaveLength(0);
   });
@@ -135,12 +145,15 @@ describe('co-owners and the hand-over of ownership', () => {
     const coOwner = await person();
     await invited(owner.code, owner.token, coOwner.email, coOwner.token);
     expect((await call('POST', `/items/${owner.code}/messages`, { body: { content: 'Found your bike' } })).status).toBe(201);
+    const streams = await Promise.all([owner.token, coOwner.token].map(async (token) => (await EventStreamClient.open(`${stack.api}/items/${owner.code}/messages/stream`, { token })).stream!));
 
     // A new address: accepting without a log-in makes its account, as activation does.
     const newOwnerEmail = `new-owner-${randomUUID()}@example.test`;
     const { accepted, token } = await invited(owner.code, owner.token, newOwnerEmail, undefined, 'transfer');
     expect(accepted).toMatchObject({ code: owner.code, response_code: 'NEW_USER_REGISTERED', login_token: expect.any(String) });
     expect((await call<HttpErrorBody>('POST', `/invitations/${token}/accept`)).body.response_code).toBe('INVITATION_EXPIRED');
+    // The old owner's and the co-owner's open streams end: the new owner's finders are none of theirs.
+    expect(await Promise.all(streams.map((stream) => stream.closed))).toEqual(['ended', 'ended']);
 
     const { rows } = await stack.db.query<{ id: string }>(`SELECT id FROM "${stack.schemaOf('identity')}".users WHERE email = $1`, [newOwnerEmail]);
     const newOwner = testAccessToken({ id: rows[0].id, email: newOwnerEmail }).token;

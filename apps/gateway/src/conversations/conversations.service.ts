@@ -104,7 +104,7 @@ export class ConversationsService {
     }
     const sink = open();
     sink.onClose(lease.release);
-    this.streams.open(access, resumeAfter, sink);
+    this.streams.open(access, resumeAfter, sink, caller.viewerUserId);
   }
 
   private async leaseFor(address: string): Promise<LeaseAnswer> {

@@ -143,6 +143,23 @@ describe('MessageStreams', () => {
     expect([owner.ended, leaving.ended, other.ended]).toEqual([false, true, false]);
   });
 
+  it('ends the whole-item streams of whoever is no longer among the item’s people, and no finder’s', () => {
+    const { rpc } = fakeMessaging([]);
+    const streams = new MessageStreams(rpc);
+    const [owner, coOwner, removed, finder, elsewhere] = [new RecordingSink(), new RecordingSink(), new RecordingSink(), new RecordingSink(), new RecordingSink()];
+    streams.open({ itemCode: 'ITEM', conversationId: null, latestMessageId: 0 }, undefined, owner, 'owner');
+    streams.open({ itemCode: 'ITEM', conversationId: null, latestMessageId: 0 }, undefined, coOwner, 'co-owner');
+    streams.open({ itemCode: 'ITEM', conversationId: null, latestMessageId: 0 }, undefined, removed, 'removed');
+    streams.open({ itemCode: 'ITEM', conversationId: A, latestMessageId: 0 }, undefined, finder, null);
+    streams.open({ itemCode: 'OTHER', conversationId: null, latestMessageId: 0 }, undefined, elsewhere, 'removed');
+    streams.peopleChanged('ITEM', new Set(['owner', 'co-owner']));
+    expect([owner, coOwner, removed, finder, elsewhere].map((sink) => sink.ended)).toEqual([false, false, true, false, false]);
+    // A transfer: the new owner alone.
+    streams.peopleChanged('ITEM', new Set(['new-owner']));
+    expect([owner, coOwner, finder].map((sink) => sink.ended)).toEqual([true, true, false]);
+    expect(streams.openStreams).toBe(2);
+  });
+
   it('sends heartbeats, and ends every stream at shutdown', () => {
     const { rpc } = fakeMessaging([]);
     const streams = new MessageStreams(rpc);

@@ -20,6 +20,8 @@ interface StreamClient {
   sink: EventSink;
   /** The finder's conversation; null for the owner, who reads the whole item. */
   conversationId: string | null;
+  /** Who reads the whole item (its owner or a co-owner), while they are one of its people; null for a finder. */
+  readerUserId: string | null;
   /** The newest message sent (or the client had already): only newer ones are sent. */
   lastSentId: number;
   /** While the client's own catch-up fetch runs, what the item's fetches deliver waits here. */
@@ -70,9 +72,15 @@ export class MessageStreams implements OnModuleInit, BeforeApplicationShutdown {
    * A client authorised by messaging starts listening. With `resumeAfter` (its Last-Event-ID) it first gets what it
    * missed, fetched once for it; otherwise it starts from the newest message at authorisation.
    */
-  open(access: ThreadAccess, resumeAfter: number | undefined, sink: EventSink): void {
+  open(access: ThreadAccess, resumeAfter: number | undefined, sink: EventSink, readerUserId: string | null = null): void {
     const channel = this.channelOf(access.itemCode, access.latestMessageId);
-    const client: StreamClient = { sink, conversationId: access.conversationId, lastSentId: resumeAfter ?? access.latestMessageId, held: null };
+    const client: StreamClient = {
+      sink,
+      conversationId: access.conversationId,
+      readerUserId: access.conversationId === null ? readerUserId : null,
+      lastSentId: resumeAfter ?? access.latestMessageId,
+      held: null,
+    };
     channel.clients.add(client);
     sink.onClose(() => this.remove(channel, client));
     // Missed: before it reconnected, or between its authorisation and now if the item's fetch ran meanwhile.
@@ -113,6 +121,19 @@ export class MessageStreams implements OnModuleInit, BeforeApplicationShutdown {
       if (client.conversationId !== null && client.conversationId !== conversationId) continue;
       this.send(client, `event: finder-left\ndata: ${JSON.stringify({ conversation_id: conversationId })}\n\n`);
       if (client.conversationId === conversationId) client.sink.end();
+    }
+  }
+
+  /**
+   * `items.item.people-changed.v1` (a co-owner removed or gone, a transfer): a stream was authorised when it opened, so
+   * the whole-item streams of anyone no longer among the item's people end now (a browser reconnects and is asked
+   * again; one no longer of the item is refused). Finders' streams are not theirs to end.
+   */
+  peopleChanged(itemCode: string, people: ReadonlySet<string>): void {
+    const channel = this.channels.get(itemCode);
+    if (!channel) return;
+    for (const client of channel.clients) {
+      if (client.conversationId === null && (client.readerUserId === null || !people.has(client.readerUserId))) client.sink.end();
     }
   }
 

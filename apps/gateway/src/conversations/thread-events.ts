@@ -11,6 +11,8 @@ export const THREAD_EVENT_SUBJECTS = [
   'messaging.messages.receipts.v1',
   'messaging.conversation.cleared.v1',
   'messaging.finder.left.v1',
+  'items.item.people-changed.v1',
+  'items.item.transferred.v1',
   'items.item.deleted.v1',
 ] as const satisfies readonly EventSubject[];
 
@@ -73,6 +75,16 @@ export class ThreadEvents implements OnModuleInit, OnApplicationShutdown {
         // Their tokens are dead now.
         this.access.forgetItem(event.data.itemCode);
         this.streams.finderLeft(event.data.itemCode, event.data.conversationId, event.version);
+        break;
+      case 'items.item.people-changed.v1':
+        // Whoever was removed reads no more: their cached access goes, and their open streams end.
+        this.access.forgetItem(event.data.code);
+        this.streams.peopleChanged(event.data.code, new Set([event.data.ownerUserId, ...event.data.coOwnerUserIds]));
+        break;
+      case 'items.item.transferred.v1':
+        // The new owner alone: co-owners leave with a transfer (its people-changed event says so too).
+        this.access.forgetItem(event.data.code);
+        this.streams.peopleChanged(event.data.code, new Set([event.data.ownerUserId]));
         break;
       case 'items.item.deleted.v1':
         this.watermarks.forget(event.data.code);
