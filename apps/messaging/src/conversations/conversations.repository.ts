@@ -50,10 +50,15 @@ const MESSAGE_COLUMNS = 'm.id::float8 AS id, m.conversation_id, m.author, m.cont
 const INSERT_CONVERSATION = prepared(
   `INSERT INTO conversations (item_code, finder_token_hash, finder_email, finder_language) VALUES ($1, $2, $3, $4) RETURNING ${CONVERSATION_COLUMNS}`,
 );
+// The conversation's row is updated first, and only while it takes the message (open, and for a finder's message not
+// left): the update waits for a hand-over's close or a "forget me" under way and then reads their outcome, so no
+// message lands in a conversation closed or forgotten meanwhile. Its time is the message's (both are the
+// transaction's `now()`).
 const INSERT_MESSAGE = prepared(
-  `WITH m AS (INSERT INTO messages (conversation_id, author, content, location_lat, location_lon, location_accuracy_m, location_precise)
-              VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *),
-        touched AS (UPDATE conversations SET last_message_at = (SELECT created_at FROM m) WHERE id = $1)
+  `WITH c AS (UPDATE conversations SET last_message_at = now()
+               WHERE id = $1 AND closed_at IS NULL AND ($2::text = 'owner' OR finder_left_at IS NULL) RETURNING id),
+        m AS (INSERT INTO messages (conversation_id, author, content, location_lat, location_lon, location_accuracy_m, location_precise)
+              SELECT c.id, $2, $3, $4, $5, $6, $7 FROM c RETURNING *)
    SELECT ${MESSAGE_COLUMNS} FROM m`,
 );
 const LATEST_UNREAD_FINDER_MESSAGE = prepared(
@@ -83,32 +88,42 @@ export class ConversationsRepository {
   }
 
   /**
-   * The conversation of the item this finder token belongs to, if it still exists: the token of the browser that
-   * wrote first, or one given in exchange for a resume link.
+   * The conversation of the item this finder token belongs to, if it still exists and its finder has not left it: the
+   * token of the browser that wrote first, or one given in exchange for a resume link. (Leaving deletes every token;
+   * the condition holds too for one a racing request may have written after that.)
    */
   async findByFinderToken(itemCode: string, finderTokenHash: string): Promise<ConversationRow | null> {
     const row = await this.database.one<ConversationRow>(
       `SELECT ${CONVERSATION_COLUMNS} FROM conversations c
-        WHERE c.item_code = $1
+        WHERE c.item_code = $1 AND c.finder_left_at IS NULL
           AND (c.finder_token_hash = $2 OR EXISTS (SELECT 1 FROM finder_tokens t WHERE t.token_hash = $2 AND t.conversation_id = c.id AND t.purpose = 'finder'))`,
       [itemCode, finderTokenHash],
     );
     return row ?? null;
   }
 
-  /** The conversation of the item a resume link's token was minted for, if it still exists. */
+  /** The conversation of the item a resume link's token was minted for, if it still exists and its finder has not left it. */
   async findByResumeToken(itemCode: string, resumeTokenHash: string): Promise<ConversationRow | null> {
     const row = await this.database.one<ConversationRow>(
       `SELECT ${CONVERSATION_COLUMNS} FROM conversations c
-        WHERE c.item_code = $1 AND EXISTS (SELECT 1 FROM finder_tokens t WHERE t.token_hash = $2 AND t.conversation_id = c.id AND t.purpose = 'resume')`,
+        WHERE c.item_code = $1 AND c.finder_left_at IS NULL AND EXISTS (SELECT 1 FROM finder_tokens t WHERE t.token_hash = $2 AND t.conversation_id = c.id AND t.purpose = 'resume')`,
       [itemCode, resumeTokenHash],
     );
     return row ?? null;
   }
 
-  /** Keeps the hash of another token of a conversation: a browser's finder token, or a resume link's. */
-  async insertToken(conversationId: string, tokenHash: string, purpose: 'finder' | 'resume'): Promise<void> {
-    await this.database.affected('INSERT INTO finder_tokens (token_hash, conversation_id, purpose) VALUES ($1, $2, $3)', [tokenHash, conversationId, purpose]);
+  /**
+   * Keeps the hash of another token of a conversation (a browser's finder token, or a resume link's) while its finder
+   * has not left it; false once they have. The conversation's row is share-locked as it is read: a "forget me" under
+   * way is waited for (and then read as left), and one that comes after waits for this insert and deletes the token.
+   */
+  async insertToken(conversationId: string, tokenHash: string, purpose: 'finder' | 'resume'): Promise<boolean> {
+    const inserted = await this.database.affected(
+      `INSERT INTO finder_tokens (token_hash, conversation_id, purpose)
+       SELECT $1, c.id, $3 FROM (SELECT id FROM conversations WHERE id = $2 AND finder_left_at IS NULL FOR SHARE) c`,
+      [tokenHash, conversationId, purpose],
+    );
+    return inserted > 0;
   }
 
   /** The item's conversation, with a message, whose finder left this address (compared without case); the latest. */
@@ -158,11 +173,13 @@ export class ConversationsRepository {
     return row ?? null;
   }
 
-  async setFinderEmail(conversationId: string, email: string): Promise<void> {
-    await this.database.affected('UPDATE conversations SET finder_email = $2 WHERE id = $1', [conversationId, email]);
+  /** The finder's address, while they have not left the conversation (false once they have: it is forgotten). */
+  async setFinderEmail(conversationId: string, email: string): Promise<boolean> {
+    return (await this.database.affected('UPDATE conversations SET finder_email = $2 WHERE id = $1 AND finder_left_at IS NULL', [conversationId, email])) > 0;
   }
 
-  async insertMessage(transaction: Transaction, message: { conversationId: string; author: MessageAuthor; content: string; location?: SharedLocation }): Promise<MessageRow> {
+  /** The message, or null when the conversation no longer takes it (closed, or its finder left, meanwhile). */
+  async insertMessage(transaction: Transaction, message: { conversationId: string; author: MessageAuthor; content: string; location?: SharedLocation }): Promise<MessageRow | null> {
     const { location } = message;
     const row = await this.database.one<MessageRow>(
       INSERT_MESSAGE,

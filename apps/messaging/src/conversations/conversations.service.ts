@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type RpcResponse, type ThreadAccess, type ThreadMessage, type UserLanguage } from '@homing/contracts';
+import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type MessageAuthor, type RpcRequest, type RpcResponse, type ThreadAccess, type ThreadMessage, type UserLanguage } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError, type Transaction } from '@homing/platform';
 import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ErasedConversations } from './erased-conversations';
@@ -38,7 +38,8 @@ export class ConversationsService {
     if (ownsItem(item, request.viewerUserId)) throw OWN_ITEM();
     const existing = await this.finderConversation(item, request.finderToken);
     if (existing && request.finderToken) {
-      await this.conversations.setFinderEmail(existing.id, request.email);
+      // Not once they left meanwhile (their "forget me" racing this): the address would outlive it.
+      if (!(await this.conversations.setFinderEmail(existing.id, request.email))) throw messageRefused(existing, 'finder');
       await this.keepLanguage(existing, request.language);
       return { finder_token: request.finderToken };
     }
@@ -63,9 +64,7 @@ export class ConversationsService {
   async postMessage(request: RpcRequest<'messaging.rpc.post-message'>): Promise<CreateMessageResponse> {
     const item = await this.activatedItem(request.code);
     const caller = threadCaller(item, request.viewerUserId, await this.finderConversation(item, request.finderToken));
-    const target = caller.role === 'owner' ? await this.ownerTarget(item, request.conversationId) : caller.role === 'finder' ? caller.conversation : null;
     const author = caller.role === 'owner' ? 'owner' : 'finder';
-    if (target?.closed_at) throw CONVERSATION_CLOSED();
     if (caller.role === 'finder') await this.keepLanguage(caller.conversation, request.language);
     const idempotent = request.idempotencyKey
       ? {
@@ -78,6 +77,10 @@ export class ConversationsService {
       : null;
 
     return this.idempotencyKeys.run(idempotent, async (manager) => {
+      // Where it goes is decided once the key is claimed: a retry of a message stored before its conversation closed,
+      // or before its finder left, gets the first answer (the message is in), not the refusal a new message gets.
+      const target = caller.role === 'owner' ? await this.ownerTarget(item, request.conversationId) : caller.role === 'finder' ? caller.conversation : null;
+      if (target?.closed_at) throw CONVERSATION_CLOSED();
       let finderToken: string | undefined;
       let conversation = target;
       if (!conversation) {
@@ -90,6 +93,7 @@ export class ConversationsService {
         });
       }
       const row = await this.conversations.insertMessage(manager, { conversationId: conversation.id, author, content: request.content });
+      if (!row) throw messageRefused(await this.conversations.findById(conversation.id), author);
       await this.outbox.record(
         manager,
         'messaging.message.created.v1',
@@ -113,6 +117,7 @@ export class ConversationsService {
     const location = roundSharedLocation(request.location);
     return this.conversations.transaction(async (manager) => {
       const row = await this.conversations.insertMessage(manager, { conversationId: caller.conversation.id, author: 'finder', content: '', location });
+      if (!row) throw messageRefused(await this.conversations.findById(caller.conversation.id), 'finder');
       await this.outbox.record(
         manager,
         'messaging.message.created.v1',
@@ -299,8 +304,9 @@ export class ConversationsService {
     const contact = { email: conversation.finder_email, language: conversation.finder_language };
     let resumeToken: string | undefined;
     if (options.resumeLink) {
-      resumeToken = newFinderToken();
-      await this.conversations.insertToken(conversation.id, hashFinderToken(resumeToken), 'resume');
+      const minted = newFinderToken();
+      // None for a finder who left meanwhile (their address is gone with them: the mail finds nobody to go to).
+      if (await this.conversations.insertToken(conversation.id, hashFinderToken(minted), 'resume')) resumeToken = minted;
     }
     const replyToken = options.replyAddress ? await this.replyAddresses.mintForFinder(conversation.id) : undefined;
     return { ...contact, ...(resumeToken ? { resumeToken } : {}), ...(replyToken ? { replyToken } : {}) };
@@ -317,7 +323,8 @@ export class ConversationsService {
     const conversation = await this.conversations.findByResumeToken(item.itemCode, hashFinderToken(token));
     if (!conversation || !resumeLinkAlive(conversation, now)) throw RESUME_LINK_EXPIRED();
     const finderToken = newFinderToken();
-    await this.conversations.insertToken(conversation.id, hashFinderToken(finderToken), 'finder');
+    // The finder left while the link was opened: the link went with the conversation.
+    if (!(await this.conversations.insertToken(conversation.id, hashFinderToken(finderToken), 'finder'))) throw RESUME_LINK_EXPIRED();
     await this.keepLanguage(conversation, language);
     return { finder_token: finderToken };
   }
@@ -380,6 +387,16 @@ export class ConversationsService {
     if (latest.finder_left_at) throw FINDER_LEFT();
     return latest;
   }
+}
+
+/**
+ * Why a conversation did not take a message that was checked against it a moment before: it was closed by a hand-over,
+ * or its finder left (a finder's own message racing their "forget me"), or it is gone, in the meantime.
+ */
+export function messageRefused(conversation: ConversationRow | null, author: MessageAuthor): RpcError {
+  if (conversation?.closed_at) return CONVERSATION_CLOSED();
+  if (conversation && author === 'finder') return RpcError.forbidden(ResponseCode.FORBIDDEN, 'This conversation was deleted by its finder.');
+  return RpcError.notFound(ResponseCode.NOT_FOUND, 'No such conversation about this item.');
 }
 
 // `finder_left` only when true, so answers about finders still there read as before.

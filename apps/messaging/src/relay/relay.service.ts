@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ResponseCode, type MessageAuthor, type RelayRecipient, type RpcRequest, type RpcResponse } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError } from '@homing/platform';
 import { ConversationsRepository, type ConversationRow } from '../conversations/conversations.repository';
-import { CONVERSATION_CLOSED } from '../conversations/conversations.service';
+import { CONVERSATION_CLOSED, messageRefused } from '../conversations/conversations.service';
 import { hashFinderToken, newFinderToken } from '../conversations/finder-tokens';
 import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ReplyAddressesRepository } from './reply-addresses.repository';
@@ -64,6 +64,7 @@ export class RelayService {
           finderLanguage: request.language ?? 'en',
         }));
       const row = await this.conversations.insertMessage(manager, { conversationId: conversation.id, author, content: request.content });
+      if (!row) throw messageRefused(await this.conversations.findById(conversation.id), author);
       const messageId = Number(row.id);
       if (!existing) {
         await this.outbox.record(
