@@ -24,7 +24,6 @@ describe('a conversation changing under a request', () => {
 
   it('leaves no finder message nor address in a conversation the finder deleted, whatever a concurrent write answered', async () => {
     const leftovers: Array<{ conversationId: string; post: number; setFinder: number; forget: number; messages: number; email: string | null }> = [];
-    let trials = 0;
     for (let item = 0; item < 6; item++) {
       const { code } = await ownedItem(stack);
       // 20 messages an hour per address per tag: 2 per trial.
@@ -38,7 +37,6 @@ describe('a conversation changing under a request', () => {
           call('POST', `/items/${code}/set-finder`, { finderToken, body: { email: `finder-${randomUUID()}@example.test` } }),
           call('DELETE', `/items/${code}/conversation`, { finderToken }),
         ]);
-        trials++;
         expect(forget.status).toBe(204);
         const [row] = (await stack.db.query(`SELECT finder_email, finder_left_at FROM ${messaging('conversations')} WHERE id = $1`, [conversationId])).rows;
         const messages = (await stack.db.query(`SELECT count(*)::int AS n FROM ${messaging('messages')} WHERE conversation_id = $1 AND author = 'finder'`, [conversationId])).rows[0].n;
@@ -52,8 +50,6 @@ describe('a conversation changing under a request', () => {
 
   it('gives no token that still opens a conversation its finder deleted', async () => {
     const stale: Array<{ conversationId: string; read: number; write: number; writtenInto?: string; tokensLeft: number }> = [];
-    let trials = 0;
-    let resumed = 0;
     for (let item = 0; item < 4; item++) {
       const { code, token: owner } = await ownedItem(stack);
       // 20 messages an hour per address and tag, up to 4 per trial; 20 resume calls a minute.
@@ -69,10 +65,8 @@ describe('a conversation changing under a request', () => {
           call<FinderTokenResponse & HttpErrorBody>('POST', `/items/${code}/finder-resume`, { body: { token: resumeToken } }),
           call('DELETE', `/items/${code}/conversation`, { finderToken }),
         ]);
-        trials++;
         expect(forget.status).toBe(204);
         if (resume.status !== 200) continue;
-        resumed++;
         const newToken = resume.body.finder_token;
         const read = await call<Message[] & HttpErrorBody>('GET', `/items/${code}/messages`, { finderToken: newToken });
         const write = await call<CreateMessageResponse & HttpErrorBody>('POST', `/items/${code}/messages`, { finderToken: newToken, body: { content: 'still here?' } });
