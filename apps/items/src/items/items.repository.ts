@@ -109,8 +109,17 @@ export class ItemsRepository {
   }
 
   /** The item if the user is its owner or a co-owner, with their role; null otherwise. */
-  async findOwnedByCode(code: string, userId: string): Promise<PersonItemRow | null> {
-    return (await this.database.one<PersonItemRow>(`SELECT ${PERSON_COLUMNS} FROM items i WHERE i.code = $2 AND ${PERSON_OF}`, [userId, code])) ?? null;
+  async findOwnedByCode(code: string, userId: string, transaction?: Transaction): Promise<PersonItemRow | null> {
+    return (await this.database.one<PersonItemRow>(`SELECT ${PERSON_COLUMNS} FROM items i WHERE i.code = $2 AND ${PERSON_OF}`, [userId, code], transaction)) ?? null;
+  }
+
+  /**
+   * Locks the item's row for the rest of the transaction, waiting for a change under way (a co-owner removed, a
+   * transfer, lost mode ended): a read after it sees that change's outcome, which the same statement's condition could
+   * not (in READ COMMITTED a re-checked row is current, the other tables of its condition are not). False: no such item.
+   */
+  async lock(transaction: Transaction, code: string): Promise<boolean> {
+    return (await this.database.one('SELECT 1 FROM items WHERE code = $1 FOR UPDATE', [code], transaction)) !== undefined;
   }
 
   /**

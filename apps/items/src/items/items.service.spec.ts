@@ -10,6 +10,7 @@ const manager = {} as Transaction;
 function setUp({ rewardsEnabled = false, row = null as VersionedItemRow | null, deletedVersion = null as number | null } = {}) {
   const repository = {
     transaction: jest.fn((work: (m: Transaction) => Promise<unknown>) => work(manager)),
+    lock: jest.fn(async () => row !== null),
     updateOwned: jest.fn(async () => row),
     deleteOwned: jest.fn(async () => deletedVersion),
     findOwnedByCode: jest.fn(async () => row),
@@ -93,11 +94,12 @@ describe('ItemsService', () => {
     expect(item).not.toHaveProperty('lost_note');
   });
 
-  it('takes a note only for a lost item, before touching anything', async () => {
+  it('takes a note only for a lost item, refusing it before any write', async () => {
     const { service, repository } = setUp({ row: stored });
     await expect(service.update(CODE, OWNER, { lost_note: 'Call me' })).rejects.toMatchObject({ body: { status: 422, validation: { lost_note: 'invalid' } } });
     await expect(service.update(CODE, OWNER, { lost: false, lost_note: 'Call me' })).rejects.toMatchObject({ body: { status: 422, validation: { lost_note: 'invalid' } } });
-    expect(repository.transaction).not.toHaveBeenCalled();
+    // Checked on the row read with the item locked, so that a change under way is seen: refused before any write.
+    expect(repository.updateOwned).not.toHaveBeenCalled();
     await service.update(CODE, OWNER, { lost: true, lost_note: 'Call me' });
     expect(repository.updateOwned).toHaveBeenCalledWith(manager, expect.objectContaining({ lost: true, lostNote: 'Call me' }));
     const lost = setUp({ row: { ...stored, lost_at: new Date() } });

@@ -101,17 +101,21 @@ export class ItemsService {
     }
     const code = parseTagCode(input);
     if (!code) throw itemNotFound();
-    // The caller is the owner or a co-owner; a co-owner marks it lost or found, and changes nothing else.
-    const person = await this.items.findOwnedByCode(code, ownerUserId);
-    if (!person || person.owner_user_id === null) throw itemNotFound();
-    if (person.role === 'co-owner' && (changes.name !== undefined || changes.reward !== undefined)) throw ownerOnly();
-    if (changes.lost_note !== undefined && changes.lost !== true && !(changes.lost === undefined && person.lost_at)) {
-      throw RpcError.validation({ lost_note: 'invalid' }, 'A note is for an item marked lost.');
-    }
-    // Nothing to change is not a change: no version, no event.
-    if (changes.name === undefined && changes.reward === undefined && changes.lost === undefined && changes.lost_note === undefined) return this.toPublic(person, ownerUserId, person);
-    const owner = person.owner_user_id;
     return this.items.transaction(async (manager) => {
+      // Who the caller is to the item, and whether it is lost, are read with the item locked: a co-owner removed, or
+      // lost mode ended, a moment before is seen as such (read first, a removed co-owner could still change it, and a
+      // note could land on an item no longer lost).
+      if (!(await this.items.lock(manager, code))) throw itemNotFound();
+      // The caller is the owner or a co-owner; a co-owner marks it lost or found, and changes nothing else.
+      const person = await this.items.findOwnedByCode(code, ownerUserId, manager);
+      if (!person || person.owner_user_id === null) throw itemNotFound();
+      if (person.role === 'co-owner' && (changes.name !== undefined || changes.reward !== undefined)) throw ownerOnly();
+      if (changes.lost_note !== undefined && changes.lost !== true && !(changes.lost === undefined && person.lost_at)) {
+        throw RpcError.validation({ lost_note: 'invalid' }, 'A note is for an item marked lost.');
+      }
+      // Nothing to change is not a change: no version, no event.
+      if (changes.name === undefined && changes.reward === undefined && changes.lost === undefined && changes.lost_note === undefined) return this.toPublic(person, ownerUserId, person);
+      const owner = person.owner_user_id;
       const row = await this.items.updateOwned(manager, { code, ownerUserId: owner, name: changes.name, rewardCents: changes.reward, lost: changes.lost, lostNote: changes.lost_note });
       if (!row) throw itemNotFound();
       await this.outbox.record(

@@ -88,11 +88,13 @@ export class PeopleRepository {
   }
 
   /**
-   * Passes the item to its new owner: co-owners go, open invitations are cancelled, lost mode ends (the next owner
-   * starts afresh). Returns the version its events carry.
+   * Passes the item to its new owner: co-owners go, open invitations are cancelled, lost mode ends and its scans go
+   * (the next owner starts afresh: where the tag was scanned while it was someone else's is none of theirs, as the
+   * conversations of that time are not). Returns the version its events carry.
    */
   async transfer(transaction: Transaction, code: string, newOwnerUserId: string): Promise<number> {
     await this.database.affected('DELETE FROM item_co_owners WHERE item_code = $1', [code], transaction);
+    await this.database.affected('DELETE FROM scans WHERE item_code = $1', [code], transaction);
     await this.database.affected('UPDATE item_invitations SET cancelled_at = now() WHERE item_code = $1 AND accepted_at IS NULL AND cancelled_at IS NULL', [code], transaction);
     const row = await this.database.one<{ version: number }>(
       `UPDATE items SET owner_user_id = $2, lost_at = NULL, lost_note = NULL, version = version + 1, updated_at = now() WHERE code = $1 RETURNING version`,

@@ -132,10 +132,12 @@ export class PeopleService {
     }
     const person = userId;
     await this.people.transaction(async (transaction) => {
+      // The item first, then its invitation: the order of every path that changes an item's invitations (a withdrawal,
+      // a transfer, a deletion lock the item, then its invitations). The other order deadlocked with them.
+      const item = await this.people.lockItem(transaction, invitation.item_code);
       // Again under the lock: a concurrent accept of the same link finds it used.
       const locked = await this.people.findInvitationByToken(hashToken(request.token), transaction);
-      if (!locked || !isOpen(locked, now)) throw EXPIRED();
-      const item = await this.people.lockItem(transaction, locked.item_code);
+      if (!locked || !isOpen(locked, now) || locked.item_code !== invitation.item_code) throw EXPIRED();
       if (!item?.owner_user_id) throw EXPIRED();
       await this.people.markAccepted(transaction, locked.id, person);
       if (item.owner_user_id === person) return;

@@ -38,3 +38,12 @@ export function isUnstorableText(error: unknown): boolean {
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
   return code === '22021' || code === '22P05';
 }
+
+/**
+ * A transaction PostgreSQL gave up on for another's sake: deadlock_detected (40P01), serialization_failure (40001) or
+ * lock_not_available (55P03). It was rolled back whole, so the same request again finds things as they are now.
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return code === '40P01' || code === '40001' || code === '55P03';
+}

@@ -53,6 +53,12 @@ describe('NatsRpcServer', () => {
     expect(reply).toEqual({ status: 400, response_code: 'MALFORMED_REQUEST', message: 'The request holds characters that cannot be stored (such as NUL).' });
   });
 
+  it.each(['40P01', '40001', '55P03'])('answers 503 to a transaction that gave way to a concurrent one (SQLSTATE %s), logged as a warning', async (code) => {
+    const { logged, reply } = await answer(failingQuery(code));
+    expect(logged).not.toContain(FINDER_EMAIL);
+    expect(reply).toEqual({ status: 503, response_code: 'SERVICE_UNAVAILABLE', message: 'Another change to the same thing came at the same moment. Try again.' });
+  });
+
   it('still answers 503 to a query that failed because the database is away', async () => {
     const { logged, reply } = await answer(failingQuery('57P01'));
     expect(logged).not.toContain(FINDER_EMAIL);

@@ -4,7 +4,7 @@ import { context, type Span } from '@opentelemetry/api';
 import type { Msg, Subscription } from '@nats-io/transport-node';
 import { lastValueFrom } from 'rxjs';
 import { ResponseCode, RpcMap, toValidationMap, type RpcErrorBody, type RpcRequest, type RpcResponse, type RpcSubject } from '@homing/contracts';
-import { isForeignKeyViolation, isUnstorableText, scrubQueryError } from '../database/query-error';
+import { isForeignKeyViolation, isTransientConflict, isUnstorableText, scrubQueryError } from '../database/query-error';
 import { acceptCorrelationId, acceptDeadline, CORRELATION_HEADER, DEADLINE_HEADER, requestContext } from '../context';
 import { extractTraceContext } from '../tracing/propagation';
 import { SpanKind, withSpan } from '../tracing/spans';
@@ -192,6 +192,12 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     if (isForeignKeyViolation(error)) {
       this.logger.warn(`${pattern}: what the request refers to was deleted meanwhile: ${(error as Error).message}`);
       return { status: 404, response_code: ResponseCode.NOT_FOUND, message: 'What this request refers to no longer exists.' };
+    }
+    // Our code takes its locks in one order; a deadlock or a lock timeout left is a collision with another request,
+    // rolled back whole: a moment later the same request goes through.
+    if (isTransientConflict(error)) {
+      this.logger.warn(`${pattern}: gave way to a concurrent change: ${(error as Error).message}`);
+      return { status: 503, response_code: ResponseCode.SERVICE_UNAVAILABLE, message: 'Another change to the same thing came at the same moment. Try again.' };
     }
     if (isUnstorableText(error)) {
       this.logger.warn(`${pattern}: the request holds text that cannot be stored: ${(error as Error).message}`);
