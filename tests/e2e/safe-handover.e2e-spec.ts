@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConversationState, CreateMessageResponse, HandoverCode, HandoverResult, HttpErrorBody, Message, PublicItem } from '@homing/contracts';
 import { expectEventually } from '@homing/testing';
 import { testAccessToken } from '../support/access-tokens';
-import { apiCall, apiExchange, type ApiCaller } from '../support/api';
+import { apiCall, apiExchange, ownedItem, type ApiCaller } from '../support/api';
 import { EventStreamClient } from '../support/event-stream-client';
 import { startStack, type Stack } from '../support/stack';
 
@@ -133,5 +133,28 @@ describe('the safe hand-over', () => {
     await expectEventually(async () => expect((await call<PublicItem>('GET', `/items/${owner.code}`)).body.lost).toBe(false));
     // The other finder's conversation stays open.
     expect((await call('POST', `/items/${owner.code}/messages`, { finderToken: guesser, body: { content: 'Fijn!' } })).status).toBe(201);
+  });
+
+  it('brings the finder’s message again, as written, to the owner’s open stream once both agreed', async () => {
+    const WRITTEN = 'Call me on 06-12345678';
+    const { code, token: owner } = await ownedItem(stack);
+    const opened = await EventStreamClient.open(`${stack.api}/items/${code}/messages/stream`, { token: owner });
+    expect(opened.status).toBe(200);
+    const stream = opened.stream!;
+    streams.push(stream);
+    const written = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { body: { content: WRITTEN } });
+    const finderToken = written.body.finder_token!;
+    await expectEventually(() => expect(stream.messages.map((m) => m.id)).toContain(written.body.message.id));
+    expect(stream.messages[0].content).not.toBe(WRITTEN);
+
+    expect((await call('POST', `/items/${code}/contact-consent`, { token: owner, body: { agree: true } })).status).toBe(200);
+    expect((await call('POST', `/items/${code}/contact-consent`, { finderToken, body: { agree: true } })).status).toBe(200);
+    // Polls bring it again as written...
+    await expectEventually(async () => {
+      const again = (await call<Message[]>('GET', `/items/${code}/messages`, { token: owner })).body;
+      expect(again[0].content).toBe(WRITTEN);
+    });
+    // ...and so does the open stream: the message again, under its id.
+    await expectEventually(() => expect(stream.messages.filter((m) => m.id === written.body.message.id).map((m) => m.content)).toContain(WRITTEN));
   });
 });

@@ -39,7 +39,8 @@ function fakeMessaging(thread: Message[]) {
   const rpc = {
     request: jest.fn(async (_subject: string, payload: { code: string; after: number }) => {
       calls.push(payload);
-      return thread.filter((candidate) => candidate.id > payload.after);
+      // As messaging answers: newer messages, and those whose receipts changed since.
+      return thread.filter((candidate) => candidate.id > payload.after || candidate.version > payload.after);
     }),
   };
   return { rpc: rpc as unknown as RpcClient, calls };
@@ -68,6 +69,31 @@ describe('MessageStreams', () => {
     // The owner's labels are not the finder's to see.
     expect(finderA.messages).toEqual([message(2, A)]);
     expect(finderB.chunks).toEqual([]);
+  });
+
+  it('sends the messages a receipts change touched again, without an id line, to the streams of their conversation', async () => {
+    const thread = [message(1, A), message(2, B)];
+    const { rpc, calls } = fakeMessaging(thread);
+    const streams = new MessageStreams(rpc);
+    const [owner, finderA, finderB] = [new RecordingSink(), new RecordingSink(), new RecordingSink()];
+    streams.open({ itemCode: 'ITEM', conversationId: null, latestMessageId: 2 }, undefined, owner);
+    streams.open({ itemCode: 'ITEM', conversationId: A, latestMessageId: 2 }, undefined, finderA);
+    streams.open({ itemCode: 'ITEM', conversationId: B, latestMessageId: 2 }, undefined, finderB);
+
+    // Both sides agreed to share contact details: message 1 is stamped again, as written, at version 7.
+    thread[0] = { ...message(1, A), content: 'Call me on 06-12345678', version: 7 };
+    streams.receiptsChanged('ITEM', A, 7);
+    await flush();
+
+    expect(calls).toEqual([{ code: 'ITEM', after: 6 }]);
+    const again = `event: message\ndata: ${JSON.stringify(thread[0])}\n\n`;
+    expect(owner.chunks).toEqual([again]);
+    expect(finderA.chunks).toEqual([again]);
+    expect(finderB.chunks).toEqual([]);
+    // Nobody streams the item: nothing is fetched.
+    streams.receiptsChanged('OTHER', A, 8);
+    await flush();
+    expect(calls).toHaveLength(1);
   });
 
   it('does not fetch for events nobody listening may read, nor for messages already fetched', async () => {

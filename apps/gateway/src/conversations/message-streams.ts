@@ -96,6 +96,19 @@ export class MessageStreams implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   /**
+   * `messaging.messages.receipts.v1`: messages of a conversation changed at `version` (delivered, read, or stamped
+   * again as written once both sides agreed to share contact details). The streams that carry the conversation get
+   * each changed message again, under its id, as a `message` event without an `id:` line (the client's Last-Event-ID
+   * stays at the newest message it has); a client replaces the message it had.
+   */
+  receiptsChanged(itemCode: string, conversationId: string, version: number): void {
+    const channel = this.channels.get(itemCode);
+    if (!channel) return;
+    const interested = [...channel.clients].some((client) => client.conversationId === null || client.conversationId === conversationId);
+    if (interested) void this.fetchChanged(channel, conversationId, version);
+  }
+
+  /**
    * `messaging.conversation.cleared.v1` (reset): every stream of the item gets `cleared`. Finders' conversations
    * are gone, so their streams end after it; the owner's stay open for the next finder.
    */
@@ -198,6 +211,25 @@ export class MessageStreams implements OnModuleInit, BeforeApplicationShutdown {
       }, RETRY_FETCH_MS).unref();
     } finally {
       channel.fetching = false;
+    }
+  }
+
+  // The messages a receipts event changed (and any newer ones, which go the usual way). A failure is only logged:
+  // polls bring the change too, and the next receipts event tries again.
+  private async fetchChanged(channel: ItemChannel, conversationId: string, version: number): Promise<void> {
+    let messages: ThreadMessage[];
+    try {
+      messages = await this.rpc.request('messaging.rpc.messages-after', { code: channel.itemCode, after: version - 1 });
+    } catch (error) {
+      this.logger.warn(`Fetching changed messages for a stream failed: ${(error as Error).message}`);
+      return;
+    }
+    const changed = messages.filter((message) => message.conversation_id === conversationId && message.version >= version);
+    for (const client of channel.clients) {
+      if (client.held || (client.conversationId !== null && client.conversationId !== conversationId)) continue;
+      for (const message of changed) {
+        if (message.id <= client.lastSentId) this.send(client, `event: message\ndata: ${JSON.stringify(asSeenBy(client, message))}\n\n`);
+      }
     }
   }
 

@@ -62,6 +62,7 @@ export class ThreadEvents implements OnModuleInit, OnApplicationShutdown {
       case 'messaging.messages.receipts.v1':
         // Receipts changed (delivered, read): polls below the change's version have something to fetch again.
         if (learning) this.watermarks.receiptsChanged(event.data.itemCode, event.data.conversationId, event.version);
+        this.streams.receiptsChanged(event.data.itemCode, event.data.conversationId, event.version);
         break;
       case 'messaging.conversation.cleared.v1':
         if (learning) this.watermarks.conversationsCleared(event.data.itemCode, event.version);
