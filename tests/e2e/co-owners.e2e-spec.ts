@@ -127,13 +127,17 @@ describe('co-owners and the hand-over of ownership', () => {
 
     // Removed: the item is gone for them, their open stream ends (it carried every new finder's message on), and a
     // finder's message no longer e-mails them.
+    // An id that names nobody, of any shape, is the one 404 (a UUID-like string of another version answered 422).
+    for (const nobody of ['aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa', 'not-an-id']) {
+      expect(await call<HttpErrorBody>('DELETE', `/user/items/${owner.code}/co-owners/${nobody}`, { token: owner.token })).toMatchObject({ status: 404, body: { response_code: 'NOT_FOUND' } });
+    }
     expect((await call('DELETE', `/user/items/${owner.code}/co-owners/${coOwner.userId}`, { token: owner.token })).status).toBe(204);
     await expect(opened.stream!.closed).resolves.toBe('ended');
     expect((await call('GET', `/user/items/${owner.code}`, as)).status).toBe(404);
     await expectEventually(async () => expect((await call('GET', `/items/${owner.code}/messages`, as)).status).toBe(403));
     expect((await call('POST', `/items/${owner.code}/messages`, { body: { content: 'Found it' } })).status).toBe(201);
     await expectEventually(async () => expect(aboutMessages(owner.email)).toHaveLength(1));
-    await expectEventually(() => expect(ownerStream.messages.map((message) => message.content)).toEqual(['Found it']));
+    await expectEventually(() => expect(ownerStream.messages.map((message) => message.content)).toContain('Found it'));
     ownerStream.close();
     expect(opened.stream!.messages).toEqual([]);
     await emailsSettled();

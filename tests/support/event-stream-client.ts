@@ -40,7 +40,18 @@ export class EventStreamClient {
     return { status: 200, stream: new EventStreamClient(response), headers: response.headers };
   }
 
+  /**
+   * The thread as a client keeps it: each message once, in the order it first came, as its latest event has it (a
+   * message comes again, under its id, when its receipts change or it is stamped again as written).
+   */
   get messages(): Message[] {
+    const byId = new Map<number, Message>();
+    for (const message of this.messageEvents) byId.set(message.id, message);
+    return [...byId.values()];
+  }
+
+  /** Every `message` event as it came, a message sent again included. */
+  get messageEvents(): Message[] {
     return this.events.filter((event) => event.event === 'message').map((event) => JSON.parse(event.data) as Message);
   }
 

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { formatTagCode, parseTagCode, ResponseCode, type Invitation, type InvitationAccepted, type InvitationKind, type InvitationSent, type ItemNotificationSettings, type ItemPeople, type UserLanguage } from '@homing/contracts';
+import { formatTagCode, parseTagCode, ResponseCode, RpcMap, type Invitation, type InvitationAccepted, type InvitationKind, type InvitationSent, type ItemNotificationSettings, type ItemPeople, type UserLanguage } from '@homing/contracts';
 import { RpcClient, RpcError } from '@homing/platform';
 import { ApiError } from '../http/http-error';
 import { PublicItemCache } from '../items/public-item-cache';
+
+// What `items.rpc.remove-person` takes as a person's (or an invitation's) id.
+const PERSON_ID = RpcMap['items.rpc.remove-person'].request.shape.personId;
 
 @Injectable()
 export class PeopleService {
@@ -27,7 +30,8 @@ export class PeopleService {
   }
 
   remove(code: string, userId: string, personId: string): Promise<void> {
-    if (!/^[0-9a-f-]{36}$/i.test(personId)) throw new ApiError(404, ResponseCode.NOT_FOUND, 'No such person of this item.');
+    // Ids are the RPC's UUIDs: anything else (dashes and hex of another shape too) names nobody, the same 404.
+    if (!PERSON_ID.safeParse(personId).success) throw new ApiError(404, ResponseCode.NOT_FOUND, 'No such person of this item.');
     return this.publicItems.changing(code, this.rpc.request('items.rpc.remove-person', { code, userId, personId })).then(() => undefined);
   }
 
