@@ -5,6 +5,8 @@ import { PHOTO_STORAGE, type PhotoStorage } from './photo-storage';
 import { PhotosRepository } from './photos.repository';
 
 const NOT_FOUND = () => RpcError.notFound(ResponseCode.NOT_FOUND, 'No photo here.');
+// Uploads racing one read again and again: after this many, the reader is told to try again.
+const PHOTO_READ_ATTEMPTS = 3;
 
 @Injectable()
 export class PhotosService {
@@ -37,12 +39,22 @@ export class PhotosService {
     return photoUrls(code, version);
   }
 
-  /** A rendition of an item's photo: public, like the finder page that shows it. */
+  /**
+   * A rendition of an item's photo, with the version it is of: public, like the finder page that shows it. The version
+   * is read before and after the image: the same both times, no upload committed in between, so the image is that
+   * version's (read side by side, an upload could pair one version with the other's image, and a versioned URL is
+   * cached for good).
+   */
   async getPhoto(input: string, size: PhotoSize): Promise<StoredPhoto> {
     const code = parseTagCode(input);
     if (!code) throw NOT_FOUND();
-    const [version, rendition] = await Promise.all([this.photos.photoVersion(code), this.storage.get(code, size)]);
-    if (version === null || !rendition) throw NOT_FOUND();
-    return { contentType: rendition.contentType, base64: rendition.content.toString('base64'), version };
+    for (let attempt = 0; attempt < PHOTO_READ_ATTEMPTS; attempt += 1) {
+      const version = await this.photos.photoVersion(code);
+      if (version === null) throw NOT_FOUND();
+      const rendition = await this.storage.get(code, size);
+      if (!rendition) throw NOT_FOUND();
+      if ((await this.photos.photoVersion(code)) === version) return { contentType: rendition.contentType, base64: rendition.content.toString('base64'), version };
+    }
+    throw new RpcError({ status: 503, response_code: ResponseCode.SERVICE_UNAVAILABLE, message: 'The photo is being replaced. Try again.' });
   }
 }
