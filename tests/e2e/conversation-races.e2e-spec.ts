@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateMessageResponse, FinderTokenResponse, HandoverCode, HttpErrorBody, Message } from '@homing/contracts';
+import { expectEventually } from '@homing/testing';
 import { apiCall, ownedItem, type ApiCaller } from '../support/api';
+import { EventStreamClient } from '../support/event-stream-client';
 import { startStack, type Stack } from '../support/stack';
 
 // A conversation changing under a request: a finder's "forget me" racing their own writes in another tab or device, a
 // resume link opened while they leave, and a retry (same Idempotency-Key) after the conversation closed or its finder
-// left. Each failed before messaging decided in the write itself (a message, an address or a token landing in a
+// left, and a message whose transaction was slow committing after one of a higher id. Each failed before messaging decided in the write itself (a message, an address or a token landing in a
 // conversation forgotten meanwhile; a retry told 409 although its message was in).
 describe('a conversation changing under a request', () => {
   let stack: Stack;
@@ -125,5 +127,40 @@ describe('a conversation changing under a request', () => {
     expect((await call('POST', `/items/${code}/handover`, { finderToken, body: { code: today.code } })).status).toBe(200);
     const retry = await call<CreateMessageResponse & HttpErrorBody>('POST', `/items/${code}/messages`, { finderToken, idempotencyKey, body: { content: 'On my way' } });
     expect({ status: retry.status, body: retry.body }).toEqual({ status: 201, body: message.body });
+  });
+
+  it('shows a message whose transaction was slow, after one of a higher id, on the owner’s stream and next after= poll', async () => {
+    const { code, token: owner } = await ownedItem(stack);
+    const a = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { body: { content: 'finder A' } });
+    const b = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { body: { content: 'finder B' } });
+    const opened = await EventStreamClient.open(`${stack.api}/items/${code}/messages/stream`, { token: owner });
+    expect(opened.status).toBe(200);
+    const stream = opened.stream!;
+    try {
+      // The owner's page has read everything so far.
+      let after = Math.max(...(await call<Message[]>('GET', `/items/${code}/messages`, { token: owner })).body.map((m) => m.version));
+
+      // Finder A's conversation row is busy for a moment (a concurrent transaction on it).
+      await stack.db.query('BEGIN');
+      await stack.db.query(`SELECT 1 FROM "${stack.schemaOf('messaging')}".conversations WHERE id = $1 FOR UPDATE`, [a.body.message.conversation_id]);
+      const slow = call<CreateMessageResponse>('POST', `/items/${code}/messages`, { finderToken: a.body.finder_token, body: { content: 'A: slow one' } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const fast = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { finderToken: b.body.finder_token, body: { content: 'B: fast one' } });
+      expect(fast.status).toBe(201);
+      await expectEventually(() => expect(stream.messages.map((m) => m.id)).toContain(fast.body.message.id));
+      for (const m of (await call<Message[]>('GET', `/items/${code}/messages?after=${after}`, { token: owner })).body) after = Math.max(after, m.version);
+      await stack.db.query('COMMIT');
+      const slowAnswer = await slow;
+      expect(slowAnswer.status).toBe(201);
+      // Its id is drawn once its conversation's row is free: after the fast one's, so readers going by ids see it.
+
+      // Later activity: another message, so the stream fetches again and the page polls again.
+      const later = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { finderToken: b.body.finder_token, body: { content: 'B: later' } });
+      await expectEventually(() => expect(stream.messages.map((m) => m.id)).toContain(later.body.message.id));
+      const polled = (await call<Message[]>('GET', `/items/${code}/messages?after=${after}`, { token: owner })).body.map((m) => m.id);
+      expect({ streamed: stream.messages.map((m) => m.id).includes(slowAnswer.body.message.id), polled: polled.includes(slowAnswer.body.message.id) }).toEqual({ streamed: true, polled: true });
+    } finally {
+      stream.close();
+    }
   });
 });
