@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { INTERNAL_ERROR_ANSWER, sendHttpError, toHttpError, type HttpErrorAnswer } from './http-error';
+import { pathOfTarget } from './security-headers';
 import type { WebAppFallback } from '../web/web-app';
 import type { AuthenticatedRequest } from '../auth/authenticated-user';
 import { isMiss, type UnknownCodeLimiter } from '../items/unknown-code-limit';
@@ -21,7 +22,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     // Unknown paths outside the API are pages of the single-page app.
     if (error instanceof NotFoundException && this.webApp?.serves(request)) {
-      void this.webApp.sendIndex(reply, request.url);
+      void this.webApp.sendIndex(reply, pathOfTarget(request.url));
       return;
     }
     const answer = this.answerFor(error, request);

@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { CONTENT_SECURITY_POLICY, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers';
+import { CONTENT_SECURITY_POLICY, pathOfTarget, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers';
 
 describe('security headers', () => {
   const app = Fastify();
@@ -30,6 +30,13 @@ describe('security headers', () => {
     const response = await app.inject({ url });
     expect(response.headers).toMatchObject({ ...SECURITY_HEADERS, 'content-security-policy': CONTENT_SECURITY_POLICY });
     expect(response.headers).not.toHaveProperty('cache-control');
+  });
+
+  it('reads the path of a target in origin form and in absolute form (which escaped the API’s no-store)', () => {
+    expect(pathOfTarget('/api/v1/user/items?x=1')).toBe('/api/v1/user/items?x=1');
+    expect(pathOfTarget('http://localhost:8080/api/v1/user/items')).toBe('/api/v1/user/items');
+    expect(pathOfTarget('https://homing.example')).toBe('/');
+    expect(pathOfTarget('*')).toBe('/');
   });
 
   it('keeps the policy helmet enforced: no plugins, no framing, no foreign scripts', () => {

@@ -63,6 +63,18 @@ export function securityHeadersFor(headers: Readonly<Record<string, string>>, is
 }
 
 /**
+ * The path of a request's target: the target itself in the usual origin form (`/api/v1/…`), the part after the
+ * authority in absolute form (`http://host/api/v1/…`, which HTTP/1.1 servers must take and Fastify's router routes
+ * as the path). Rules that go by the path read it here, so that no form of the target escapes them.
+ */
+export function pathOfTarget(url: string): string {
+  if (url.charCodeAt(0) === 47 /* '/' */) return url;
+  const authority = url.indexOf('//');
+  const path = authority < 0 ? -1 : url.indexOf('/', authority + 2);
+  return path < 0 ? '/' : url.slice(path);
+}
+
+/**
  * Sets the security headers on every answer, the Content-Security-Policy on documents, and no-store on API answers.
  * In onSend, so answers Fastify makes before any route or onRequest hook (router errors) carry them too.
  */
@@ -71,7 +83,7 @@ export function registerSecurityHeaders(fastify: FastifyInstance, apiPathPrefix:
     const ownReferrerPolicy = reply.getHeader('referrer-policy');
     void reply.headers(SECURITY_HEADERS);
     if (keepsOwnReferrerPolicy(ownReferrerPolicy)) void reply.header('referrer-policy', ownReferrerPolicy);
-    const kind = headerForKind(reply.getHeader('content-type'), request.url.startsWith(apiPathPrefix), reply.hasHeader('cache-control'));
+    const kind = headerForKind(reply.getHeader('content-type'), pathOfTarget(request.url).startsWith(apiPathPrefix), reply.hasHeader('cache-control'));
     if (kind) void reply.header(kind[0], kind[1]);
     done(null, payload);
   });

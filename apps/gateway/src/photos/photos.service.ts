@@ -4,6 +4,7 @@ import { RpcClient } from '@homing/platform';
 import type { TaggedBody } from '../http/etag';
 import { ApiError } from '../http/http-error';
 import { PublicItemCache } from '../items/public-item-cache';
+import { PublicItemsService } from '../items/public-items.service';
 import { photoRenditionsOf, UnusableImageError } from './photo-renditions';
 
 /** An item's photo: uploaded by its owner, shown to whoever scans the tag. */
@@ -12,6 +13,7 @@ export class PhotosService {
   constructor(
     private readonly rpc: RpcClient,
     private readonly publicItems: PublicItemCache,
+    private readonly scans: PublicItemsService,
   ) {}
 
   /** Items keeps the two renditions made here (a 5 MB upload would not fit a NATS message). */
@@ -39,6 +41,10 @@ export class PhotosService {
   async photo(code: string, size: string, version: unknown): Promise<TaggedBody> {
     const parsedSize = photoSizeSchema.safeParse(size);
     if (!parsedSize.success) throw new ApiError(404, ResponseCode.NOT_FOUND, 'No photo here.');
+    // Looked up as a scan first (from the scan cache when the tag was scanned lately), as the QR image is: an unknown
+    // code is the scan's 404, counted against the address's unknown-code limit (without it, this route answered any
+    // number of guesses, and told a code with a photo from one without).
+    await this.scans.scan(code, null);
     const photo = await this.rpc.request('items.rpc.get-photo', { code, size: parsedSize.data });
     // The versioned URL never changes its image: cache it for good. Without the current version, only briefly.
     const cacheControl = String(version) === String(photo.version) ? 'public, max-age=31536000, immutable' : 'public, max-age=60';

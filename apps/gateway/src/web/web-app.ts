@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pathOfTarget } from '../http/security-headers';
 
 // Never cached, so a deploy reaches every browser at once; hashed assets under /assets are cached for a year.
 const NO_CACHE = new Set(['index.html', 'found.html', 'sw.js']);
@@ -42,7 +43,7 @@ export class WebAppFallback {
   }
 
   serves(request: FastifyRequest): boolean {
-    return (request.method === 'GET' || request.method === 'HEAD') && !NOT_PAGES.test(request.url);
+    return (request.method === 'GET' || request.method === 'HEAD') && !NOT_PAGES.test(pathOfTarget(request.url));
   }
 
   sendIndex(reply: FastifyReply, path = '/'): Promise<void> | FastifyReply {
