@@ -186,9 +186,18 @@ describe('the finder page without JavaScript', () => {
       expect(refused.headers.get('content-type')).toMatch(/^text\/html/);
       expect(await refused.text()).toContain(TEXTS.en.notAllowed);
     }
-    // The same post from the site itself goes through.
+    // The same post from the site itself goes through, its media type spelt in any case.
     const accepted = await post({ origin: new URL(site).origin });
     expect(accepted.status).toBe(303);
+    expect((await post({ origin: new URL(site).origin, 'content-type': 'Application/X-WWW-Form-Urlencoded' })).status).toBe(303);
+    // A refused message gives the page back with what was typed: never stored by a cache.
+    const invalid = await fetch(`${site}/found/${code}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '10.206.0.2', origin: new URL(site).origin },
+      body: new URLSearchParams({ language: 'en', content: 'Hello', email: 'not an address' }).toString(),
+    });
+    expect({ status: invalid.status, cache: invalid.headers.get('cache-control') }).toEqual({ status: 422, cache: 'private, no-store' });
     // The API stays JSON only: a form body there is refused, not read.
     const api = await fetch(`${stack.api}/items/${code}/messages`, {
       method: 'POST',

@@ -96,7 +96,8 @@ export class FinderPageHttpController implements OnModuleInit {
 
   private async postForm(request: FinderPageRequest, reply: FastifyReply): Promise<FastifyReply> {
     const { code } = request.params;
-    const posted = typeof request.body === 'string' && request.headers['content-type']?.startsWith(FORM_TYPE) ? parseFinderForm(request.body) : null;
+    // Media types are case-insensitive (RFC 9110 §8.3.1).
+    const posted = typeof request.body === 'string' && request.headers['content-type']?.toLowerCase().startsWith(FORM_TYPE) ? parseFinderForm(request.body) : null;
     const language = posted?.language ?? namedLanguage(request) ?? 'en';
     const item = await this.lookUp(request, reply, code, language);
     if (!item) return reply;
@@ -171,8 +172,9 @@ export class FinderPageHttpController implements OnModuleInit {
     return reply
       .status(status)
       .headers(problem?.headers ?? {})
-      // A page that shows a conversation is the finder's alone: never kept by a browser's cache or a proxy.
-      .header('cache-control', finderToken ? 'private, no-store' : 'no-cache')
+      // A page that shows a conversation, or gives back what the finder typed (their message, their address), is the
+      // finder's alone: never kept by a browser's cache or a proxy.
+      .header('cache-control', finderToken || (problem && values) ? 'private, no-store' : 'no-cache')
       .header('vary', 'Accept-Language, Cookie')
       // Browsers send the page's form posts with its Origin (no-referrer would make it `null`); other sites learn nothing.
       .header('referrer-policy', 'same-origin')
