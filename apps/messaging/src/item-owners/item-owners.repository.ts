@@ -101,7 +101,8 @@ export class ItemOwnersRepository {
    */
   async forgetOwner(transaction: Transaction, ownerUserId: string): Promise<string[]> {
     const rows = await this.database.rows<{ item_code: string }>(
-      `UPDATE item_owners SET owner_user_id = NULL, co_owner_user_ids = '{}', claimed_at = NULL, name = NULL, deleted_at = COALESCE(deleted_at, now()), updated_at = now()
+      `UPDATE item_owners SET owner_user_id = NULL, co_owner_user_ids = '{}', claimed_at = NULL, name = NULL, handover_secret = NULL,
+              deleted_at = COALESCE(deleted_at, now()), updated_at = now()
        WHERE owner_user_id = $1 RETURNING item_code`,
       [ownerUserId],
       transaction,
@@ -138,6 +139,14 @@ export class ItemOwnersRepository {
       [itemCodes, userId],
     );
     return new Set(rows.map((row) => row.item_code));
+  }
+
+  /**
+   * Forgets the item's hand-over key (a transfer: the previous owner knew it and could work out the new owner's daily
+   * codes); the next caller that needs one makes a new one.
+   */
+  async dropHandoverSecret(transaction: Transaction, itemCode: string): Promise<void> {
+    await this.database.affected('UPDATE item_owners SET handover_secret = NULL WHERE item_code = $1', [itemCode], transaction);
   }
 
   /** The item's hand-over key, made (random) by the first caller that needs it; null for an unknown or deleted item. */

@@ -4,6 +4,7 @@ import { EveryEventConsumer, OutboxWriter, type Transaction } from '@homing/plat
 import { ConversationsRepository } from '../conversations/conversations.repository';
 import { ErasedConversations } from '../conversations/erased-conversations';
 import { ITEM_TRANSFERS_CONSUMER } from '../persisted-names';
+import { ItemOwnersRepository } from './item-owners.repository';
 
 /**
  * An item passed to a new owner: every conversation of it goes, as by a reset, so the next owner starts with an empty
@@ -16,6 +17,7 @@ export class ItemTransfersConsumer extends EveryEventConsumer<'items.item.transf
     private readonly conversations: ConversationsRepository,
     private readonly erasedConversations: ErasedConversations,
     private readonly outbox: OutboxWriter,
+    private readonly itemOwners: ItemOwnersRepository,
   ) {
     super(ITEM_TRANSFERS_CONSUMER, 'items.item.transferred.v1');
   }
@@ -25,6 +27,8 @@ export class ItemTransfersConsumer extends EveryEventConsumer<'items.item.transf
     // Only what began before the transfer: a finder who wrote to the new owner since (this consumer was behind, or
     // replays the stream) keeps their conversation.
     await this.erasedConversations.eraseOfItem(transaction, itemCode, { startedBefore: new Date(event.occurredAt) });
+    // The hand-over key was the previous owner's to know: the new owner's daily codes come from a new one.
+    await this.itemOwners.dropHandoverSecret(transaction, itemCode);
     // As after a reset: open streams and polls of the item drop the cleared thread and ask who may read it again.
     // `ownerUserId` is the previous owner's: the thread cleared was theirs, and it was they who gave the item away.
     const version = await this.conversations.nextThreadVersion(transaction);

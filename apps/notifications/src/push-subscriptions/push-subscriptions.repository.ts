@@ -19,6 +19,17 @@ const LIST_FOR = {
   conversation_id: prepared('SELECT id FROM push_subscriptions WHERE conversation_id = $1 ORDER BY created_at, id'),
 };
 
+/**
+ * Deletes the push subscriptions `condition` names (on `push_subscriptions`) with their delivery records, in one
+ * statement; answers how many subscriptions went. A record names the browser by the subscription's id alone (the job
+ * id's last part), so once the subscription is gone nothing would find it: neither the user's export nor an erasure.
+ */
+function deletingWithDeliveries(condition: string): string {
+  return `WITH gone AS (DELETE FROM push_subscriptions WHERE ${condition} RETURNING id),
+               records AS (DELETE FROM deliveries WHERE right(job_id, 37) = ANY(SELECT '_' || id::text FROM gone))
+          SELECT count(*)::int AS count FROM gone`;
+}
+
 /** The `push_subscriptions` table. Plain SQL like the service's other tables: upserts on partial unique indexes. */
 @Injectable()
 export class PushSubscriptionsRepository {
@@ -38,9 +49,8 @@ export class PushSubscriptionsRepository {
         [idOf(subscriber), subscription.endpoint, subscription.keys.p256dh, subscription.keys.auth],
         transaction,
       );
-      await this.database.affected(
-        `DELETE FROM push_subscriptions WHERE id IN (
-           SELECT id FROM push_subscriptions WHERE ${column} = $1 ORDER BY updated_at DESC, id OFFSET $2)`,
+      await this.deleting(
+        deletingWithDeliveries(`id IN (SELECT id FROM push_subscriptions WHERE ${column} = $1 ORDER BY updated_at DESC, id OFFSET $2)`),
         [idOf(subscriber), PUSH_SUBSCRIPTIONS_MAX],
         transaction,
       );
@@ -48,7 +58,7 @@ export class PushSubscriptionsRepository {
   }
 
   async remove(subscriber: PushSubscriber, endpoint: string): Promise<void> {
-    await this.database.affected(`DELETE FROM push_subscriptions WHERE ${columnOf(subscriber)} = $1 AND endpoint = $2`, [idOf(subscriber), endpoint]);
+    await this.deleting(deletingWithDeliveries(`${columnOf(subscriber)} = $1 AND endpoint = $2`), [idOf(subscriber), endpoint]);
   }
 
   /** Replaces a subscription the browser changed (pushsubscriptionchange): the old endpoint goes, the new one is kept. */
@@ -67,16 +77,20 @@ export class PushSubscriptionsRepository {
 
   /** Every subscription of a subscriber (a finder who deleted their conversation, an erased user); returns how many. */
   deleteAllOf(subscriber: PushSubscriber, transaction?: Transaction): Promise<number> {
-    return this.database.affected(`DELETE FROM push_subscriptions WHERE ${columnOf(subscriber)} = $1`, [idOf(subscriber)], transaction);
+    return this.deleting(deletingWithDeliveries(`${columnOf(subscriber)} = $1`), [idOf(subscriber)], transaction);
   }
 
   /** Every finder's subscription of these conversations (erased whole); returns how many. */
   deleteAllOfConversations(conversationIds: string[], transaction?: Transaction): Promise<number> {
-    return this.database.affected('DELETE FROM push_subscriptions WHERE conversation_id = ANY($1::uuid[])', [conversationIds], transaction);
+    return this.deleting(deletingWithDeliveries('conversation_id = ANY($1::uuid[])'), [conversationIds], transaction);
   }
 
   /** A subscription the push service says is gone (404/410), or one that names a host no longer allowed. */
   async deleteById(id: string): Promise<void> {
-    await this.database.affected('DELETE FROM push_subscriptions WHERE id = $1', [id]);
+    await this.deleting(deletingWithDeliveries('id = $1'), [id]);
+  }
+
+  private async deleting(sql: string, parameters: unknown[], transaction?: Transaction): Promise<number> {
+    return (await this.database.one<{ count: number }>(sql, parameters, transaction))?.count ?? 0;
   }
 }
