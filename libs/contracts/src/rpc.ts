@@ -400,9 +400,14 @@ export const RpcMap = {
     request: z.object({ userId: z.uuid(), subscription: pushSubscriptionSchema, oldEndpoint: pushReregisterBodySchema.shape.old_endpoint, sessionId: z.uuid().optional() }),
     response: nothing,
   },
-  /** Forgets an owner's subscription; unknown endpoints are no error (the client's state may be older). */
+  /**
+   * Forgets an owner's subscription (`userId`), or a finder's (`conversationId`: the gateway's own undoing of one stored
+   * while its conversation went); unknown endpoints are no error (the client's state may be older).
+   */
   'notifications.rpc.unregister-push': {
-    request: z.object({ userId: z.uuid(), endpoint: pushEndpointSchema }),
+    request: z
+      .object({ userId: z.uuid().optional(), conversationId: z.uuid().optional(), endpoint: pushEndpointSchema })
+      .refine((request) => (request.userId === undefined) !== (request.conversationId === undefined), 'exactly one of userId and conversationId'),
     response: nothing,
   },
   /** How one person of an item is told of it (both on unless they turned one off); the gateway checks they are of it. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ResponseCode, type PushReregisterBody, type PushSubscriptionBody, type VapidPublicKey } from '@homing/contracts';
-import { RpcClient } from '@homing/platform';
+import { RpcClient, RpcError } from '@homing/platform';
 import { ApiError } from '../http/http-error';
 
 /** Web push: the application server key, and the subscriptions of owners and finders (kept by notifications). */
@@ -25,9 +25,23 @@ export class PushService {
     await this.rpc.request('notifications.rpc.unregister-push', { userId, endpoint });
   }
 
+  /**
+   * A finder's subscription, kept only if their conversation is still theirs once it is stored. A reset, the item's
+   * deletion or the finder's "forget me" commits in messaging, and only then do its events reach notifications, which
+   * deletes the conversation's subscriptions: one stored after that deletion would stay for ever. So the token is
+   * checked again after storing: refused now, the subscription is taken back; still taken, any erasure that follows
+   * finds the subscription stored and deletes it.
+   */
   async registerFinder(code: string, finderToken: string | undefined, subscription: PushSubscriptionBody): Promise<void> {
     const conversationId = await this.finderConversation(code, finderToken);
     await this.rpc.request('notifications.rpc.register-push', { subscriber: { conversationId }, subscription });
+    try {
+      if ((await this.finderConversation(code, finderToken)) === conversationId) return;
+    } catch (error) {
+      if (!(error instanceof ApiError || (error instanceof RpcError && (error.body.status === 403 || error.body.status === 404)))) throw error;
+    }
+    await this.rpc.request('notifications.rpc.unregister-push', { conversationId, endpoint: subscription.endpoint });
+    throw new ApiError(403, ResponseCode.FORBIDDEN, 'This conversation was deleted meanwhile.');
   }
 
   /**

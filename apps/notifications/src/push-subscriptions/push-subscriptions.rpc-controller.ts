@@ -22,7 +22,7 @@ export class PushSubscriptionsRpcController {
 
   @RpcHandler('notifications.rpc.unregister-push')
   async unregister(@Payload() request: RpcRequest<'notifications.rpc.unregister-push'>): Promise<RpcResponse<'notifications.rpc.unregister-push'>> {
-    await this.subscriptions.unregister(request.userId, request.endpoint);
+    await this.subscriptions.unregister(request.userId !== undefined ? { userId: request.userId } : { conversationId: request.conversationId as string }, request.endpoint);
     return {};
   }
 

@@ -27,8 +27,8 @@ export class PushSubscriptionsService {
     if (sessionId) await this.keptOnlyIfSessionLives(userId, sessionId, subscription.endpoint);
   }
 
-  async unregister(userId: string, endpoint: string): Promise<void> {
-    await this.subscriptions.remove({ userId }, endpoint);
+  async unregister(subscriber: PushSubscriber, endpoint: string): Promise<void> {
+    await this.subscriptions.remove(subscriber, endpoint);
   }
 
   vapidPublicKey(): { public_key: string } {
