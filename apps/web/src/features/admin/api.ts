@@ -4,6 +4,7 @@ import type { CreateTagBatchBody, TagBatch, TagBatchList, TagBatchSummary } from
 import { useApi } from '../../lib/api-context';
 import type { DownloadedFile } from '../../lib/api-transport';
 import { saveFile } from '../../lib/save-file';
+import { refetchAfterChange } from '../../lib/refetch-after-change';
 
 // The admin's tag supply: minting batches of tags and downloading what prints them.
 
@@ -28,7 +29,7 @@ export function useMintTagBatch() {
   return useMutation({
     // No Idempotency-Key and so no retry: a repeated POST would mint a second batch.
     mutationFn: (body: CreateTagBatchBody) => api.request<TagBatch>('POST', '/admin/tag-batches', { body, timeoutMs: MINT_TIMEOUT_MS }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: tagBatchesKey }),
+    onSuccess: () => refetchAfterChange(queryClient, { queryKey: tagBatchesKey }),
   });
 }
 

@@ -15,6 +15,7 @@ import type {
 
 import { useApi } from '../../lib/api-context';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
+import { refetchAfterChange } from '../../lib/refetch-after-change';
 
 // The owner's item calls of product spec §7, with their TanStack Query keys.
 
@@ -75,7 +76,7 @@ export function useCreateItem() {
     // The key makes the POST safe to retry after a network error: the gateway answers a repeat with the first item.
     mutationFn: (body: { name: string; idempotencyKey?: string }) =>
       api.request<PublicItem>('POST', '/items', { body: { name: body.name }, idempotencyKey: body.idempotencyKey ?? newIdempotencyKey() }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: itemKeys.owned }),
+    onSuccess: () => refetchAfterChange(queryClient, { queryKey: itemKeys.owned }),
   });
 }
 
@@ -86,7 +87,7 @@ export function useUpdateItem(code: string) {
     mutationFn: (changes: UpdateItemBody) => api.request<PublicItem>('PATCH', `/user/items/${encodeURIComponent(code)}`, { body: changes }),
     onSuccess: (item) => {
       queryClient.setQueryData(itemKeys.one(code), item);
-      return queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true });
+      return refetchAfterChange(queryClient, { queryKey: itemKeys.owned, exact: true });
     },
   });
 }
@@ -106,6 +107,7 @@ export function useDeleteItem(code: string) {
 /** An item that is no longer the user's leaves their cached list at once; the list is asked for again when next shown. */
 function dropFromOwnedList(queryClient: QueryClient, code: string) {
   queryClient.setQueryData<PublicItem[]>(itemKeys.owned, (items) => items?.filter((item) => item.code !== code));
+  // Not refetchAfterChange: cancelling a refetch under way would bring the item back until the list came again.
   return queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true });
 }
 
@@ -150,9 +152,9 @@ function usePeopleChanged(code: string) {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: itemKeys.people(code) }),
-      queryClient.invalidateQueries({ queryKey: itemKeys.one(code) }),
-      queryClient.invalidateQueries({ queryKey: itemKeys.owned, exact: true }),
+      refetchAfterChange(queryClient, { queryKey: itemKeys.people(code) }),
+      refetchAfterChange(queryClient, { queryKey: itemKeys.one(code) }),
+      refetchAfterChange(queryClient, { queryKey: itemKeys.owned, exact: true }),
     ]);
 }
 
@@ -177,7 +179,7 @@ export function useRemovePerson(code: string) {
   return useMutation({
     mutationFn: (id: string) => api.request<void>('DELETE', `${itemPath(code)}/co-owners/${encodeURIComponent(id)}`),
     onSuccess: changed,
-    onError: () => queryClient.invalidateQueries({ queryKey: itemKeys.people(code) }),
+    onError: () => refetchAfterChange(queryClient, { queryKey: itemKeys.people(code) }),
   });
 }
 
@@ -246,7 +248,7 @@ export function useAcceptInvitation(token: string) {
     mutationFn: () => api.request<InvitationAccepted>('POST', `/invitations/${encodeURIComponent(token)}/accept`),
     onSuccess: (answer) => {
       if (answer.response_code === 'NEW_USER_REGISTERED' && answer.login_token) api.setToken(answer.login_token);
-      return queryClient.invalidateQueries({ queryKey: itemKeys.owned });
+      return refetchAfterChange(queryClient, { queryKey: itemKeys.owned });
     },
   });
 }

@@ -3,6 +3,7 @@ import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import type { Passkey, PasskeyCreationOptions, PasskeyList, PasskeyRequestOptions, TokenResponse } from '@homing/contracts';
 
 import { useApi } from '../../lib/api-context';
+import { refetchAfterChange } from '../../lib/refetch-after-change';
 
 // The passkey calls: the gateway makes the options and checks what the browser's ceremony answers; nothing about a
 // credential is kept in the browser.
@@ -25,7 +26,7 @@ export function useAddPasskey() {
       const response = await startRegistration({ optionsJSON: optionsJSON as unknown as Parameters<typeof startRegistration>[0]['optionsJSON'] });
       return api.request<Passkey>('POST', '/user/passkeys', { body: { response } });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),
+    onSettled: () => refetchAfterChange(queryClient, { queryKey: passkeysKey }),
   });
 }
 
@@ -34,7 +35,7 @@ export function useRenamePasskey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, name }: { id: string; name: string }) => api.request<Passkey>('PATCH', `/user/passkeys/${encodeURIComponent(id)}`, { body: { name } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),
+    onSuccess: () => refetchAfterChange(queryClient, { queryKey: passkeysKey }),
   });
 }
 
@@ -43,7 +44,7 @@ export function useDeletePasskey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.request<unknown>('DELETE', `/user/passkeys/${encodeURIComponent(id)}`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),
+    onSettled: () => refetchAfterChange(queryClient, { queryKey: passkeysKey }),
   });
 }
 
