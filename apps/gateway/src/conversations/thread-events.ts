@@ -12,7 +12,6 @@ export const THREAD_EVENT_SUBJECTS = [
   'messaging.conversation.cleared.v1',
   'messaging.finder.left.v1',
   'items.item.people-changed.v1',
-  'items.item.transferred.v1',
   'items.item.deleted.v1',
 ] as const satisfies readonly EventSubject[];
 
@@ -78,14 +77,10 @@ export class ThreadEvents implements OnModuleInit, OnApplicationShutdown {
         this.streams.finderLeft(event.data.itemCode, event.data.conversationId, event.version);
         break;
       case 'items.item.people-changed.v1':
-        // Whoever was removed reads no more: their cached access goes, and their open streams end.
+        // Whoever was removed reads no more: their cached access goes, and their open streams end. A transfer publishes
+        // this event too (in the same transaction), with the new owner alone.
         this.access.forgetItem(event.data.code);
         this.streams.peopleChanged(event.data.code, new Set([event.data.ownerUserId, ...event.data.coOwnerUserIds]));
-        break;
-      case 'items.item.transferred.v1':
-        // The new owner alone: co-owners leave with a transfer (its people-changed event says so too).
-        this.access.forgetItem(event.data.code);
-        this.streams.peopleChanged(event.data.code, new Set([event.data.ownerUserId]));
         break;
       case 'items.item.deleted.v1':
         this.watermarks.forget(event.data.code);

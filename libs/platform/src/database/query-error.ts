@@ -35,7 +35,7 @@ export function isForeignKeyViolation(error: unknown): boolean {
  * in what people type; a field that slips through is the caller's bad input, answered as such, not a bug's 500.
  */
 export function isUnstorableText(error: unknown): boolean {
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  const code = sqlStateOf(error);
   return code === '22021' || code === '22P05';
 }
 
@@ -44,6 +44,14 @@ export function isUnstorableText(error: unknown): boolean {
  * lock_not_available (55P03). It was rolled back whole, so the same request again finds things as they are now.
  */
 export function isTransientConflict(error: unknown): boolean {
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  return code === '40P01' || code === '40001' || code === '55P03';
+  const code = sqlStateOf(error);
+  return code !== undefined && TRANSIENT_CONFLICTS.has(code);
+}
+
+const TRANSIENT_CONFLICTS = new Set(['40P01', '40001', '55P03']);
+
+/** PostgreSQL's SQLSTATE of a failed query: pg's error, a scrubbed one, or TypeORM's (on its `driverError`). */
+function sqlStateOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code ?? (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
+  return typeof code === 'string' ? code : undefined;
 }

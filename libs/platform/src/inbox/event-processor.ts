@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { JsMsg } from '@nats-io/jetstream';
 import { context } from '@opentelemetry/api';
 import type { Transaction } from '../database/database';
-import { scrubQueryError } from '../database/query-error';
+import { isTransientConflict, scrubQueryError } from '../database/query-error';
 import { eventEnvelopeSchema, EventMap, isEventSubject, type DomainEvent, type EventSubject } from '@homing/contracts';
 import { requestContext } from '../context';
 import { consumerMetrics } from '../metrics/metrics';
@@ -259,16 +259,13 @@ export class EventProcessor {
   }
 }
 
-// Contention, not a bad event: a lock wait that timed out, a deadlock victim, a serialization conflict.
-const TRANSIENT_SQLSTATES = new Set(['55P03', '40P01', '40001']);
-
 /**
  * A failure of something the handler depends on, not of the handler: the database or Redis is away or overloaded,
  * or a service it calls did not answer or answered 503/504. Retried without end; never a reason to dead-letter.
  */
 export function isTransientFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code ?? (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
-  if (typeof code === 'string' && TRANSIENT_SQLSTATES.has(code)) return true;
+  // Contention, not a bad event: a lock wait that timed out, a deadlock victim, a serialization conflict.
+  if (isTransientConflict(error)) return true;
   if (error instanceof RpcError) return error.body.status === 503 || error.body.status === 504;
   return isDependencyUnavailable(error);
 }
