@@ -116,6 +116,22 @@ describe('identity: login codes and password links', () => {
       expect(await redeem(data.code)).toMatchObject({ ok: false, error: { status: 401, response_code: 'INVALID_CREDENTIALS' } });
     });
 
+    it('counts tries sent at once before checking any of them: the right code after 29 wrong ones is burnt', async () => {
+      // Counted only after a refusal, 30 tries at once were all checked before the first count landed: the 5-try
+      // limit held for tries one after another only, and a guesser sending many at once had them all.
+      const user = await newUser('burst');
+      const { data } = await requestCode(user.address, user.userId);
+      const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+      // The same locator (first 2 characters), another 7th character: 29 different wrong codes.
+      const seventh = alphabet[(alphabet.indexOf(data.code[6]) + 1) % 32];
+      const wrong = Array.from({ length: 29 }, (_, i) => `${data.code.slice(0, 6)}${seventh}${alphabet[i]}`);
+      const answers = await Promise.all([...wrong, data.code].map((code) => redeem(code)));
+      expect(answers.filter((answer) => answer.ok)).toHaveLength(0);
+      const [row] = await identity.query<{ attempts: number; used_at: Date | null }>('SELECT attempts, used_at FROM login_codes WHERE user_id = $1', [user.userId]);
+      expect(row).toEqual({ attempts: 29, used_at: null });
+      expect(await redeem(data.code)).toMatchObject({ ok: false, error: { status: 401, response_code: 'INVALID_CREDENTIALS' } });
+    });
+
     it('refuses codes that cannot be codes with the wrong-code answer', async () => {
       expect(await redeem('short')).toMatchObject({ ok: false, error: { status: 401, response_code: 'INVALID_CREDENTIALS' } });
       expect(await redeem('UUUUUUUU')).toMatchObject({ ok: false, error: { status: 401, response_code: 'INVALID_CREDENTIALS' } });

@@ -49,11 +49,15 @@ export class LoginCodesRepository {
     return row ?? null;
   }
 
-  /** Counts a wrong try against the live codes that begin like it. */
-  async countWrongTry(tx: Transaction | undefined, locator: string): Promise<void> {
+  /**
+   * Counts a try against the live codes that begin like it (its locator) and are not it, before any code is checked:
+   * of tries sent at once, each is counted before its own check, so no more than the limit are checked against a
+   * code before it burns (counted after a refusal, every try of a burst was checked before the first count landed).
+   */
+  async countTry(tx: Transaction | undefined, codeHash: string, locator: string): Promise<void> {
     await this.database.affected(
-      'UPDATE login_codes SET attempts = attempts + 1 WHERE locator = $1 AND used_at IS NULL AND expires_at > now()',
-      [locator],
+      'UPDATE login_codes SET attempts = attempts + 1 WHERE locator = $1 AND code_hash <> $2 AND used_at IS NULL AND expires_at > now()',
+      [locator, codeHash],
       tx,
     );
   }

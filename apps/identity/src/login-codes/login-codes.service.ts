@@ -48,6 +48,7 @@ export class LoginCodesService {
     const code = normaliseLoginCode(input);
     if (!code) throw invalidCredentials();
     const codeHash = loginCodeHash(code, this.config.LOGIN_CODE_KEY);
+    await this.codes.countTry(undefined, codeHash, locatorOf(code));
     const token = await this.database.transaction(async (tx) => {
       const userId = await this.codes.consume(tx, codeHash, LOGIN_CODE_MAX_ATTEMPTS);
       if (!userId) return null;
@@ -55,27 +56,28 @@ export class LoginCodesService {
       return user ? this.sessions.open(tx, user) : null;
     });
     if (token) return token;
-    return this.refuse(code, codeHash);
+    return this.refuse(codeHash);
   }
 
   /**
    * Uses a code of this user inside the caller's transaction (the erasure's proof): a code of anyone else, wrong, used
    * or burnt answers 401 and an expired one 422, exactly as at log-in, and a wrong one counts as a wrong try. Thrown
-   * answers roll the caller's transaction back; the wrong try is counted outside it.
+   * answers roll the caller's transaction back; the try is counted before, outside it (the caller's transaction has
+   * locked no code yet: this is its first step).
    */
   async consumeOwn(tx: Transaction, userId: string, input: string): Promise<void> {
     const code = normaliseLoginCode(input);
     if (!code) throw invalidCredentials();
     const codeHash = loginCodeHash(code, this.config.LOGIN_CODE_KEY);
+    await this.codes.countTry(undefined, codeHash, locatorOf(code));
     if (await this.codes.consume(tx, codeHash, LOGIN_CODE_MAX_ATTEMPTS, userId)) return;
-    await this.refuse(code, codeHash);
+    await this.refuse(codeHash);
   }
 
-  private async refuse(code: string, codeHash: string): Promise<never> {
+  // The try was counted before it was checked; what is left is which refusal to answer.
+  private async refuse(codeHash: string): Promise<never> {
     const state = await this.codes.stateOf(undefined, codeHash);
-    if (!state) {
-      await this.codes.countWrongTry(undefined, locatorOf(code));
-    } else if (state.expired && state.usedAt === null && state.attempts < LOGIN_CODE_MAX_ATTEMPTS) {
+    if (state?.expired && state.usedAt === null && state.attempts < LOGIN_CODE_MAX_ATTEMPTS) {
       throw new RpcError({ status: 422, response_code: ResponseCode.LOGIN_CODE_EXPIRED, message: 'Your login code has expired.' });
     }
     throw invalidCredentials();
