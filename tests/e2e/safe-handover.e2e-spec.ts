@@ -135,6 +135,25 @@ describe('the safe hand-over', () => {
     expect((await call('POST', `/items/${owner.code}/messages`, { finderToken: guesser, body: { content: 'Fijn!' } })).status).toBe(201);
   });
 
+  it('takes at most 20 hand-over tries an hour for an item across its conversations: a guesser cannot open conversation after conversation', async () => {
+    // Each conversation may try 5 wrong codes an hour, and a tag takes 200 messages an hour: without a cap for the item,
+    // anyone who read the tag had 1,000 guesses an hour at a 6-digit code (today's or yesterday's both close the case).
+    const owner = await ownerWithLostItem();
+    const { body: today } = await call<HandoverCode>('GET', `/user/items/${owner.code}/handover-code`, { token: owner.token });
+    const wrong = String((Number(today.code) + 500_000) % 1_000_000).padStart(6, '0');
+    const newConversation = async () => (await call<CreateMessageResponse>('POST', `/items/${owner.code}/messages`, { body: { content: 'Gevonden' } })).body.finder_token as string;
+    for (let conversation = 0; conversation < 5; conversation += 1) {
+      const guesser = await newConversation();
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        expect((await call('POST', `/items/${owner.code}/handover`, { finderToken: guesser, body: { code: wrong } })).status).toBe(422);
+      }
+    }
+    const lucky = await apiExchange<HttpErrorBody>(stack, 'POST', `/items/${owner.code}/handover`, { finderToken: await newConversation(), body: { code: today.code } });
+    expect({ status: lucky.status, code: lucky.body.response_code }).toEqual({ status: 429, code: 'RATE_LIMITED' });
+    expect(Number(lucky.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect((await call<PublicItem>('GET', `/items/${owner.code}`)).body.lost).toBe(true);
+  });
+
   it('brings the finder’s message again, as written, to the owner’s open stream once both agreed', async () => {
     const WRITTEN = 'Call me on 06-12345678';
     const { code, token: owner } = await ownedItem(stack);

@@ -31,6 +31,8 @@ export type ConversationState = z.infer<typeof conversationStateSchema>;
 
 /** Wrong codes a conversation may try in an hour; the next answers 429. */
 export const HANDOVER_MAX_WRONG_PER_HOUR = 5;
+/** Hand-over tries, right or wrong, an item takes in an hour across all its conversations; the next answers 429. */
+export const HANDOVER_MAX_TRIES_PER_ITEM_PER_HOUR = 20;
 
 /** `GET /api/v1/user/items/{code}/handover-code`. */
 export const handoverCodeSchema = z.object({

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { HANDOVER_MAX_WRONG_PER_HOUR, parseTagCode, ResponseCode, type ConversationState, type HandoverCode, type RpcRequest } from '@homing/contracts';
+import { HANDOVER_MAX_TRIES_PER_ITEM_PER_HOUR, HANDOVER_MAX_WRONG_PER_HOUR, parseTagCode, ResponseCode, type ConversationState, type HandoverCode, type RpcRequest } from '@homing/contracts';
 import { OutboxWriter, RpcError } from '@homing/platform';
 import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ConversationsRepository, type ConversationRow, type ReceiptChange } from './conversations.repository';
@@ -63,7 +63,9 @@ export class SafeHandoverService {
   /**
    * The finder types the code the person in front of them told. Right: the conversation closes and
    * `messaging.conversation.handed-over.v1` tells items to end lost mode. Wrong: 422, and after
-   * HANDOVER_MAX_WRONG_PER_HOUR wrong codes within an hour of the first, 429 until that hour is over.
+   * HANDOVER_MAX_WRONG_PER_HOUR wrong codes within an hour of the first, 429 until that hour is over. The item takes
+   * HANDOVER_MAX_TRIES_PER_ITEM_PER_HOUR tries an hour across its conversations (anyone who read the tag can open
+   * conversations, 200 an hour), counted before the code is checked, so a try past it is 429 whether right or wrong.
    */
   async handover(request: RpcRequest<'messaging.rpc.handover'>, now = new Date()): Promise<{ closedAt: string }> {
     const item = await this.activatedItem(request.code);
@@ -73,20 +75,16 @@ export class SafeHandoverService {
     if (!secret) throw ITEM_NOT_FOUND();
     const conversationId = caller.conversation.id;
     const outcome = await this.conversations.transaction(async (transaction) => {
+      // The item's row first, then the conversation's: the order of the projection's consumers.
+      const ofItem = await this.itemOwners.countHandoverTry(transaction, item.itemCode, now);
+      if (!ofItem) throw ITEM_NOT_FOUND();
+      if (ofItem.tries > HANDOVER_MAX_TRIES_PER_ITEM_PER_HOUR) throw tooManyTries(ofItem.since, now);
       const locked = await this.conversations.lockForHandover(transaction, conversationId);
       if (!locked) throw FORBIDDEN();
       if (locked.closed_at) throw CONVERSATION_CLOSED();
       const windowOpen = locked.handover_failures_since !== null && now.getTime() - locked.handover_failures_since.getTime() < HOUR_MS;
       const failures = windowOpen ? locked.handover_failures : 0;
-      if (failures >= HANDOVER_MAX_WRONG_PER_HOUR) {
-        const waitMs = (locked.handover_failures_since as Date).getTime() + HOUR_MS - now.getTime();
-        throw new RpcError({
-          status: 429,
-          response_code: ResponseCode.RATE_LIMITED,
-          message: 'Too many wrong hand-over codes. Try again later.',
-          retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
-        });
-      }
+      if (failures >= HANDOVER_MAX_WRONG_PER_HOUR) throw tooManyTries(locked.handover_failures_since as Date, now);
       if (!isHandoverCode(secret, request.handoverCode, now)) {
         await this.conversations.recordHandoverFailure(transaction, conversationId, failures + 1, windowOpen ? (locked.handover_failures_since as Date) : now);
         return 'wrong' as const;
@@ -148,4 +146,15 @@ function stateOf(conversation: ConversationRow): ConversationState {
     contact_shared: sharesContactDetails(conversation),
     closed_at: conversation.closed_at?.toISOString() ?? null,
   };
+}
+
+// 429 until the hour that began at `since` is over (a thrown answer rolls its transaction back: this try is not counted).
+function tooManyTries(since: Date, now: Date): RpcError {
+  const waitMs = since.getTime() + HOUR_MS - now.getTime();
+  return new RpcError({
+    status: 429,
+    response_code: ResponseCode.RATE_LIMITED,
+    message: 'Too many wrong hand-over codes. Try again later.',
+    retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+  });
 }

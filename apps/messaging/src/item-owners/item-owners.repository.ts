@@ -158,4 +158,22 @@ export class ItemOwnersRepository {
     );
     return row?.handover_secret ?? null;
   }
+
+  /**
+   * Counts a hand-over try against the item's hour (the hour from its first try), before the try is checked: the
+   * row's lock makes tries of the item, in any of its conversations, take turns, so each sees every try before it.
+   * The item's tries of the hour with this one, and when that hour began; null for an unknown item.
+   */
+  async countHandoverTry(transaction: Transaction, itemCode: string, now: Date): Promise<{ tries: number; since: Date } | null> {
+    const row = await this.database.one<{ tries: number; since: Date }>(
+      `UPDATE item_owners
+          SET handover_tries = CASE WHEN handover_tries_since > $2::timestamptz - interval '1 hour' THEN handover_tries + 1 ELSE 1 END,
+              handover_tries_since = CASE WHEN handover_tries_since > $2::timestamptz - interval '1 hour' THEN handover_tries_since ELSE $2::timestamptz END
+        WHERE item_code = $1
+        RETURNING handover_tries AS tries, handover_tries_since AS since`,
+      [itemCode, now],
+      transaction,
+    );
+    return row ?? null;
+  }
 }
