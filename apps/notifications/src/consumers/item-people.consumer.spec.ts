@@ -3,6 +3,7 @@ import type { Transaction } from '@homing/platform';
 import type { ItemPeopleRepository } from '../item-people/item-people.repository';
 import type { ItemSettingsRepository } from '../item-people/item-settings.repository';
 import { ItemPeopleConsumer } from './item-people.consumer';
+import type { ScanAlertWindowsRepository } from './scan-alert-windows.repository';
 
 const OWNER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
 const CO_OWNER = '44444444-4444-4444-8444-444444444444';
@@ -13,8 +14,9 @@ const transaction = { name: 'the ledger’s' } as unknown as Transaction;
 function setUp(newer: boolean) {
   const people = { apply: jest.fn(async () => newer), markDeleted: jest.fn(async () => newer) };
   const settings = { deleteOfOthersBefore: jest.fn(async () => undefined), deleteOfItemBefore: jest.fn(async () => undefined), deleteOfItem: jest.fn(async () => undefined) };
-  const consumer = new ItemPeopleConsumer(people as unknown as ItemPeopleRepository, settings as unknown as ItemSettingsRepository);
-  return { consumer, people, settings };
+  const windows = { forgetItem: jest.fn(async () => undefined) };
+  const consumer = new ItemPeopleConsumer(people as unknown as ItemPeopleRepository, settings as unknown as ItemSettingsRepository, windows as unknown as ScanAlertWindowsRepository);
+  return { consumer, people, settings, windows };
 }
 
 const event = <S extends 'items.item.people-changed.v1' | 'items.item.transferred.v1' | 'items.item.deleted.v1'>(subject: S, data: DomainEvent<S>['data']) =>
@@ -34,10 +36,11 @@ describe('the people of each item', () => {
     expect(settings.deleteOfOthersBefore).not.toHaveBeenCalled();
   });
 
-  it('erases a transferred item’s settings of before, and a deleted item’s all, keeping its version', async () => {
+  it('erases a transferred item’s settings of before and its scan-alert window, and a deleted item’s settings all, keeping its version', async () => {
     const transferred = setUp(true);
     await transferred.consumer.handle(event('items.item.transferred.v1', { code: CODE, previousOwnerUserId: OWNER, ownerUserId: CO_OWNER }), transaction);
     expect(transferred.settings.deleteOfItemBefore).toHaveBeenCalledWith(transaction, CODE, new Date(AT));
+    expect(transferred.windows.forgetItem).toHaveBeenCalledWith(transaction, CODE);
 
     const deleted = setUp(false);
     await deleted.consumer.handle(event('items.item.deleted.v1', { code: CODE }), transaction);

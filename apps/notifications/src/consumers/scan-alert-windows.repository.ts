@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SCAN_ALERT_MAIL_WINDOW_MINUTES } from '@homing/contracts';
-import { Database } from '@homing/platform';
+import { Database, type Transaction } from '@homing/platform';
 
 /** How long one scan e-mail covers an item: later scans in the window send no other. */
 export const SCAN_ALERT_WINDOW_MS = SCAN_ALERT_MAIL_WINDOW_MINUTES * 60 * 1000;
@@ -47,5 +47,13 @@ export class ScanAlertWindowsRepository {
     );
     if (!window || scannedAt.getTime() < window.started_at.getTime()) return null;
     return { eventId: window.event_id, scanId: window.scan_id };
+  }
+
+  /**
+   * The item's window ends (a transfer): a scan of the next owner's opens a window of its own, for them. Joining the
+   * previous owner's named the new owner's job after that window's scan, which the transfer deleted: no e-mail at all.
+   */
+  async forgetItem(transaction: Transaction, itemCode: string): Promise<void> {
+    await this.database.affected('DELETE FROM scan_alert_windows WHERE item_code = $1', [itemCode], transaction);
   }
 }

@@ -32,4 +32,16 @@ export class ItemRecipientsService {
     const settings = await this.settings.settingsOf(itemCode, userIds);
     return userIds.map((userId) => ({ userId, ...(settings.get(userId) as ItemNotificationSettings) }));
   }
+
+  /**
+   * Whether a person is still told of the item's news by e-mail now, when a job about it is due (a delayed e-mail waits
+   * up to OWNER_EMAIL_DELAY_MINUTES): `told`; `not-of-item` once they are no longer among its people (removed, the
+   * item transferred or deleted); `email-off` once they turned e-mail off for it. Before items has said anything of the
+   * item's people, the job's person is told, as the consumer that enqueued it decided.
+   */
+  async emailStanding(itemCode: string, userId: string): Promise<'told' | 'not-of-item' | 'email-off'> {
+    const [people, settings] = await Promise.all([this.people.peopleOf(itemCode), this.settings.settingsOf(itemCode, [userId])]);
+    if (!peopleToTell(people, userId).includes(userId)) return 'not-of-item';
+    return settings.get(userId)?.email === false ? 'email-off' : 'told';
+  }
 }

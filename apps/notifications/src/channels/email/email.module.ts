@@ -1,15 +1,24 @@
 import { Module } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@homing/platform';
 import { publicUrlOf, type NotificationsConfig } from '../../config/notifications.config';
+import { ItemPeopleRepository } from '../../item-people/item-people.repository';
+import { ItemRecipientsService } from '../../item-people/item-recipients.service';
+import { ItemSettingsRepository } from '../../item-people/item-settings.repository';
 import { DeliveriesRepository } from '../deliveries.repository';
 import { DeliveryReceipts } from '../delivery-receipts';
 import { EmailProcessor } from './email.processor';
 import { EmailRenderer } from './email-renderer';
 import { SmtpRepository } from './smtp.repository';
 
-/** Sends the `email` queue's jobs (roles `worker` and `all`). */
+/**
+ * Sends the `email` queue's jobs (roles `worker` and `all`). It reads the items' people and settings itself (not
+ * ItemPeopleModule, whose settings RPCs a worker does not answer): a delayed e-mail goes only to someone still told.
+ */
 @Module({
   providers: [
+    ItemPeopleRepository,
+    ItemSettingsRepository,
+    ItemRecipientsService,
     { provide: EmailRenderer, useFactory: (config: NotificationsConfig) => new EmailRenderer(publicUrlOf(config)), inject: [SERVICE_CONFIG] },
     SmtpRepository,
     DeliveriesRepository,

@@ -7,6 +7,7 @@ import type { NotificationsConfig } from '../../config/notifications.config';
 import { emailJobOf, isFinishedJobData, recipientOf, type EmailJob, type StoredEmailJobData } from '../../jobs/email-jobs';
 import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
+import { ItemRecipientsService } from '../../item-people/item-recipients.service';
 import { DeliveriesRepository, HELD_ELSEWHERE, runsOf, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
@@ -37,6 +38,7 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
     private readonly smtp: SmtpRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly receipts: DeliveryReceipts,
+    private readonly itemRecipients: ItemRecipientsService,
   ) {
     super(QUEUES.email, config);
   }
@@ -66,13 +68,29 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         return await this.comeBackAt(job, token, DeliveriesRepository.retryAfter(claim), HELD_ELSEWHERE);
       }
       let recipient: Recipient | null;
+      let standing: Awaited<ReturnType<EmailProcessor['standingOf']>>;
       try {
-        recipient = await this.recipient(mail);
+        // Asked before the address, so a person no longer told costs no lookup.
+        standing = await this.standingOf(mail);
+        recipient = standing === 'told' ? await this.recipient(mail) : null;
       } catch (error) {
         // Nobody to write to, now or later (the user is gone): no row is left, as no mail is sent.
         if (error instanceof UnrecoverableError) await this.deliveries.forget(attempt);
         else await this.deliveries.release(attempt);
         throw error;
+      }
+      if (standing === 'not-of-item') {
+        // Removed from the item, or it passed on or was deleted, while the e-mail waited: they are told nothing of it.
+        await this.deliveries.forget(attempt);
+        this.logger.log(`${jobId} (${job.name}) is for someone no longer of the item; nothing sent`);
+        await this.scrub(job);
+        return;
+      }
+      if (standing === 'email-off') {
+        await this.deliveries.markSkipped(attempt, 'e-mail turned off for the item');
+        this.logger.log(`${jobId} (${job.name}) skipped: e-mail is off for the item`);
+        await this.scrub(job);
+        return;
       }
       if (!recipient) {
         // A finder who left no address: replies reach them by push or on the found page only.
@@ -160,6 +178,16 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
   /** A scan alert's scan, asked of items as the mail is made (null: gone); undefined for every other mail. */
   private async scanOf(mail: EmailJob): Promise<ScanOfAlert | null | undefined> {
     return mail.kind === 'scan-alert' ? scanOfAlert(this.rpc, mail.data.scanId) : undefined;
+  }
+
+  /**
+   * For an e-mail about an item's news (a finder's message, a scan), whether its person is still told of it by e-mail:
+   * the job was made when the event came, and a delayed one waits up to OWNER_EMAIL_DELAY_MINUTES, in which they may
+   * have been removed from the item or turned its e-mail off. Every other mail is `told`.
+   */
+  private standingOf(mail: EmailJob): Promise<'told' | 'not-of-item' | 'email-off'> {
+    if (mail.kind === 'new-message' || mail.kind === 'scan-alert') return this.itemRecipients.emailStanding(mail.data.tagCode, mail.data.userId);
+    return Promise.resolve('told');
   }
 
   /**
