@@ -105,4 +105,21 @@ describe('push endpoints allowed at send and in production configuration', () =>
       redis.disconnect();
     }
   });
+
+  it('gives a browser’s endpoint to the owner who registered it last: the owner before is no longer pushed to it', async () => {
+    // One browser, two owners one after the other (a shared computer, a session that expired without a log-out): the
+    // browser's endpoint is the same, and each finder's message of the first owner's items went on to show there.
+    const [first, second] = [randomUUID(), randomUUID()];
+    const browser = push.subscribe();
+    expect(await rpc('register-push', { subscriber: { userId: first }, subscription: browser })).toEqual({ ok: {} });
+    expect(await rpc('register-push', { subscriber: { userId: second }, subscription: browser })).toEqual({ ok: {} });
+    const owners = async () => (await setup.db.query(`SELECT user_id FROM "${schema}".push_subscriptions WHERE endpoint = $1`, [browser.endpoint])).rows;
+    expect(await owners()).toEqual([{ user_id: second }]);
+    // A finder's subscription of the same browser (it found something too) is its own and stays.
+    const conversationId = randomUUID();
+    expect(await rpc('register-push', { subscriber: { conversationId }, subscription: browser })).toEqual({ ok: {} });
+    expect(await rpc('register-push', { subscriber: { userId: first }, subscription: browser })).toEqual({ ok: {} });
+    expect(await subscriptionRows(browser.endpoint)).toHaveLength(2);
+    expect(await owners()).toEqual(expect.arrayContaining([{ user_id: first }, { user_id: null }]));
+  });
 });

@@ -37,11 +37,16 @@ export class PushSubscriptionsRepository {
 
   /**
    * Stores a subscription (a known endpoint gets its new keys) and keeps the subscriber's newest 16: a browser that
-   * subscribes again after clearing its data leaves a dead subscription behind, which the oldest likely is.
+   * subscribes again after clearing its data leaves a dead subscription behind, which the oldest likely is. An owner's
+   * endpoint is taken from any other owner who had it: it is one browser, now logged in as this owner (a shared
+   * computer, a session that ended without a log-out), where the owner before must no longer be told of their items.
    */
   async save(subscriber: PushSubscriber, subscription: PushSubscriptionBody): Promise<void> {
     const column = columnOf(subscriber);
     await this.database.transaction(async (transaction) => {
+      if (column === 'user_id') {
+        await this.deleting(deletingWithDeliveries('endpoint = $1 AND user_id IS NOT NULL AND user_id <> $2'), [subscription.endpoint, idOf(subscriber)], transaction);
+      }
       await this.database.affected(
         `INSERT INTO push_subscriptions (${column}, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)
          ON CONFLICT (${column}, endpoint) WHERE ${column} IS NOT NULL
