@@ -52,6 +52,37 @@ export async function smtpSend(port: number, envelope: { mailFrom: string; rcptT
   }
 }
 
+/**
+ * One SMTP connection kept open, command by command, as a sending server that delivers several mails over it does:
+ * `command` answers the whole last reply line, `data` sends a message after DATA and answers the reply to its end.
+ */
+export async function smtpSession(port: number): Promise<{ command(line: string): Promise<string>; data(message: string): Promise<string>; close(): void }> {
+  const socket = connect(port, '127.0.0.1');
+  socket.setEncoding('utf8');
+  const transcript: string[] = [];
+  const replies = replyReader(socket, transcript);
+  const lastReply = async () => {
+    await replies.next();
+    return transcript.at(-1) ?? '';
+  };
+  expectCode(await replies.next(), 220, transcript);
+  const command = (line: string) => {
+    socket.write(`${line}\r\n`);
+    return lastReply();
+  };
+  expectCode(Number((await command('EHLO sender.example.test')).slice(0, 3)), 250, transcript);
+  return {
+    command,
+    async data(message: string) {
+      const go = await command('DATA');
+      if (!go.startsWith('354')) return go;
+      socket.write(`${message.replace(/\r?\n/g, '\r\n').replace(/^\./gm, '..')}\r\n.\r\n`);
+      return lastReply();
+    },
+    close: () => void socket.end('QUIT\r\n'),
+  };
+}
+
 function expectCode(code: number, expected: number, transcript: string[]): void {
   if (code !== expected) throw new Error(`SMTP answered ${code}, not ${expected}:\n${transcript.join('\n')}`);
 }

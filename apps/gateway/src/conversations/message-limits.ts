@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { parseTagCode, ResponseCode } from '@homing/contracts';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError, toHttpError } from '../http/http-error';
-import { InjectConfig, RedisClient, countInWindow, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, retryAfterSeconds } from '@homing/platform';
+import { InjectConfig, RedisClient, countInWindow, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, refundInWindow, retryAfterSeconds } from '@homing/platform';
 
 /**
  * Counts writes in Redis (MESSAGE_LIMITS), shared by every gateway replica and by the mail relay, which counts the
@@ -41,22 +41,11 @@ export class MessageLimits {
       void reply.header('retry-after', String(retryAfterSeconds(waitMs)));
       throw new ApiError(429, ResponseCode.RATE_LIMITED, 'Too many messages for this tag. Try again later.');
     }
-    return async () => {
-      // DECR leaves a key's expiry alone; a window that ended meanwhile has nothing left to refund.
-      await this.redis.redis
-        .multi()
-        .eval(REFUND_SCRIPT, 1, addressKey)
-        .eval(REFUND_SCRIPT, 1, tagKey)
-        .exec()
-        .catch((error: Error) => this.logger.warn(`message limits: refund failed: ${error.message}`));
-    };
+    return () => refundInWindow(this.redis.redis, [addressKey, tagKey]).catch((error: Error) => this.logger.warn(`message limits: refund failed: ${error.message}`));
   }
 }
 
 const NO_REFUND = async (): Promise<void> => undefined;
-
-// Decrements a window's count only while the window (the key) exists, never below zero.
-const REFUND_SCRIPT = "if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then return redis.call('DECR', KEYS[1]) end return 0";
 
 /** Whether a write that failed with this error failed on the product's side (so its count is given back). */
 export function failedOnOurSide(error: unknown): boolean {

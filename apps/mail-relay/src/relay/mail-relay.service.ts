@@ -19,6 +19,8 @@ export class SmtpReply extends Error {
 
 const NO_SUCH_USER = () => new SmtpReply(550, '5.1.1 No such user here');
 const TRY_LATER = () => new SmtpReply(451, '4.3.0 Temporary failure, please try again later');
+// The conversation was handed over, or its finder left: it takes no more messages, now or on any retry.
+const CLOSED = () => new SmtpReply(550, '5.7.1 This conversation takes no more mail');
 const TOO_MANY_GUESSES = (waitMs: number) => new SmtpReply(450, `4.7.1 Too many unknown addresses from your host, try again in ${Math.ceil(waitMs / 60_000)} minutes`);
 const TOO_MANY_MESSAGES = (waitMs: number) => new SmtpReply(450, `4.7.1 Too many messages for this tag, try again in ${Math.ceil(waitMs / 60_000)} minutes`);
 
@@ -45,7 +47,7 @@ const mails = new Counter({
 });
 const recipients = new Counter({
   name: 'homing_relay_recipients_total',
-  help: 'Recipients asked of the relay at RCPT TO, by outcome (accepted, unknown, limited, failed)',
+  help: 'Recipients asked of the relay at RCPT TO, by outcome (accepted, unknown, closed, limited, failed)',
   labelNames: ['outcome'],
 });
 
@@ -89,6 +91,11 @@ export class MailRelayService {
         if (recipient.kind === 'tag') await this.limits.recordUnknownCode(clientAddress);
         throw NO_SUCH_USER();
       }
+      // Closed or left (409): final, so refused for good; a 451 had the sender retry for days and bounce vaguely.
+      if (error instanceof RpcError && error.body.status < 500) {
+        recipients.inc({ outcome: 'closed' });
+        throw CLOSED();
+      }
       recipients.inc({ outcome: 'failed' });
       this.logger.warn(`recipient check failed: ${(error as Error).message}`);
       throw TRY_LATER();
@@ -107,7 +114,8 @@ export class MailRelayService {
       this.logger.log(`mail dropped: ${automated}`);
       return;
     }
-    const from = mail.from ?? envelopeSender ?? '';
+    // A From header without an address (`From: Sam`) is read as none: the envelope's sender then.
+    const from = mail.from || envelopeSender || '';
     const content = messageOf({ text: mail.text ?? '', subject: mail.subject ?? '', attachmentNames: mail.attachmentNames }, MESSAGE_MAX_LENGTH);
     if (!content) {
       mails.inc({ outcome: 'empty' });
@@ -116,7 +124,7 @@ export class MailRelayService {
     }
     const language = mailLanguage(mail.headers.get('content-language'), content);
     for (const target of targets) {
-      const waitMs = await this.limits.admitMessage(target.itemCode, from);
+      const { waitMs, refund } = await this.limits.admitMessage(target.itemCode, from);
       if (waitMs > 0) {
         mails.inc({ outcome: 'limited' });
         throw TOO_MANY_MESSAGES(waitMs);
@@ -131,8 +139,11 @@ export class MailRelayService {
         if (error instanceof RpcError && error.body.status < 500) {
           // Gone since RCPT TO (erased, the finder left), or a sender address the thread cannot take: nothing to retry.
           mails.inc({ outcome: 'refused' });
-          throw error.body.status === 422 ? new SmtpReply(550, '5.1.7 Invalid sender address') : NO_SUCH_USER();
+          if (error.body.status === 422) throw new SmtpReply(550, '5.1.7 Invalid sender address');
+          throw error.body.status === 409 ? CLOSED() : NO_SUCH_USER();
         }
+        // The sender retries a 451: this try's count goes back.
+        await refund();
         mails.inc({ outcome: 'failed' });
         this.logger.warn(`relay failed: ${(error as Error).message}`);
         throw TRY_LATER();

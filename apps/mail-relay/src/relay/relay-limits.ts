@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { countInWindow, InjectConfig, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, RedisClient, UNKNOWN_CODE_LIMIT, unknownCodeMissesKey } from '@homing/platform';
+import { countInWindow, InjectConfig, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, RedisClient, refundInWindow, UNKNOWN_CODE_LIMIT, unknownCodeMissesKey } from '@homing/platform';
 import type { MailRelayConfig } from '../config/mail-relay.config';
 
 /**
@@ -39,18 +39,23 @@ export class RelayLimits {
   }
 
   /**
-   * Counts one message from the sender to the tag's thread; answers the milliseconds to wait when past a limit (the
-   * message is then not written), else 0. The sender's address is kept in the key only as a digest.
+   * Counts one message from the sender to the tag's thread: the milliseconds to wait when past a limit (the message is
+   * then not written), else 0, and a refund for a message that then fails on the product's side (the sender retries a
+   * mail answered 451, as the gateway's finder retries a 503, and must not use up the tag's hour doing so). The
+   * sender's address is kept in the key only as a digest.
    */
-  async admitMessage(canonicalCode: string, sender: string): Promise<number> {
+  async admitMessage(canonicalCode: string, sender: string): Promise<{ waitMs: number; refund: () => Promise<void> }> {
     const writer = `mail:${createHash('sha256').update(sender.toLowerCase()).digest('base64url').slice(0, 22)}`;
     const { tagKey, writerKey } = messageLimitKeys(this.config.NATS_NAMESPACE, canonicalCode, writer);
     try {
       const [perWriter, perTag] = await countInWindow(this.redis.redis, [writerKey, tagKey], MESSAGE_LIMITS.windowMs);
-      return messageLimitWait({ address: perWriter.count, tag: perTag.count }, { address: perWriter.remainingMs, tag: perTag.remainingMs });
+      const waitMs = messageLimitWait({ address: perWriter.count, tag: perTag.count }, { address: perWriter.remainingMs, tag: perTag.remainingMs });
+      return { waitMs, refund: () => refundInWindow(this.redis.redis, [writerKey, tagKey]).catch((error: Error) => this.logger.warn(`message limits: refund failed: ${error.message}`)) };
     } catch (error) {
       this.logger.warn(`message limits unavailable: ${(error as Error).message}`);
-      return 0;
+      return { waitMs: 0, refund: NO_REFUND };
     }
   }
 }
+
+const NO_REFUND = async (): Promise<void> => undefined;

@@ -11,8 +11,16 @@ export const MAX_MAIL_BYTES = 256 * 1024;
 // A mail goes to one conversation; a handful of recipients covers a finder copying a friend. More is a broadcast.
 const MAX_RECIPIENTS = 5;
 
-const targetsOf = (session: SMTPServerSession): RelayTarget[] => ((session as SessionWithTargets).relayTargets ??= []);
-type SessionWithTargets = SMTPServerSession & { relayTargets?: RelayTarget[] };
+// The recipients accepted for the mail being received, by address. smtp-server keeps one session for a connection but
+// makes a new envelope for each mail on it (after MAIL FROM, RSET, a finished mail): kept by envelope, one mail's
+// recipients are never another's. Kept on the session, every later mail of a connection (senders' servers deliver
+// several over one) went to the earlier mails' threads too, a stranger's posted as the owner of an earlier reply address.
+const targetsOfMail = new WeakMap<SMTPServerSession['envelope'], Map<string, RelayTarget>>();
+function targetsOf(session: SMTPServerSession): Map<string, RelayTarget> {
+  let targets = targetsOfMail.get(session.envelope);
+  if (!targets) targetsOfMail.set(session.envelope, (targets = new Map()));
+  return targets;
+}
 
 /**
  * The relay's inbound SMTP server (smtp-server): no AUTH (it relays to nobody but the product's own addresses, so it
@@ -48,10 +56,13 @@ export class RelaySmtpServer implements OnApplicationBootstrap, OnApplicationShu
       socketTimeout: 60_000,
       closeTimeout: 10_000,
       onRcptTo: (address, session, callback) => {
-        if (targetsOf(session).length >= MAX_RECIPIENTS) return callback(new SmtpReply(452, '4.5.3 Too many recipients'));
+        const targets = targetsOf(session);
+        // A recipient named twice is one (as smtp-server keeps `rcptTo`).
+        const key = address.address.toLowerCase();
+        if (!targets.has(key) && targets.size >= MAX_RECIPIENTS) return callback(new SmtpReply(452, '4.5.3 Too many recipients'));
         this.relay.acceptRecipient(address.address, session.remoteAddress).then(
           (target) => {
-            targetsOf(session).push(target);
+            targets.set(key, target);
             callback();
           },
           (error: Error) => callback(error),
@@ -97,13 +108,13 @@ export class RelaySmtpServer implements OnApplicationBootstrap, OnApplicationShu
       {
         headers: parsed.headers,
         messageId: parsed.messageId,
-        from: parsed.from?.value[0]?.address,
+        from: parsed.from?.value.find((mailbox) => mailbox.address)?.address,
         subject: parsed.subject,
         text: parsed.text,
         attachmentNames: parsed.attachments.map((attachment, index) => attachment.filename ?? `attachment ${index + 1}`),
       },
       envelopeSender,
-      targetsOf(session),
+      [...targetsOf(session).values()],
     );
   }
 }

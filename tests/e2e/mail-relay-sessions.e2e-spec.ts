@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import type { CreateMessageResponse, HandoverCode, Message } from '@homing/contracts';
+import { expectEventually } from '@homing/testing';
+import { apiExchange, type ApiCaller } from '../support/api';
+import { mailWithSubject, ownerWithItem, relayMail, replyToOf, tagAddress } from '../support/relay';
+import { plainMail, smtpSend, smtpSession } from '../support/smtp-client';
+import { stackForSuite } from '../support/stack';
+
+// The relay as sending servers meet it: several mails over one connection (each only to its own recipients), reply
+// addresses of conversations that take no more mail (refused for good, not retried for days), a From header without
+// an address, and a mail retried through an outage of messaging (its tries do not use up the sender's hour).
+describe('the mail relay: connections, closed conversations and retries', () => {
+  const stack = stackForSuite({ relay: true });
+  const call = <T = unknown>(method: string, path: string, options: ApiCaller = {}) => apiExchange<T>(stack, method, path, options);
+  const contents = async (code: string, token: string) => (await call<Message[]>('GET', `/items/${code}/messages`, { token })).body.map((message) => [message.author, message.content]);
+  const mail = (from: string, to: string, text: string) => plainMail({ From: from, To: to, Subject: 'Found', 'Message-ID': `<${randomUUID()}@example.test>` }, text);
+  const finderAddress = () => `finder-${randomUUID()}@example.test`;
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 1000));
+
+  it('takes each mail of a connection to its own recipients: not to an earlier mail’s, not after RSET, and counts 5 recipients a mail', async () => {
+    const [first, second, third] = [await ownerWithItem(stack), await ownerWithItem(stack), await ownerWithItem(stack)];
+    // An owner's reply address first: a later stranger's mail must not be posted as that owner.
+    expect((await call<CreateMessageResponse>('POST', `/items/${first.code}/messages`, { body: { content: 'I found your keys.' } })).status).toBe(201);
+    const ownerReplyAddress = replyToOf(await mailWithSubject(stack, first.email, 'Someone wrote about your lost item'));
+    const stranger = finderAddress();
+    const smtp = await smtpSession(stack.relaySmtpPort as number);
+    try {
+      expect(await smtp.command(`MAIL FROM:<${first.email}>`)).toMatch(/^250/);
+      expect(await smtp.command(`RCPT TO:<${ownerReplyAddress}>`)).toMatch(/^250/);
+      expect(await smtp.data(mail(first.email, ownerReplyAddress, 'Owner: thank you!'))).toMatch(/^250/);
+      expect(await smtp.command(`MAIL FROM:<${stranger}>`)).toMatch(/^250/);
+      expect(await smtp.command(`RCPT TO:<${tagAddress(second.code)}>`)).toMatch(/^250/);
+      expect(await smtp.data(mail(stranger, tagAddress(second.code), 'Stranger: a mail for the second owner only.'))).toMatch(/^250/);
+      // A recipient given, then reset: the next mail goes to the third owner alone.
+      expect(await smtp.command(`MAIL FROM:<${stranger}>`)).toMatch(/^250/);
+      expect(await smtp.command(`RCPT TO:<${tagAddress(second.code)}>`)).toMatch(/^250/);
+      expect(await smtp.command('RSET')).toMatch(/^250/);
+      expect(await smtp.command(`MAIL FROM:<${stranger}>`)).toMatch(/^250/);
+      expect(await smtp.command(`RCPT TO:<${tagAddress(third.code)}>`)).toMatch(/^250/);
+      expect(await smtp.data(mail(stranger, tagAddress(third.code), 'Only for the third owner, after the reset.'))).toMatch(/^250/);
+    } finally {
+      smtp.close();
+    }
+    await expectEventually(async () => expect(await contents(third.code, third.token)).toEqual([['finder', 'Only for the third owner, after the reset.']]), { timeoutMs: 5000 });
+    await settle();
+    expect(await contents(first.code, first.token)).toEqual([
+      ['finder', 'I found your keys.'],
+      ['owner', 'Owner: thank you!'],
+    ]);
+    expect(await contents(second.code, second.token)).toEqual([['finder', 'Stranger: a mail for the second owner only.']]);
+
+    // Six mails of one recipient each over one connection: the limit of 5 recipients is a mail's, not the connection's.
+    const owners = await Promise.all(Array.from({ length: 6 }, () => ownerWithItem(stack)));
+    const again = await smtpSession(stack.relaySmtpPort as number);
+    const answers: string[] = [];
+    try {
+      for (const owner of owners) {
+        await again.command(`MAIL FROM:<${stranger}>`);
+        answers.push((await again.command(`RCPT TO:<${tagAddress(owner.code)}>`)).slice(0, 3));
+        await again.command('RSET');
+      }
+    } finally {
+      again.close();
+    }
+    expect(answers).toEqual(Array(6).fill('250'));
+  });
+
+  it('refuses for good (5xx, not 451 for days) a reply address whose finder left, or whose conversation was handed over', async () => {
+    const owner = await ownerWithItem(stack);
+    const left = (await call<CreateMessageResponse>('POST', `/items/${owner.code}/messages`, { body: { content: 'I found your keys, where can I leave them?' } })).body.finder_token as string;
+    const leftReplyAddress = replyToOf(await mailWithSubject(stack, owner.email, 'Someone wrote about your lost item'));
+    expect((await call('DELETE', `/items/${owner.code}/conversation`, { finderToken: left })).status).toBe(204);
+    const toLeft = await smtpSend(stack.relaySmtpPort as number, { mailFrom: owner.email, rcptTo: [leftReplyAddress] }, mail(owner.email, leftReplyAddress, 'Thanks, at the desk please.'));
+    expect(toLeft.rcptReplies[0]).toMatch(/^550 5\.7\.1 /);
+
+    const other = await ownerWithItem(stack);
+    const handedOver = (await call<CreateMessageResponse>('POST', `/items/${other.code}/messages`, { body: { content: 'I have your keys.' } })).body.finder_token as string;
+    const closedReplyAddress = replyToOf(await mailWithSubject(stack, other.email, 'Someone wrote about your lost item'));
+    const { body: today } = await call<HandoverCode>('GET', `/user/items/${other.code}/handover-code`, { token: other.token });
+    expect((await call('POST', `/items/${other.code}/handover`, { finderToken: handedOver, body: { code: today.code } })).status).toBe(200);
+    const toClosed = await smtpSend(stack.relaySmtpPort as number, { mailFrom: other.email, rcptTo: [closedReplyAddress] }, mail(other.email, closedReplyAddress, 'Thanks!'));
+    expect(toClosed.rcptReplies[0]).toMatch(/^550 5\.7\.1 /);
+  });
+
+  it('takes the envelope’s sender when the From header names no address', async () => {
+    const owner = await ownerWithItem(stack);
+    const finder = finderAddress();
+    const sent = await relayMail(stack, { mailFrom: finder, rcptTo: [tagAddress(owner.code)] }, { From: 'Sam Finder', To: tagAddress(owner.code), Subject: 'Keys' }, 'I found your keys at the station.');
+    expect(sent.data).toBe(250);
+    await expectEventually(async () => expect(await contents(owner.code, owner.token)).toHaveLength(1), { timeoutMs: 5000 });
+    // The acknowledgement goes to the envelope's sender.
+    await expectEventually(async () => expect(stack.mail.mailsTo(finder)).toHaveLength(1), { timeoutMs: 5000 });
+  });
+
+  it('gives a try answered 451 back to the sender’s hour: a mail retried through an outage of messaging is taken once it is back', async () => {
+    const owner = await ownerWithItem(stack);
+    const itemCode = owner.code.replace(/-/g, '').toUpperCase();
+    const finder = finderAddress();
+    const retried = mail(finder, tagAddress(owner.code), 'I found your keys at the station.');
+    const messaging = stack.services.get('messaging');
+    if (!messaging) throw new Error('no messaging in the stack');
+    await messaging.stop();
+    // Recipients are still answered (as by a replica that is up); the message itself cannot be written.
+    const recipients = stack.nc.subscribe(`${stack.namespace}.messaging.rpc.relay-recipient`, { callback: (_error, message) => void message.respond(JSON.stringify({ itemCode })) });
+    await stack.nc.flush();
+    const answers: Array<number | undefined> = [];
+    try {
+      // 20 is the sender's hourly limit for a tag.
+      for (let attempt = 0; attempt < 20; attempt += 1) answers.push((await smtpSend(stack.relaySmtpPort as number, { mailFrom: finder, rcptTo: [tagAddress(owner.code)] }, retried)).data);
+    } finally {
+      recipients.unsubscribe();
+      await messaging.start();
+    }
+    expect(new Set(answers)).toEqual(new Set([451]));
+    const retry = await smtpSend(stack.relaySmtpPort as number, { mailFrom: finder, rcptTo: [tagAddress(owner.code)] }, retried);
+    expect(retry.data).toBe(250);
+    await expectEventually(async () => expect(await contents(owner.code, owner.token)).toHaveLength(1));
+  });
+});
