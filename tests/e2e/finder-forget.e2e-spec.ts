@@ -19,7 +19,7 @@ describe('a finder who deletes their conversation', () => {
   const messaging = (table: string) => `"${stack.schemaOf('messaging')}".${table}`;
   const notifications = (table: string) => `"${stack.schemaOf('notifications')}".${table}`;
 
-  it('erases their messages, address and token, tells the owner, drops their push subscription, and still replays a retried first message', async () => {
+  it('erases their messages, address and token, tells the owner, drops their push subscription and delivery records, and still replays a retried first message', async () => {
     const { code, token: owner } = await ownedItemOf(stack);
     const idempotencyKey = randomUUID();
     const first = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { body: { content: 'Found your umbrella at the bakery' }, idempotencyKey });
@@ -28,6 +28,10 @@ describe('a finder who deletes their conversation', () => {
     const conversationId = first.body.message.conversation_id;
     expect((await call('POST', `/items/${code}/set-finder`, { finderToken, body: { email: 'forgetful.finder@example.test' } })).status).toBe(200);
     expect((await call('POST', `/items/${code}/messages`, { token: owner, body: { content: 'Thank you so much!' } })).status).toBe(201);
+    // What was e-mailed to the finder is on record (the owner's reply), by the conversation's id.
+    const deliveriesToFinder = async () =>
+      (await stack.db.query(`SELECT count(*)::int AS n FROM ${notifications('deliveries')} WHERE right(job_id, 37) = '_' || $1`, [conversationId])).rows[0].n;
+    await expectEventually(async () => expect(await deliveriesToFinder()).toBeGreaterThan(0));
     const browser = stack.push.subscribe();
     expect((await call('POST', `/items/${code}/push/register`, { finderToken, body: browser })).status).toBe(204);
     await expectEventually(async () =>
@@ -66,10 +70,11 @@ describe('a finder who deletes their conversation', () => {
     expect((await call<FinderDetails>('GET', `/items/${code}/finder-details`, { token: owner })).body).toEqual({ finder_known: false, finder_left: true });
     expect(await call('POST', `/items/${code}/messages`, { token: owner, body: { content: 'Are you there?' } })).toMatchObject({ status: 409, body: { response_code: 'FINDER_LEFT' } });
 
-    // Notifications deleted the conversation's push subscription.
+    // Notifications deleted the conversation's push subscription, and the records of what was sent to the finder.
     await expectEventually(async () =>
       expect((await stack.db.query(`SELECT count(*)::int AS n FROM ${notifications('push_subscriptions')} WHERE conversation_id = $1`, [conversationId])).rows[0].n).toBe(0),
     );
+    await expectEventually(async () => expect(await deliveriesToFinder()).toBe(0));
 
     // A retried first message still gets its first answer; the table still holds no token in clear.
     const replay = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { body: { content: 'Found your umbrella at the bakery' }, idempotencyKey });
@@ -77,31 +82,44 @@ describe('a finder who deletes their conversation', () => {
     expect(await tokenInClear()).toBe(0);
   });
 
-  it('drops the finders’ push subscriptions when an owner resets the thread or deletes the item', async () => {
+  it('drops the finders’ push subscriptions and delivery records when an owner resets the thread or deletes the item', async () => {
     const subscriptionsOf = async (conversationId: string) =>
       (await stack.db.query(`SELECT count(*)::int AS n FROM ${notifications('push_subscriptions')} WHERE conversation_id = $1`, [conversationId])).rows[0].n;
-    /** A finder who wrote about the item and turned push on in their browser. */
-    async function subscribedFinder(code: string): Promise<string> {
-      const first = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { body: { content: 'Found it by the station' } });
+    // What was e-mailed to a finder is on record by their conversation's id (the job id's last part).
+    const recordsTo = async (conversationId: string) =>
+      (await stack.db.query(`SELECT count(*)::int AS n FROM ${notifications('deliveries')} WHERE right(job_id, 37) = '_' || $1`, [conversationId])).rows[0].n;
+    /** A finder who wrote about the item, left an address the owner replied to, and turned push on in their browser. */
+    async function subscribedFinder(item: { code: string; token: string }): Promise<string> {
+      const first = await call<CreateMessageResponse>('POST', `/items/${item.code}/messages`, { body: { content: 'Found it by the station' } });
       expect(first.status).toBe(201);
-      expect((await call('POST', `/items/${code}/push/register`, { finderToken: first.body.finder_token as string, body: stack.push.subscribe() })).status).toBe(204);
-      await expectEventually(async () => expect(await subscriptionsOf(first.body.message.conversation_id)).toBe(1));
-      return first.body.message.conversation_id;
+      const finderToken = first.body.finder_token as string;
+      const conversationId = first.body.message.conversation_id;
+      expect((await call('POST', `/items/${item.code}/set-finder`, { finderToken, body: { email: `finder-${randomUUID()}@example.test` } })).status).toBe(200);
+      expect((await call('POST', `/items/${item.code}/messages`, { token: item.token, body: { content: 'Thank you!' } })).status).toBe(201);
+      expect((await call('POST', `/items/${item.code}/push/register`, { finderToken, body: stack.push.subscribe() })).status).toBe(204);
+      await expectEventually(async () => {
+        expect(await subscriptionsOf(conversationId)).toBe(1);
+        expect(await recordsTo(conversationId)).toBeGreaterThan(0);
+      });
+      return conversationId;
     }
 
     const reset = await ownedItemOf(stack);
-    const resetFinder = await subscribedFinder(reset.code);
+    const resetFinder = await subscribedFinder(reset);
     const deleted = await ownedItemOf(stack);
-    const deletedFinder = await subscribedFinder(deleted.code);
+    const deletedFinder = await subscribedFinder(deleted);
     const untouched = await ownedItemOf(stack);
-    const untouchedFinder = await subscribedFinder(untouched.code);
+    const untouchedFinder = await subscribedFinder(untouched);
 
     expect((await call('POST', `/user/items/${reset.code}/reset`, { token: reset.token })).status).toBe(204);
     expect((await call('DELETE', `/user/items/${deleted.code}`, { token: deleted.token })).status).toBe(204);
     await expectEventually(async () => {
       expect(await subscriptionsOf(resetFinder)).toBe(0);
       expect(await subscriptionsOf(deletedFinder)).toBe(0);
+      expect(await recordsTo(resetFinder)).toBe(0);
+      expect(await recordsTo(deletedFinder)).toBe(0);
     });
     expect(await subscriptionsOf(untouchedFinder)).toBe(1);
+    expect(await recordsTo(untouchedFinder)).toBeGreaterThan(0);
   });
 });

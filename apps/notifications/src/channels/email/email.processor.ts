@@ -8,7 +8,7 @@ import { emailJobOf, isFinishedJobData, recipientOf, type EmailJob, type StoredE
 import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
 import { ItemRecipientsService } from '../../item-people/item-recipients.service';
-import { DeliveriesRepository, HELD_ELSEWHERE, runsOf, type DeliveryAttempt } from '../deliveries.repository';
+import { DeliveriesRepository, HELD_ELSEWHERE, isLastRun, runsOf, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { EmailRenderer } from './email-renderer';
@@ -143,7 +143,8 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
           await this.smtp.send(recipient.email, this.renderer.render(mail, recipient.language, { ...recipient, resumeToken, scan }), attempt.jobId, replyTo);
         } catch (error) {
           if (!(error instanceof SmtpRefusedError)) throw error;
-          await this.deliveries.markFailed(attempt, error.message, error.permanent);
+          // A temporary refusal on the last run is the mail's end too: `sending` would be left for good.
+          await this.deliveries.markFailed(attempt, error.message, error.permanent || isLastRun(job));
           outcomeRecorded = true;
           throw error.permanent ? new UnrecoverableError(error.message) : error;
         }

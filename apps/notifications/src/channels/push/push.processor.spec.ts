@@ -7,6 +7,7 @@ import type { DeliveriesRepository, DeliveryClaim } from '../deliveries.reposito
 import type { DeliveryReceipts } from '../delivery-receipts';
 import { parsePushServiceHosts } from './push-endpoints';
 import { PushProcessor } from './push.processor';
+import { PushRefusedError } from './web-push.repository';
 import type { WebPushRepository } from './web-push.repository';
 
 const SUBSCRIPTION_ID = '5d0c2a4e-7f3b-4c1d-9e8a-2b6f1c3d4e5f';
@@ -40,7 +41,7 @@ function setUp(subscription: StoredPushSubscription | null, claim: DeliveryClaim
     {} as RpcClient,
   );
   const job = { id: `push_event-1_${SUBSCRIPTION_ID}`, name: 'new-message', data: { subscriptionId: SUBSCRIPTION_ID, tagCode: 'ABCDEFGHJKMNPQRS', author: 'finder' }, attemptsMade: 0, attemptsStarted: 1 } as unknown as Job<PushJobData>;
-  return { processor, job, steps, webPush };
+  return { processor, job, steps, webPush, deliveries };
 }
 
 describe('PushProcessor', () => {
@@ -68,5 +69,15 @@ describe('PushProcessor', () => {
     const { processor, job, steps } = setUp(ALLOWED, { outcome: 'sent-before' });
     await processor.process(job, 'lock-token');
     expect(steps).toEqual(['claim']);
+  });
+
+  it('records a temporary refusal as to be tried again, and as failed for good on the job’s last run', async () => {
+    for (const [attemptsMade, forGood] of [[0, false], [7, true]] as const) {
+      const { processor, job, webPush, deliveries } = setUp(ALLOWED);
+      Object.assign(job, { attemptsMade, attemptsStarted: attemptsMade + 1, opts: { attempts: 8 } });
+      webPush.send.mockRejectedValueOnce(new PushRefusedError(503, 'temporary'));
+      await expect(processor.process(job, 'lock-token')).rejects.toBeInstanceOf(PushRefusedError);
+      expect(deliveries.markFailed).toHaveBeenCalledWith(expect.objectContaining({ jobId: job.id }), expect.any(String), forGood);
+    }
   });
 });

@@ -8,7 +8,7 @@ import { pushJobOf, type PushJob, type PushJobData } from '../../jobs/push-jobs'
 import { QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
 import { PushSubscriptionsRepository, type StoredPushSubscription } from '../../push-subscriptions/push-subscriptions.repository';
-import { DeliveriesRepository, HELD_ELSEWHERE, runsOf, type DeliveryAttempt } from '../deliveries.repository';
+import { DeliveriesRepository, HELD_ELSEWHERE, isLastRun, runsOf, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { isAllowedPushEndpoint } from './push-endpoints';
@@ -63,7 +63,9 @@ export class PushProcessor extends QueueWorker<PushJobData> {
         await this.webPush.send(subscription, payloadOf(push, await this.finderLanguage(subscription.conversationId), scan));
       } catch (error) {
         if (!(error instanceof PushRefusedError)) throw error;
-        await this.deliveries.markFailed(attempt, error.message, isPermanent(error));
+        // A temporary refusal on the last run is the push's end too: `sending` would be left for good. (A rate limit
+        // comes back later as a delay, not a failed run.)
+        await this.deliveries.markFailed(attempt, error.message, isPermanent(error) || (error.outcome === 'temporary' && isLastRun(job)));
         outcomeRecorded = true;
         await this.refused(job, token, subscription.id, error);
       }
