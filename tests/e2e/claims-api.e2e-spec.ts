@@ -93,13 +93,17 @@ describe('claiming a tag through the gateway', () => {
     expect(await claim(unclaimed(), 'not-an-address')).toMatchObject({ status: 422, body: { response_code: 'VALIDATION_ERROR', validation: { email: 'email' } } });
   });
 
-  it('lets exactly one of several concurrent claims of a tag win', async () => {
+  it('lets exactly one of several concurrent claims of a tag win, and makes an account of the winner’s address only', async () => {
     const code = unclaimed();
-    const answers = await Promise.all(Array.from({ length: 6 }, () => claim(code, `racer-${randomUUID()}@example.test`)));
+    const emails = Array.from({ length: 6 }, () => `racer-${randomUUID()}@example.test`);
+    const answers = await Promise.all(emails.map((email) => claim(code, email)));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     const winner = answers.find((answer) => answer.status === 200);
     const me = await call<User>('GET', '/user/me', { token: winner?.body.response_code === 'NEW_USER_REGISTERED' ? winner.body.login_token : '' });
     expect(await ownerOf(code)).toBe(me.body.id);
+    // A loser gets no account, hence no welcome e-mail (docs/decisions.md: a used code creates none).
+    const { rows } = await stack.db.query(`SELECT email FROM "${stack.schemaOf('identity')}".users WHERE email = ANY($1)`, [emails]);
+    expect(rows.map((row: { email: string }) => row.email)).toEqual([me.body.email]);
   });
 
   it('changes nothing when identity cannot answer, and claims once it is back', async () => {

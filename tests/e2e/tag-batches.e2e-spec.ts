@@ -60,6 +60,10 @@ describe('tag batches', () => {
     const notAdmin = await mint({ count: 5, label: 'Mine' }, testAccessToken().token);
     expect(notAdmin.status).toBe(403);
     expect(((await notAdmin.json()) as HttpErrorBody).response_code).toBe('FORBIDDEN');
+    // Refused before its body is read: a non-admin learns nothing of what the route accepts.
+    const notAdminBadBatch = await mint({ count: 0, label: ' ' }, testAccessToken().token);
+    const refused = (await notAdminBadBatch.json()) as HttpErrorBody;
+    expect({ status: notAdminBadBatch.status, code: refused.response_code, validation: refused.validation }).toEqual({ status: 403, code: 'FORBIDDEN', validation: undefined });
     expect((await fetch(`${api}/admin/tag-batches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
     const cases: Array<[unknown, number, Record<string, string> | undefined]> = [
       [{ count: 0, label: 'x' }, 422, { count: 'min=1' }],
@@ -98,6 +102,7 @@ describe('tag batches', () => {
   it('shows sheets to admins only, and 404 for unknown batches and pages', async () => {
     const batch = (await (await mint({ count: 3, label: 'Small' })).json()) as TagBatch;
     expect((await sheet(batch.id, '', testAccessToken().token)).status).toBe(403);
+    expect((await sheet(batch.id, '?page=abc', testAccessToken().token)).status).toBe(403);
     expect((await sheet(batch.id, '?page=2')).status).toBe(404);
     expect((await sheet(batch.id, '?page=0')).status).toBe(422);
     expect((await sheet('00000000-0000-4000-8000-000000000000')).status).toBe(404);

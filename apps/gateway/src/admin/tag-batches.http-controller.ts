@@ -18,9 +18,7 @@ import { ApiRoute, ApiTags } from '../http/api-route.decorator';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { TagBatchesService, type TagBatchFile, type TagSheetPage } from './tag-batches.service';
 
-const NOT_AN_ADMIN: [403, string] = [403, 'Not an admin'];
-
-/** Admins mint tags in batches and print them. */
+/** Admins mint tags in batches and print them: every route is `caller: 'admin'`, refused to anyone else by the auth guard. */
 @ApiTags('admin')
 @Controller('admin/tag-batches')
 export class TagBatchesHttpController {
@@ -28,35 +26,37 @@ export class TagBatchesHttpController {
 
   @Post()
   @ApiRoute({
+    caller: 'admin',
     summary: 'Mint a batch of unclaimed tags',
     description: `Up to ${TAG_BATCH_MAX_COUNT} tags a batch.`,
     status: 201,
     body: createTagBatchBodySchema,
     answer: tagBatchSchema,
-    errors: [NOT_AN_ADMIN, 400, 422],
+    errors: [400, 422],
   })
   create(@Body(new ZodBodyPipe(createTagBatchBodySchema)) body: CreateTagBatchBody, @CurrentUser() admin: AuthenticatedUser): Promise<TagBatch> {
     return this.tagBatches.create(admin, body);
   }
 
   @Get()
-  @ApiRoute({ summary: 'Every tag batch, newest first, with how many of its tags are activated and who minted it', answer: tagBatchListSchema, errors: [NOT_AN_ADMIN] })
+  @ApiRoute({ caller: 'admin', summary: 'Every tag batch, newest first, with how many of its tags are activated and who minted it', answer: tagBatchListSchema })
   list(@CurrentUser() admin: AuthenticatedUser): Promise<TagBatchList> {
     return this.tagBatches.list(admin);
   }
 
   @Get(':id')
-  @ApiRoute({ summary: 'One tag batch with how many of its tags are activated and who minted it', answer: tagBatchSummarySchema, errors: [NOT_AN_ADMIN, 404] })
+  @ApiRoute({ caller: 'admin', summary: 'One tag batch with how many of its tags are activated and who minted it', answer: tagBatchSummarySchema, errors: [404] })
   get(@Param('id') batchId: string, @CurrentUser() admin: AuthenticatedUser): Promise<TagBatchSummary> {
     return this.tagBatches.get(admin, batchId);
   }
 
   @Get(':id/sheet.pdf')
   @ApiRoute({
+    caller: 'admin',
     summary: 'The batch’s printable sheet as one PDF: A4 pages of QR codes with their codes under them and crop marks',
     produces: ['application/pdf'],
     answer: { description: 'The PDF, streamed as an attachment' },
-    errors: [NOT_AN_ADMIN, 404],
+    errors: [404],
   })
   async pdf(@Param('id') batchId: string, @CurrentUser() admin: AuthenticatedUser, @Res() reply: FastifyReply): Promise<void> {
     sendFile(reply, 'application/pdf', await this.tagBatches.pdf(admin, batchId));
@@ -64,10 +64,11 @@ export class TagBatchesHttpController {
 
   @Get(':id/codes.csv')
   @ApiRoute({
+    caller: 'admin',
     summary: 'The batch’s codes as CSV: code, finder_url (what its QR code opens), qr_url',
     produces: ['text/csv'],
     answer: { description: 'The CSV, streamed as an attachment' },
-    errors: [NOT_AN_ADMIN, 404],
+    errors: [404],
   })
   async csv(@Param('id') batchId: string, @CurrentUser() admin: AuthenticatedUser, @Res() reply: FastifyReply): Promise<void> {
     sendFile(reply, 'text/csv; charset=utf-8', await this.tagBatches.csv(admin, batchId));
@@ -75,11 +76,12 @@ export class TagBatchesHttpController {
 
   @Get(':id/sheet')
   @ApiRoute({
+    caller: 'admin',
     summary: 'One A4 page of the batch’s printable sheet (SVG): QR codes with their codes printed under them',
     query: [{ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }],
     produces: ['image/svg+xml'],
     answer: { description: 'The page; X-Sheet-Pages tells how many there are' },
-    errors: [NOT_AN_ADMIN, 404, 422],
+    errors: [404, 422],
   })
   async sheet(@Param('id') batchId: string, @Query(new ZodBodyPipe(tagSheetQuerySchema)) query: TagSheetQuery, @CurrentUser() admin: AuthenticatedUser, @Res() reply: FastifyReply): Promise<void> {
     sendSheet(reply, batchId, await this.tagBatches.sheet(admin, batchId, query.page));

@@ -123,6 +123,8 @@ export class TagBatchesService {
   }
 }
 
+// The auth guard has refused non-admins already (`caller: 'admin'`, before the pipes); kept for any other caller of
+// this service.
 function requireAdmin(user: AuthenticatedUser): void {
   if (!user.isAdmin) throw new ApiError(403, ResponseCode.FORBIDDEN);
 }

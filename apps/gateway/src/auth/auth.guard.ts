@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { ResponseCode } from '@homing/contracts';
 import { IS_PUBLIC_KEY } from '@homing/platform';
+import { isAdminRoute } from '../http/api-route.decorator';
 import { ApiError } from '../http/http-error';
 import { AccessTokens, bearerTokenOf } from './access-tokens';
 import type { AuthenticatedRequest } from './authenticated-user';
@@ -10,6 +11,8 @@ import type { AuthenticatedRequest } from './authenticated-user';
  * The one authentication seam of the gateway, global: every route requires a valid access token (ES256, verified
  * with identity's public key) whose session is not revoked, unless it is marked `@Public()`. On a public route a
  * valid token still tells who the caller is (an owner scanning their own tag); an invalid one makes them anonymous.
+ * A route for admins (`@ApiRoute({ caller: 'admin' })`) refuses anyone else here, before its pipes validate the body or
+ * query: a guard runs before pipes, so a non-admin gets 403, not a 422 telling what the route accepts.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -33,6 +36,7 @@ export class AuthGuard implements CanActivate {
       if (isPublic) return true;
       throw error;
     }
+    if (!request.user.isAdmin && isAdminRoute(this.reflector, context.getHandler())) throw new ApiError(403, ResponseCode.FORBIDDEN);
     return true;
   }
 }

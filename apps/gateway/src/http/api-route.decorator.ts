@@ -1,4 +1,5 @@
-import { applyDecorators, HttpCode, SetMetadata } from '@nestjs/common';
+import { applyDecorators, type ExecutionContext, HttpCode, SetMetadata } from '@nestjs/common';
+import type { Reflector } from '@nestjs/core';
 // Types only: @nestjs/swagger loads with the OpenAPI document (openapi.ts), never at start-up.
 import type { ApiHeaderOptions, ApiQueryOptions, SchemaObject } from '@nestjs/swagger';
 import { SkipThrottle, Throttle } from '@nestjs/throttler';
@@ -19,8 +20,10 @@ export interface ApiRouteOptions {
   /**
    * Who may call. `user` (the default): a valid access token, else 401. `anyone`: `@Public()`, no token looked at.
    * `anyone-or-user`: `@Public()`, and a token, when sent, changes the answer (the owner's view, their e-mail).
+   * `admin`: a valid access token of an admin, else 401 or 403, refused by the auth guard before any pipe reads the
+   * body or the query (a non-admin learns nothing of what the route would accept).
    */
-  caller?: 'user' | 'anyone' | 'anyone-or-user';
+  caller?: 'user' | 'anyone' | 'anyone-or-user' | 'admin';
   /** The success status (200 unless given; 202 for work that goes on after the answer) and its JSON body's schema; none for 204 or a non-JSON answer. */
   status?: 200 | 201 | 202 | 204;
   answer?: z.ZodType | { schema: SchemaObject } | { description: string };
@@ -39,6 +42,11 @@ export interface ApiRouteOptions {
   rateLimit?: 'login' | 'email' | 'none';
 }
 
+/** Whether the route's `@ApiRoute` lets only admins call it (read by the auth guard). */
+export function isAdminRoute(reflector: Reflector, handler: ReturnType<ExecutionContext['getHandler']>): boolean {
+  return reflector.get<ApiRouteOptions | undefined>(API_ROUTE_OPTIONS, handler)?.caller === 'admin';
+}
+
 /**
  * A route's whole contract in one place: who may call it, its limit, and its OpenAPI description (summary, success
  * and error answers, body, query and headers). Metadata only: nothing runs per request. Who may call and the limit
@@ -49,7 +57,7 @@ export interface ApiRouteOptions {
 export function ApiRoute(options: ApiRouteOptions): MethodDecorator {
   const caller = options.caller ?? 'user';
   const decorators: MethodDecorator[] = [HttpCode(options.status ?? 200), SetMetadata(API_ROUTE_OPTIONS, options)];
-  if (caller !== 'user') decorators.push(Public());
+  if (caller === 'anyone' || caller === 'anyone-or-user') decorators.push(Public());
   if (options.rateLimit === 'none') decorators.push(SkipThrottle());
   else if (options.rateLimit) decorators.push(Throttle({ default: RATE_LIMITS[options.rateLimit] }));
   return applyDecorators(...decorators);

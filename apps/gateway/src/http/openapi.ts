@@ -64,7 +64,8 @@ export function openApiDecoratorsOf(options: ApiRouteOptions, swagger: Swagger):
   if (options.idempotent) decorators.push(swagger.ApiHeader(IDEMPOTENCY_KEY_API_HEADER));
   for (const header of options.headers ?? []) decorators.push(swagger.ApiHeader(header));
   decorators.push(swagger.ApiResponse({ status, ...successAnswer(options.answer) }));
-  const errors = new Map<ErrorStatus, string | undefined>(caller === 'user' ? [[401, undefined]] : []);
+  const errors = new Map<ErrorStatus, string | undefined>(caller === 'user' || caller === 'admin' ? [[401, undefined]] : []);
+  if (caller === 'admin') errors.set(403, 'Not an admin');
   for (const error of options.errors ?? []) {
     const [code, description] = Array.isArray(error) ? error : [error, undefined];
     errors.set(code, description);

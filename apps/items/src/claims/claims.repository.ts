@@ -11,9 +11,12 @@ export interface ClaimedRow {
 export class ClaimsRepository {
   constructor(private readonly database: Database) {}
 
-  /** Whether a tag exists, and whether someone already claimed it. */
-  async stateOf(code: string): Promise<'unknown' | 'unclaimed' | 'claimed'> {
-    const row = await this.database.one<{ claimed: boolean }>('SELECT claimed_at IS NOT NULL AS claimed FROM items WHERE code = $1', [code]);
+  /**
+   * Whether a tag exists, and whether someone already claimed it, with its row locked for the rest of the transaction:
+   * a concurrent claim waits here until this one commits or rolls back, then reads the row as it is by then.
+   */
+  async lockState(transaction: Transaction, code: string): Promise<'unknown' | 'unclaimed' | 'claimed'> {
+    const row = await this.database.one<{ claimed: boolean }>('SELECT claimed_at IS NOT NULL AS claimed FROM items WHERE code = $1 FOR UPDATE', [code], transaction);
     if (!row) return 'unknown';
     return row.claimed ? 'claimed' : 'unclaimed';
   }
