@@ -104,6 +104,26 @@ describe('an item’s people changing under a request', () => {
     expect(Object.keys(statuses).filter((status) => Number(status) >= 500)).toEqual([]);
   });
 
+  it('makes no account for an invitee whose link was withdrawn while they accepted it logged out', async () => {
+    // Logged out, accepting makes the invited address's account: it must be made only for an acceptance that holds.
+    const owner = testAccessToken();
+    const refusedWithAccount: number[] = [];
+    let refused = 0;
+    for (let round = 0; round < 40; round += 1) {
+      const code = await itemOf(owner.token);
+      const { id, token } = await invitation(code, 'co-owner', owner.userId);
+      const [withdrawn, accepted] = await Promise.all([call('DELETE', `/user/items/${code}/co-owners/${id}`, { token: owner.token }), call('POST', `/invitations/${token}/accept`)]);
+      // One of them wins: accepted first, the invitation is no longer there to withdraw.
+      expect([withdrawn.status, accepted.status].sort()).toEqual(accepted.status === 200 ? [200, 404] : [204, accepted.status]);
+      if (accepted.status === 200) continue;
+      refused += 1;
+      const { rows } = await stack.db.query(`SELECT 1 FROM "${stack.schemaOf('identity')}".users WHERE email = $1`, [`invitee-${id}@example.test`]);
+      if (rows.length > 0) refusedWithAccount.push(round);
+    }
+    console.log(`logged-out acceptances refused by a withdrawal: ${refused} of 40`);
+    expect(refusedWithAccount).toEqual([]);
+  });
+
   it('a co-owner invitation and a transfer accepted at once never answer 500', async () => {
     const owner = testAccessToken();
     const statuses: Record<string, number> = {};

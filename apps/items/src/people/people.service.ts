@@ -10,9 +10,8 @@ import {
   type ClaimResponse,
   type RpcRequest,
   type RpcResponse,
-  type UserLanguage,
 } from '@homing/contracts';
-import { OutboxWriter, RpcClient, RpcError, type Transaction } from '@homing/platform';
+import { OutboxWriter, RPC_TIMEOUT_MS, RpcClient, RpcError, type Transaction } from '@homing/platform';
 import { PeopleRepository, type InvitationRow, type LockedItem } from './people.repository';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -121,32 +120,35 @@ export class PeopleService {
    * the co-owners lose the item, and messaging clears its conversations.
    */
   async accept(request: RpcRequest<'items.rpc.accept-invitation'>, now = new Date()): Promise<RpcResponse<'items.rpc.accept-invitation'>> {
+    // A link that is not open is refused here, before any lock or account.
     const invitation = await this.openInvitation(request.token, now);
     let claim: ClaimResponse = { response_code: 'ITEM_CLAIMED_SUCCESFULLY' };
-    let userId = request.userId;
-    if (!userId) {
-      const language: UserLanguage = request.language ?? 'en';
-      const user = await this.rpc.request('identity.rpc.ensure-user', { email: invitation.email, language });
-      userId = user.userId;
-      if (user.created && user.passwordToken && user.loginToken) claim = { response_code: 'NEW_USER_REGISTERED', password_token: user.passwordToken, login_token: user.loginToken };
-    }
-    const person = userId;
-    await this.people.transaction(async (transaction) => {
+    const person = await this.people.transaction(async (transaction) => {
       // The item first, then its invitation: the order of every path that changes an item's invitations (a withdrawal,
       // a transfer, a deletion lock the item, then its invitations). The other order deadlocked with them.
       const item = await this.people.lockItem(transaction, invitation.item_code);
-      // Again under the lock: a concurrent accept of the same link finds it used.
+      // Again under the lock: a concurrent accept of the same link finds it used, a withdrawal or deletion done.
       const locked = await this.people.findInvitationByToken(hashToken(request.token), transaction);
       if (!locked || !isOpen(locked, now) || locked.item_code !== invitation.item_code) throw EXPIRED();
       if (!item?.owner_user_id) throw EXPIRED();
+      // Logged out: the invited address's account, made only now that the acceptance holds (made before the lock, a
+      // link withdrawn meanwhile left an account nobody asked for). Asked under the item's lock, which the RPC's
+      // timeout bounds; identity calls nothing of items back.
+      let person = request.userId;
+      if (!person) {
+        const user = await this.rpc.request('identity.rpc.ensure-user', { email: locked.email, language: request.language ?? 'en' }, { timeoutMs: RPC_TIMEOUT_MS });
+        person = user.userId;
+        if (user.created && user.passwordToken && user.loginToken) claim = { response_code: 'NEW_USER_REGISTERED', password_token: user.passwordToken, login_token: user.loginToken };
+      }
       await this.people.markAccepted(transaction, locked.id, person);
-      if (item.owner_user_id === person) return;
+      if (item.owner_user_id === person) return person;
       if (locked.kind === 'co-owner') {
         await this.people.addCoOwner(transaction, item.code, person);
         await this.peopleChanged(transaction, item.code, item.owner_user_id, await this.people.bumpVersion(transaction, item.code));
-        return;
+        return person;
       }
       await this.transferred(transaction, item, person);
+      return person;
     });
     return { code: invitation.item_code, userId: person, claim };
   }
