@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 
 import { useLogout } from '../features/auth/api';
 import { useSession } from '../lib/session';
@@ -10,12 +10,32 @@ import { LanguageSelector } from '../components/language-selector';
 import { LogoMark } from '../components/logo';
 import { SessionKeeper } from '../components/layouts/session-keeper';
 
+/**
+ * Another page replaces the one whose link or button had focus, which would leave focus on <body> (a keyboard or screen
+ * reader user starts again from the top): it goes to the new page's content instead. Not on the first page (the
+ * browser's own start), and never away from an open modal dialog.
+ */
+function useMainFocusOnNavigation() {
+  const { pathname } = useLocation();
+  const main = useRef<HTMLElement>(null);
+  // The path last shown rather than a first-render flag: StrictMode runs effects twice on mount.
+  const shownPath = useRef(pathname);
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    if (document.activeElement?.closest('[aria-modal="true"]')) return;
+    main.current?.focus();
+  }, [pathname]);
+  return main;
+}
+
 export function MainLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { user } = useSession();
   const logout = useLogout();
   const flash = useFlash();
   const navigate = useNavigate();
+  const main = useMainFocusOnNavigation();
 
   return (
     <>
@@ -73,7 +93,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
         </div>
       </header>
       <FlashBar />
-      <main id="main" className="site-main" tabIndex={-1}>
+      <main ref={main} id="main" className="site-main" tabIndex={-1}>
         {children}
       </main>
       <footer className="site-footer">

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 
 import type { ApiClient } from '../lib/api-client';
 import { PageProvider } from './page-provider';
@@ -11,10 +11,24 @@ export function createQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } } });
 }
 
+/**
+ * Empties the cache when the session ends (logout, account deletion, expiry) or another user logs in, so the next user
+ * of this tab never sees the previous one's data, not even while their own loads. A refresh keeps it: same user.
+ */
+function forgetOtherUsersData(api: ApiClient, queryClient: QueryClient): () => void {
+  let userId = api.claims()?.id ?? null;
+  return api.onSessionChange(() => {
+    const nextUserId = api.claims()?.id ?? null;
+    if (nextUserId !== userId) queryClient.clear();
+    userId = nextUserId;
+  });
+}
+
 // Everything the pages rely on besides the router; tests wrap the same providers (src/testing). The finder's page asks
 // its queries through TanStack Query too here, in the same cache as every other screen.
 export function AppProvider({ i18n, api, children }: { i18n: i18n; api: ApiClient; children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
+  useEffect(() => forgetOtherUsersData(api, queryClient), [api, queryClient]);
   return (
     <QueryClientProvider client={queryClient}>
       <PageProvider i18n={i18n} api={api} queries={tanstackPageQueries}>

@@ -8,6 +8,14 @@ export function requiredText(t: TFunction) {
   return z.string().trim().min(1, t('validation.required'));
 }
 
+/**
+ * A password the user already has (login, proof before deleting the account): required, but sent exactly as typed,
+ * since spaces at its ends are part of it (new passwords keep them too).
+ */
+export function currentPasswordField(t: TFunction) {
+  return z.string().min(1, t('validation.required'));
+}
+
 export function emailField(t: TFunction) {
   return requiredText(t).pipe(z.email(t('validation.emailInvalid')));
 }

@@ -5,6 +5,7 @@ import type { ApiClient } from '../../lib/api-client';
 import { useApi } from '../../lib/api-context';
 import type { DownloadedFile } from '../../lib/api-transport';
 import { saveFile } from '../../lib/save-file';
+import { unsubscribeOwnerPush } from '../push';
 
 // The account calls of product spec §7. A call that answers with a token logs in.
 
@@ -54,8 +55,12 @@ function forgetSession(api: ApiClient) {
 export function useLogout() {
   const api = useApi();
   return useMutation({
-    // The session ends on the server too; if that call fails the token still leaves this browser.
-    mutationFn: () => api.request<unknown>('POST', '/auth/logout').catch(() => undefined),
+    // The owner's pushes stop first, while the token still counts; then the session ends on the server too. If either
+    // call fails the token still leaves this browser.
+    mutationFn: async () => {
+      await unsubscribeOwnerPush(api, { tellServer: true });
+      await api.request<unknown>('POST', '/auth/logout').catch(() => undefined);
+    },
     onSettled: () => forgetSession(api),
   });
 }
@@ -74,6 +79,8 @@ export function useDeleteAccount(onDeleted: () => void | Promise<void>) {
     mutationFn: (proof: AccountDeletionProof) => api.request<unknown>('DELETE', '/user', { body: proof }),
     onSuccess: async () => {
       await onDeleted();
+      // The server dropped the account's push subscriptions with it; the browser's own goes too.
+      await unsubscribeOwnerPush(api, { tellServer: false });
       forgetSession(api);
     },
   });

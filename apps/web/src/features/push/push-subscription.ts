@@ -92,3 +92,30 @@ export async function subscribeToPush(api: ApiClient, target: PushTarget, langua
     throw error;
   }
 }
+
+// Logging out waits at most this long for the push subscription to be taken away: it must never hang on it.
+export const PUSH_UNSUBSCRIBE_WAIT_MS = 2000;
+
+/**
+ * Stops this browser's pushes for the owner who is leaving, so the next person at it gets none of theirs: the server
+ * forgets the subscription (`tellServer`, with the still-valid token; not after deleting the account, whose
+ * subscriptions the server drops itself), then the browser ends it. Never fails and waits at most `timeoutMs`; what
+ * is still under way then goes on in the background.
+ */
+export async function unsubscribeOwnerPush(api: ApiClient, { tellServer }: { tellServer: boolean }, timeoutMs = PUSH_UNSUBSCRIBE_WAIT_MS): Promise<void> {
+  if (!pushSupported()) return;
+  const unsubscribe = (async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    const subscription = await registration?.pushManager.getSubscription();
+    if (!subscription) return;
+    if (tellServer) await api.request<void>('POST', '/user/push/unregister', { body: { endpoint: subscription.endpoint } }).catch(() => undefined);
+    await subscription.unsubscribe();
+  })().catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  try {
+    await Promise.race([unsubscribe, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

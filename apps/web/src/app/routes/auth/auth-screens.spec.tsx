@@ -48,6 +48,16 @@ describe('login with password', () => {
     expect(await screen.findByRole('button', { name: 'Log out' })).toBeInTheDocument();
   });
 
+  it('sends the password exactly as typed, spaces at its ends included', async () => {
+    const fetch = gateway({ 'POST /api/v1/user/login': () => jsonResponse(200, { token: fakeToken() }), 'GET /api/v1/user/items': () => jsonResponse(200, []) });
+    renderApp('/login', { fetch });
+    await userEvent.type(await screen.findByLabelText('E-mail'), 'owner@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), ' correct horse ');
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(callsTo(fetch, 'POST', '/api/v1/user/login')).toHaveLength(1));
+    expect(bodyOf(callsTo(fetch, 'POST', '/api/v1/user/login')[0][1])).toEqual({ email: 'owner@example.com', password: ' correct horse ' });
+  });
+
   it('sends a logged-in user on: c to the found page, ec to the item page', async () => {
     const first = renderApp('/login?c=ABCD-EFGH-JKMN-PQRS', { token: fakeToken() });
     await waitFor(() => expect(first.router.state.location.pathname).toBe('/found/ABCD-EFGH-JKMN-PQRS'));
@@ -313,6 +323,16 @@ describe('deleting the account', () => {
     // A wrong password is not a dead session: no refresh, no second try.
     expect(callsTo(fetch, 'DELETE', '/api/v1/user')).toHaveLength(1);
     expect(callsTo(fetch, 'POST', '/api/v1/auth/refresh-token')).toEqual([]);
+  });
+
+  it('sends the password exactly as typed, spaces at its ends included', async () => {
+    const fetch = gateway({ 'DELETE /api/v1/user': deleted });
+    const { api } = renderApp('/account', { fetch, token: fakeToken() });
+    await openDeleteDialog();
+    await userEvent.type(screen.getByLabelText('Password'), ' correct horse ');
+    await userEvent.click(screen.getByRole('button', { name: 'Delete my account for good' }));
+    await waitFor(() => expect(api.getToken()).toBeNull());
+    expect(bodyOf(callsTo(fetch, 'DELETE', '/api/v1/user')[0][1])).toEqual({ password: ' correct horse ' });
   });
 
   it('asks for a password before sending anything, and Cancel closes the dialog', async () => {

@@ -15,7 +15,7 @@ import { useSession } from '../../../lib/session';
 import { useLanguageParam } from '../../../features/auth/use-language-param';
 import { isSupportedLanguage } from '../../../i18n/languages';
 import { errorText } from '../../../lib/error-catalogue';
-import { emailField, requiredText } from '../../../lib/form-schemas';
+import { currentPasswordField, emailField } from '../../../lib/form-schemas';
 import { NotFoundPage } from '../not-found';
 
 /** Log in with e-mail and password: `/login` and `/login/{lang}`. */
@@ -32,7 +32,7 @@ function LoginForm({ language }: { language?: string }) {
   const login = useLoginWithPassword();
   useLanguageParam(language);
 
-  const schema = useMemo(() => z.object({ email: emailField(t), password: requiredText(t) }), [t]);
+  const schema = useMemo(() => z.object({ email: emailField(t), password: currentPasswordField(t) }), [t]);
   const form = useForm({ resolver: zodResolver(schema), defaultValues: { email: query.get('email') ?? '', password: '' } });
   const typedEmail = form.watch('email');
 

@@ -82,6 +82,45 @@ describe('the finder page', () => {
     expect(localStorage.getItem(`homing.finder.${CODE}`)).toBeNull();
   });
 
+  it('refuses an address the gateway would refuse (a one-letter top-level domain) before sending anything', async () => {
+    const fetch = gateway({ [`GET ${API}`]: () => jsonResponse(200, item()) });
+    renderApp(`/found/${CODE}`, { fetch });
+    await userEvent.type(await screen.findByLabelText('Message'), 'I have your keys');
+    await userEvent.type(screen.getByLabelText('Your e-mail (optional)'), 'finder@example.c');
+    await userEvent.click(screen.getByRole('button', { name: 'Send to the owner' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Email seems to be invalid.');
+    expect(screen.getByLabelText('Your e-mail (optional)')).toHaveAttribute('aria-invalid', 'true');
+    expect(callsTo(fetch, 'POST', `${API}/set-finder`)).toEqual([]);
+  });
+
+  it('shows the server’s refusal of the e-mail at its field, keeping what was typed', async () => {
+    const fetch = gateway({
+      [`GET ${API}`]: () => jsonResponse(200, item()),
+      [`POST ${API}/set-finder`]: () => jsonResponse(422, { response_code: 'VALIDATION_ERROR', message: 'Invalid input.', validation: { email: 'email' } }),
+    });
+    renderApp(`/found/${CODE}`, { fetch });
+    await userEvent.type(await screen.findByLabelText('Message'), 'I have your keys');
+    await userEvent.type(screen.getByLabelText('Your e-mail (optional)'), 'finder@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Send to the owner' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email address.');
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.getByLabelText('Your e-mail (optional)')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Your e-mail (optional)')).toHaveValue('finder@example.com');
+    expect(screen.getByLabelText('Message')).toHaveValue('I have your keys');
+  });
+
+  it('shows the server’s refusal of the message at its field', async () => {
+    const fetch = gateway({
+      [`GET ${API}`]: () => jsonResponse(200, item()),
+      [`POST ${API}/messages`]: () => jsonResponse(422, { response_code: 'VALIDATION_ERROR', message: 'Invalid input.', validation: { content: 'max=2000' } }),
+    });
+    renderApp(`/found/${CODE}`, { fetch });
+    await userEvent.type(await screen.findByLabelText('Message'), 'I have your keys');
+    await userEvent.click(screen.getByRole('button', { name: 'Send to the owner' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('2000');
+    expect(screen.getByLabelText('Message')).toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('writes the retried first message in the conversation the e-mail opened, not in a new one', async () => {
     let posts = 0;
     const fetch = gateway({

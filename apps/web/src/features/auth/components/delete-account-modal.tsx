@@ -8,7 +8,7 @@ import { FormError } from '../../../components/form/form-error';
 import { FormField } from '../../../components/form/form-field';
 import { Modal } from '../../../components/modal';
 import { errorText } from '../../../lib/error-catalogue';
-import { requiredText } from '../../../lib/form-schemas';
+import { currentPasswordField, requiredText } from '../../../lib/form-schemas';
 import { useDeleteAccount, useRequestLoginCode, type AccountDeletionProof } from '../api';
 import { MailWait, mailWaitOf, useMailWait } from '../mail-wait';
 
@@ -32,7 +32,8 @@ export function DeleteAccountModal({ email, onDeleted, onClose }: DeleteAccountM
   // Past the address's budget of login codes: the link waits for the gateway's Retry-After, counting down.
   const secondsLeft = useMailWait(requestCode.error);
 
-  const schema = useMemo(() => z.object({ secret: requiredText(t) }), [t]);
+  // A password goes exactly as typed: spaces at its ends are part of it.
+  const schema = useMemo(() => z.object({ secret: proof === 'password' ? currentPasswordField(t) : requiredText(t) }), [proof, t]);
   const form = useForm({ resolver: zodResolver(schema), defaultValues: { secret: '' } });
 
   // The field is a new one after a switch: focus follows it, or it would be lost with the one that went.

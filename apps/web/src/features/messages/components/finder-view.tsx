@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState, type ReactNode } from 'react';
+import type { TFunction } from 'i18next';
 import { Trans, useTranslation } from 'react-i18next';
 import type { HandoverResult, Message, PublicItem } from '@homing/contracts';
 
@@ -10,7 +11,7 @@ import { ConversationClosed, HandoverEntry, HandoverThanks, SafetyCard } from '.
 import { ForgetConversationModal } from './item-modals';
 import { storedFinderToken, storeFinderToken } from '../finder-token';
 import { MessageBubble } from './message-bubble';
-import { MessageForm, type MessageDraft } from './message-form';
+import { MessageForm, type FieldProblem, type MessageDraft, type RefusedDraft } from './message-form';
 import { ResumeLinkRequest } from './resume-link-request';
 import { ShareLocation } from './share-location';
 import { takePrerenderedDraft, takePrerenderedFocus } from '../prerendered-draft';
@@ -20,7 +21,15 @@ import { useThread } from '../use-thread';
 import { PushOptIn } from '../../push';
 import { useApi } from '../../../lib/api-context';
 import { ApiError } from '../../../lib/api-transport';
-import { errorText } from '../../../lib/error-catalogue';
+import { errorText, validationErrors } from '../../../lib/error-catalogue';
+
+/** The form's field a refusal names (spec §8: the server's validation map, by input name), the message's first. */
+function fieldProblem(t: TFunction, error: unknown): FieldProblem | null {
+  const { fields } = validationErrors(t, error, ['content', 'email']);
+  if (fields.content) return { field: 'content', text: fields.content };
+  if (fields.email) return { field: 'email', text: fields.email };
+  return null;
+}
 
 /**
  * The finder's page: "you found someone's item", the first-message form, then their own conversation. Without a
@@ -64,7 +73,7 @@ export function FinderView({ item, resume: resumeAddress, onItemChanged }: { ite
   const [closedMeanwhile, setClosedMeanwhile] = useState(false);
   const closed = finderToken !== null && (Boolean(state?.closed_at) || handedOver !== null || closedMeanwhile);
 
-  const sendFirst = async (draft: MessageDraft): Promise<MessageDraft | null> => {
+  const sendFirst = async (draft: MessageDraft): Promise<RefusedDraft | null> => {
     setSendError(null);
     setPending({ id: Number.MAX_SAFE_INTEGER, conversation_id: '', author: 'finder', content: draft.content, created_at: new Date().toISOString(), is_read: false, delivered_at: null, read_at: null, version: Number.MAX_SAFE_INTEGER });
     try {
@@ -81,11 +90,13 @@ export function FinderView({ item, resume: resumeAddress, onItemChanged }: { ite
       return null;
     } catch (error) {
       setPending(null);
-      setSendError(errorText(t, error));
-      return draft;
+      const problem = fieldProblem(t, error);
+      // A refusal of one of the form's fields shows at that field; anything else under the form.
+      setSendError(problem ? null : errorText(t, error));
+      return { ...draft, problem };
     }
   };
-  const reply = async (draft: MessageDraft): Promise<MessageDraft | null> => {
+  const reply = async (draft: MessageDraft): Promise<RefusedDraft | null> => {
     setSendError(null);
     try {
       thread.add((await postMessage(api, item.code, draft.content, finderToken)).message);
@@ -96,8 +107,9 @@ export function FinderView({ item, resume: resumeAddress, onItemChanged }: { ite
         conversationStale();
         return null;
       }
-      setSendError(errorText(t, error));
-      return draft;
+      const problem = fieldProblem(t, error);
+      setSendError(problem ? null : errorText(t, error));
+      return { ...draft, problem };
     }
   };
   const afterHandover = (result: HandoverResult) => {

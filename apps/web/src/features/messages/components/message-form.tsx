@@ -11,8 +11,11 @@ interface MessageFormProps {
   /** The first message also asks for the finder's optional e-mail. */
   withEmail?: boolean;
   submitLabel: string;
-  /** Sends the draft; resolves to the draft to put back in the inputs when sending failed. */
-  onSend(draft: MessageDraft): Promise<MessageDraft | null>;
+  /**
+   * Sends the draft; resolves to the draft to put back in the inputs when sending failed, with the field the server
+   * refused, if it named one.
+   */
+  onSend(draft: MessageDraft): Promise<RefusedDraft | null>;
   error?: string | null;
   /** What the inputs start with. */
   initial?: MessageDraft | null;
@@ -37,8 +40,12 @@ export interface FieldProblem {
   text: string;
 }
 
-// Plain inputs rather than react-hook-form and zod: this form is on the page a finder's phone loads first.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export type RefusedDraft = MessageDraft & { problem?: FieldProblem | null };
+
+// Plain inputs rather than react-hook-form and zod: this form is on the page a finder's phone loads first. The address
+// is checked as the gateway checks it: zod's `z.email()` pattern (zod/v4/core `regexes.email`), copied to keep zod out
+// of this page's code (message-form.spec.ts holds the two alike).
+export const FINDER_EMAIL = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 /** A message and, for a first message, an optional e-mail. Cmd/Ctrl+Enter sends (spec §2). */
 export function MessageForm({
@@ -75,7 +82,7 @@ export function MessageForm({
   const send = async () => {
     if (sending || disabled) return;
     if (!content.trim()) return setProblem({ field: 'content', text: t('validation.required') });
-    if (withEmail && email.trim() && !EMAIL.test(email.trim())) return setProblem({ field: 'email', text: t('validation.emailInvalid') });
+    if (withEmail && email.trim() && !FINDER_EMAIL.test(email.trim())) return setProblem({ field: 'email', text: t('validation.emailInvalid') });
     setProblem(null);
     setSending(true);
     // Cleared at once: the message shows in the thread while it is sent, and comes back here if sending fails.
@@ -86,6 +93,7 @@ export function MessageForm({
     if (restored) {
       setContent(restored.content);
       setEmail(restored.email);
+      setProblem(restored.problem ?? null);
     }
   };
   const submit = (event: FormEvent) => {

@@ -1,0 +1,30 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+
+import { gateway } from '../testing/gateway';
+import { fakeToken, jsonResponse, renderApp } from '../testing/render-app';
+
+describe('focus across pages', () => {
+  it('leaves the first page’s focus to the browser', async () => {
+    renderApp('/items', { fetch: gateway({ 'GET /api/v1/user/items': () => jsonResponse(200, []) }), token: fakeToken(), strictMode: true });
+    await screen.findByRole('link', { name: 'add an item here' });
+    expect(screen.getByRole('main')).not.toHaveFocus();
+  });
+
+  it('goes to the new page’s content when a link in the page opens another page', async () => {
+    const { router } = renderApp('/items', { fetch: gateway({ 'GET /api/v1/user/items': () => jsonResponse(200, []) }), token: fakeToken() });
+    await userEvent.click(await screen.findByRole('link', { name: 'add an item here' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/add-item'));
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.getByRole('main')).toHaveFocus();
+  });
+
+  it('goes to the landing page’s content after logging out, whose button is gone', async () => {
+    const fetch = gateway({ 'GET /api/v1/user/items': () => jsonResponse(200, []), 'POST /api/v1/auth/logout': () => jsonResponse(204) });
+    const { router } = renderApp('/items', { fetch, token: fakeToken() });
+    await userEvent.click(await screen.findByRole('button', { name: 'Log out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
+  });
+});
