@@ -138,6 +138,30 @@ describe('the tag supply', () => {
     expect((await call('GET', '/admin/tag-batches', revoked)).status).toBe(403);
   });
 
+  it('keeps a batch as minted when an owner deletes one of its tags: its activation counted, its code in the CSV and on the sheets', async () => {
+    const operator = await newUser();
+    await identityCommand('grant-admin', operator.email);
+    const admin = await logIn(operator);
+    const batch = (await (await call('POST', '/admin/tag-batches', admin, { count: 25, label: 'Stickers, kept' })).json()) as TagBatch;
+    expect(batch.pages).toBe(2);
+    const codes = async () => ((await (await call('GET', `/admin/tag-batches/${batch.id}/codes.csv`, admin)).text()).trim().split(/\r?\n/).slice(1).map((row) => row.split(',')[0]));
+    const minted = await codes();
+    const firstPage = await (await call('GET', `/admin/tag-batches/${batch.id}/sheet?page=1`, admin)).text();
+
+    // The first tag is activated, then its owner deletes the item.
+    const claimed = await call('POST', '/claim', undefined, { code: minted[0], email: `owner-${randomUUID()}@example.test` });
+    expect(claimed.status).toBe(200);
+    const { login_token: owner } = (await claimed.json()) as { login_token: string };
+    expect((await call('DELETE', `/user/items/${minted[0]}`, owner)).status).toBe(204);
+
+    const summary = (await (await call('GET', `/admin/tag-batches/${batch.id}`, admin)).json()) as TagBatchSummary;
+    expect({ claimed: summary.claimed, count: summary.count }).toEqual({ claimed: 1, count: 25 });
+    expect(await codes()).toEqual(minted);
+    expect(await (await call('GET', `/admin/tag-batches/${batch.id}/sheet?page=1`, admin)).text()).toBe(firstPage);
+    const { pages, firstPageText } = await readPdf(Buffer.from(await (await call('GET', `/admin/tag-batches/${batch.id}/sheet.pdf`, admin)).arrayBuffer()));
+    expect({ pages, says: /page 1 of (\d+)/.exec(firstPageText)?.[1] }).toEqual({ pages: 2, says: '2' });
+  });
+
   it('refuses an unknown address on the command line without naming it', async () => {
     const email = `nobody-${randomUUID()}@example.test`;
     const failed = await identityCommand('grant-admin', email).then(

@@ -174,10 +174,11 @@ export class ItemsRepository {
   }
 
   private retire(transaction: Transaction, where: string, values: unknown[]): Promise<Array<{ code: string; version: number }>> {
-    // The row is gone; its deletion is one more change, so the event is one version past the last.
+    // The row is gone; its deletion is one more change, so the event is one version past the last. The tombstone keeps
+    // the batch the code was minted in, so the batch's sheets and counts stay as they were.
     return this.database.rows<{ code: string; version: number }>(
-      `WITH deleted AS (DELETE FROM items WHERE ${where} RETURNING code, version),
-            retired AS (INSERT INTO retired_tags (code) SELECT code FROM deleted ON CONFLICT (code) DO NOTHING)
+      `WITH deleted AS (DELETE FROM items WHERE ${where} RETURNING code, version, batch_id),
+            retired AS (INSERT INTO retired_tags (code, batch_id) SELECT code, batch_id FROM deleted ON CONFLICT (code) DO NOTHING)
        SELECT code, version + 1 AS version FROM deleted ORDER BY code`,
       values,
       transaction,

@@ -14,12 +14,19 @@ export interface TagBatchSummaryRow extends TagBatchRow {
   claimed: number;
 }
 
-// The claimed count walks the batch's index (batch_id, code): one index range per batch, no scan of items.
+// The claimed count walks the batch's index (batch_id, code): one index range per batch, no scan of items. A retired
+// code of the batch was claimed (only its owner deletes an item) and counts as an activation still.
 const SUMMARY = `SELECT b.id, b.label, b.tag_count, b.created_at, b.created_by,
-    (SELECT count(*)::int FROM items i WHERE i.batch_id = b.id AND i.claimed_at IS NOT NULL) AS claimed
+    (SELECT count(*)::int FROM items i WHERE i.batch_id = b.id AND i.claimed_at IS NOT NULL)
+      + (SELECT count(*)::int FROM retired_tags r WHERE r.batch_id = b.id) AS claimed
   FROM tag_batches b`;
 
-/** The only place that reads or writes tag batches (and the items rows they mint). */
+// A batch's codes as minted: its items' and its retired codes' (a deleted item's tag is still on the printed sheet, and
+// pages must not shift under a reprint), merged in code order from the two (batch_id, code) indexes.
+const CODES_OF_BATCH = `SELECT code FROM items WHERE batch_id = $1 AND code > $2
+  UNION ALL SELECT code FROM retired_tags WHERE batch_id = $1 AND code > $2`;
+
+/** The only place that reads or writes tag batches (and the items rows they mint; it reads the retired codes of a batch). */
 @Injectable()
 export class TagBatchesRepository {
   constructor(private readonly database: Database) {}
@@ -68,20 +75,13 @@ export class TagBatchesRepository {
 
   /** Up to `limit` of the batch's codes in code order, after `after` (keyset paging on the (batch_id, code) index). */
   async findCodesAfter(batchId: string, after: string | undefined, limit: number): Promise<string[]> {
-    const rows = await this.database.rows<{ code: string }>(
-      'SELECT code FROM items WHERE batch_id = $1 AND code > $2 ORDER BY code LIMIT $3',
-      [batchId, after ?? '', limit],
-    );
+    const rows = await this.database.rows<{ code: string }>(`${CODES_OF_BATCH} ORDER BY code LIMIT $3`, [batchId, after ?? '', limit]);
     return rows.map((row) => row.code);
   }
 
   /** The batch's codes in print order (by code), one page's worth. */
   async findCodes(batchId: string, page: { limit: number; offset: number }): Promise<string[]> {
-    const rows = await this.database.rows<{ code: string }>('SELECT code FROM items WHERE batch_id = $1 ORDER BY code LIMIT $2 OFFSET $3', [
-      batchId,
-      page.limit,
-      page.offset,
-    ]);
+    const rows = await this.database.rows<{ code: string }>(`${CODES_OF_BATCH} ORDER BY code LIMIT $3 OFFSET $4`, [batchId, '', page.limit, page.offset]);
     return rows.map((row) => row.code);
   }
 }
