@@ -125,6 +125,9 @@ describe('deploy/docker/Dockerfile', () => {
     expect(gateway?.from).toBe('service');
     expect(copies(gateway, 'web-build', /^\/app\/dist\/apps\/web /)).toBe(true);
     expect(has(gateway, 'ENV', /WEB_DIST=/)).toBe(true);
+    // The tag sheet's PDF label font, installed as root, and the gateway runs as the service user again.
+    expect(has(gateway, 'RUN', /apt-get install .*fonts-dejavu-core/)).toBe(true);
+    expect((gateway?.instructions ?? []).filter((instruction) => instruction.getKeyword() === 'USER').map(argumentsOf).at(-1)).toBe('1000');
     expect(dockerfile.globalArgs.get('NGINX_IMAGE')).toMatch(/^nginxinc\/nginx-unprivileged:/);
     expect(has(web, 'COPY', /^deploy\/nginx\/web\.conf \/etc\/nginx\/conf\.d\/default\.conf$/)).toBe(true);
     expect(has(web, 'USER', /^101$/)).toBe(true);

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import type PDFKitDocument from 'pdfkit';
 import { formatTagCode, foundPageUrl, relayTagAddress } from '@homing/contracts';
 import { createQrSymbol } from '../qr/fast-qr';
@@ -22,6 +23,32 @@ let pdfKitLoaded: Promise<typeof PDFKitDocument> | undefined;
 const loadPdfKit = () => (pdfKitLoaded ??= import('pdfkit').then((module) => module.default));
 
 export const TAGS_PER_PDF_PAGE = GRID.columns * GRID.rows;
+
+// The header's label is an admin's text, in any script. PDF's built-in Helvetica knows WinAnsi only, and pdfkit writes
+// any other character as bytes that garble the rest of the line ("page 1 of 2" with it): the label is drawn with a
+// Unicode font when the machine has one (the gateway's image installs fonts-dejavu-core: Latin, Greek, Cyrillic),
+// else in Helvetica with what it cannot show as '?'.
+const UNICODE_FONT_FILES = ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'];
+let unicodeFont: string | null | undefined;
+const unicodeFontFile = () => (unicodeFont === undefined ? (unicodeFont = UNICODE_FONT_FILES.find((file) => existsSync(file)) ?? null) : unicodeFont);
+
+// Windows-1252's printable characters beyond Latin-1 (WinAnsiEncoding's 0x80–0x9F).
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+
+/** Text Helvetica can draw: a character it cannot, without its accents where that leaves one it can, else '?'. */
+export function winAnsiText(text: string): string {
+  const drawable = (character: string) => {
+    const code = character.codePointAt(0) as number;
+    return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(character);
+  };
+  return [...text]
+    .map((character) => {
+      if (drawable(character)) return character;
+      const bare = character.normalize('NFKD').replace(/\p{M}/gu, '');
+      return bare.length > 0 && [...bare].every(drawable) ? bare : '?';
+    })
+    .join('');
+}
 
 /** Pages of a batch of `count` tags, known before a code is read. */
 export function pdfSheetPages(count: number): number {
@@ -71,8 +98,10 @@ interface SheetOptions {
 function drawPage(doc: PDFKit.PDFDocument, sheet: SheetOptions, page: number, codes: string[]): void {
   const mm = (value: number) => value * POINTS_PER_MM;
   doc.addPage({ size: 'A4', margin: 0 });
-  doc.font('Helvetica').fontSize(10).fillColor('black');
-  doc.text(`${sheet.label} · page ${page} of ${sheet.pages}`, mm(PAGE.margin), mm(PAGE.margin), { lineBreak: false });
+  const header = `${sheet.label} · page ${page} of ${sheet.pages}`;
+  const font = unicodeFontFile();
+  doc.font(font ?? 'Helvetica').fontSize(10).fillColor('black');
+  doc.text(font ? header : winAnsiText(header), mm(PAGE.margin), mm(PAGE.margin), { lineBreak: false });
   codes.forEach((code, index) => {
     const left = PAGE.margin + (index % GRID.columns) * CELL.width;
     const top = PAGE.margin + PAGE.header + Math.floor(index / GRID.columns) * CELL.height;

@@ -22,4 +22,10 @@ describe('tag sheets', () => {
     expect(svg).toContain('Stickers &#60;March&#62; &#38; co · page 1 of 3');
     expect(svg.match(/<svg x=/g)).toHaveLength(2);
   });
+
+  it('leaves out of the label what XML does not allow, so the sheet stays an SVG document', async () => {
+    const svg = await renderSheetPage({ publicUrl: 'https://homing.example/', relayDomain: 'relay.homing.example', label: 'Keys\uFFFF\uFFFE \uD800March', codes: ['ABCDEFGHJKMNPQRS'], page: 1, pages: 1 });
+    expect(svg).toContain('>Keys March · page 1 of 1<');
+    expect(svg).not.toMatch(/[\uFFFE\uFFFF\uD800]/);
+  });
 });

@@ -13,7 +13,11 @@ export function sheetPages(count: number): number {
 }
 
 function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
+  // Characters XML 1.0 does not allow at all (controls, U+FFFE, U+FFFF, a lone surrogate) would make the sheet no
+  // SVG at all: they go; the rest is escaped where markup would read it.
+  return text
+    .replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 /** The QR code of a URL as an SVG element placed at (x, y), `size` wide, in the page's millimetres. */
