@@ -99,6 +99,26 @@ describe('a finder’s language and resume links', () => {
     expect((await read(code, { finderToken: token })).status).toBe(403);
   });
 
+  it('opens the conversation from the link in a browser that runs no script (the page itself exchanges it, for a cookie)', async () => {
+    const { code, mail } = await spanishFinderWithReply();
+    const token = tokenOf(linkIn(mail, `${publicUrl}/found/${code}?resume=`));
+    const page = await fetch(`${stack.api.replace(/\/api\/v1$/, '')}/found/${code}?resume=${token}`, { headers: { 'accept-language': 'es' } });
+    const html = await page.text();
+    expect({ status: page.status, cacheControl: page.headers.get('cache-control') }).toEqual({ status: 200, cacheControl: 'private, no-store' });
+    expect(html).toContain('Encontré tus llaves');
+    expect(html).toContain('Thank you! Where are you?');
+    const cookie = page.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/HttpOnly/i);
+    // The cookie alone brings the conversation back on the next visit.
+    const again = await fetch(`${stack.api.replace(/\/api\/v1$/, '')}/found/${code}`, { headers: { cookie: cookie.split(';')[0] } });
+    expect(await again.text()).toContain('Thank you! Where are you?');
+    // An altered link: the page says the link no longer holds, and shows no conversation.
+    const altered = await fetch(`${stack.api.replace(/\/api\/v1$/, '')}/found/${code}?resume=${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`);
+    const alteredHtml = await altered.text();
+    expect(altered.status).toBe(422);
+    expect(alteredHtml).not.toContain('Encontré tus llaves');
+  });
+
   it('refuses an altered, a made-up and an expired link with 422 RESUME_LINK_EXPIRED, giving no token', async () => {
     const { code, conversationId, mail } = await spanishFinderWithReply();
     const token = tokenOf(linkIn(mail, `${publicUrl}/found/${code}?resume=`));

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ResponseCode, type Message, type PublicItem } from '@homing/contracts';
+import { finderResumeBodySchema, ResponseCode, type Message, type PublicItem } from '@homing/contracts';
 import { InjectConfig } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ConversationsService } from '../conversations/conversations.service';
@@ -22,7 +22,7 @@ import {
 } from './finder-form';
 import { FinderPageRenderer, type FinderPageInput } from './finder-page-renderer';
 
-type FinderPageRequest = FastifyRequest<{ Params: { code: string } }>;
+type FinderPageRequest = FastifyRequest<{ Params: { code: string }; Querystring: { resume?: unknown } }>;
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -91,7 +91,29 @@ export class FinderPageHttpController implements OnModuleInit {
     const item = await this.lookUp(request, reply, code, language);
     if (!item) return reply;
     if (!item.activated) return reply.redirect(`/activate/${encodeURIComponent(code)}`, 302);
-    return this.sendPage(reply, { code, language, item, finderToken: finderTokenFromCookies(request.headers.cookie) });
+    const finderToken = finderTokenFromCookies(request.headers.cookie);
+    const { resume } = request.query;
+    if (typeof resume === 'string' && resume !== '') return this.resume(request, reply, { code, language, item, finderToken }, resume);
+    return this.sendPage(reply, { code, language, item, finderToken });
+  }
+
+  /**
+   * A resume link from the finder's e-mail (`/found/{code}?resume=<token>`), which "opens your conversation in any
+   * browser": exchanged here for a finder token of this browser's cookie, so a browser without script shows it too. The
+   * address stays as it is, for the app, which exchanges the link for its own token where script runs. Refused (an
+   * expired or altered link), the page says so with what the browser had.
+   */
+  private async resume(request: FinderPageRequest, reply: FastifyReply, page: PageState, resumeToken: string): Promise<FastifyReply> {
+    // What the API takes as a link's token; anything else is a link that does not hold, as an unknown one.
+    if (!finderResumeBodySchema.shape.token.safeParse(resumeToken).success) return this.sendPage(reply, { ...page, error: errorAnswer(422, ResponseCode.RESUME_LINK_EXPIRED) });
+    let token: string;
+    try {
+      token = (await this.conversations.resumeFinder(page.code, resumeToken, namedLanguage(request))).finder_token;
+    } catch (error) {
+      return this.sendPage(reply, { ...page, error: this.answerOf(error, request) });
+    }
+    this.keepToken(reply, page.code, token);
+    return this.sendPage(reply, { ...page, finderToken: token });
   }
 
   private async postForm(request: FinderPageRequest, reply: FastifyReply): Promise<FastifyReply> {
