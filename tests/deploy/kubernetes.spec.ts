@@ -279,7 +279,7 @@ describe('k8s/', () => {
           .flatMap((policy) => asArray(policy.spec.egress).flatMap((rule) => asArray(asRecord(rule).ports).map((port) => asRecord(port).port)))
           .filter((port) => port !== 53);
       };
-      expect(egressPorts('items').sort((a, b) => Number(a) - Number(b))).toEqual([4222, 4318, 5432, 6379, 26379]);
+      expect(egressPorts('items').sort((a, b) => Number(a) - Number(b))).toEqual([4222, 4318, 5432, 6379]);
       expect(egressPorts('notifications-worker')).toEqual(expect.arrayContaining([25, 443, 587]));
       expect(egressPorts('web')).toEqual([8080]);
     });

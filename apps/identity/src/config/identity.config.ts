@@ -1,4 +1,4 @@
-import { createPrivateKey, randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { baseEnvSchema, ConfigError, databaseEnvSchema, envSchemas, loadConfig, redisEnvSchema, retentionEnvSchema } from '@homing/platform';
 
@@ -20,6 +20,11 @@ const identityEnvSchema = baseEnvSchema
     PORT: envSchemas.port.default(3001),
     /** Signs access tokens (ES256); the gateway verifies them with the matching public key. */
     JWT_PRIVATE_KEY: es256PrivateKeyPem.transform((pem) => pem.replace(/\\n/g, '\n')),
+    /**
+     * The gateways' JWT_PUBLIC_KEY, when given (deployments set it from the same secret): identity refuses to start
+     * when it is not JWT_PRIVATE_KEY's public key, rather than sign tokens every gateway would refuse.
+     */
+    JWT_PUBLIC_KEY: z.string().refine((value) => value.includes('-----BEGIN PUBLIC KEY-----'), 'must be a PEM public key').optional(),
     /** While keys rotate: the public key tokens were signed with before, so their sessions can still refresh. */
     JWT_PREVIOUS_PUBLIC_KEY: z.string().refine((value) => value.includes('-----BEGIN PUBLIC KEY-----'), 'must be a PEM public key').optional(),
     /**
@@ -46,8 +51,21 @@ const identityEnvSchema = baseEnvSchema
 
 export type IdentityConfig = Omit<z.infer<typeof identityEnvSchema>, 'LOGIN_CODE_KEY'> & { LOGIN_CODE_KEY: string };
 
+/** Whether a PEM public key is the one of the private key (both as SPKI DER). */
+function isPublicKeyOf(publicPem: string, privatePem: string): boolean {
+  try {
+    const spki = (key: ReturnType<typeof createPublicKey>) => key.export({ type: 'spki', format: 'der' });
+    return spki(createPublicKey(publicPem.replace(/\\n/g, '\n'))).equals(spki(createPublicKey(createPrivateKey(privatePem))));
+  } catch {
+    return false;
+  }
+}
+
 export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env): IdentityConfig {
   const config = loadConfig(identityEnvSchema, env);
+  if (config.JWT_PUBLIC_KEY && !isPublicKeyOf(config.JWT_PUBLIC_KEY, config.JWT_PRIVATE_KEY)) {
+    throw new ConfigError(["JWT_PUBLIC_KEY: not JWT_PRIVATE_KEY's public key (the gateways would refuse every token identity signs)"]);
+  }
   if (config.LOGIN_CODE_KEY) return config as IdentityConfig;
   if (config.NODE_ENV === 'production') throw new ConfigError(['LOGIN_CODE_KEY: required in production (32+ bytes)']);
   // Outside production a key of this process only: codes it hashed stop working when it restarts, which a
