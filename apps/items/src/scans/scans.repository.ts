@@ -31,11 +31,14 @@ export class ScansRepository {
 
   /**
    * Records a scan of a claimed item's tag, in one statement; null when the code is no claimed item's (an unclaimed
-   * tag has nobody to show its scans to). Says whether the item is lost, for the alert.
+   * tag has nobody to show its scans to). Says whether the item is lost, for the alert. The item's row is share-locked
+   * as it is read: a scan that meets a transfer or a deletion in progress waits for it and reads the item as it is
+   * after (read in the statement's snapshot, it was announced to the previous owner and kept after the transfer had
+   * deleted the scans of before, for the next owner to see).
    */
   async insert(transaction: Transaction, scan: NewScan): Promise<RecordedScan | null> {
     const row = await this.database.one<RecordedScan>(
-      `WITH item AS (SELECT code, owner_user_id, lost_at FROM items WHERE code = $2 AND owner_user_id IS NOT NULL),
+      `WITH item AS (SELECT code, owner_user_id, lost_at FROM items WHERE code = $2 AND owner_user_id IS NOT NULL FOR SHARE),
             inserted AS (INSERT INTO scans (id, item_code, city, country, device_kind) SELECT $1, code, $3, $4, $5 FROM item RETURNING scanned_at)
        SELECT item.owner_user_id, item.lost_at IS NOT NULL AS lost, inserted.scanned_at FROM item, inserted`,
       [scan.id, scan.code, scan.city, scan.country, scan.deviceKind],
