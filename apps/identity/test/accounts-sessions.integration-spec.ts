@@ -130,7 +130,8 @@ describe('identity: accounts and sessions', () => {
       const address = email('erased-meanwhile');
       const token = await register(address);
       const { id: userId } = claimsOf(token);
-      // The erasure takes the user's row first, so the log-in's session waits on it and then finds no user.
+      // The erasure takes the user's row first, so the log-in, locking that row to open its session, waits on it and
+      // then finds no user.
       const erasure = new Client({ connectionString: identity.infra.databaseUrl });
       await erasure.connect();
       try {
@@ -138,7 +139,7 @@ describe('identity: accounts and sessions', () => {
         await erasure.query(`SELECT 1 FROM "${identity.schema}".users WHERE id = $1 FOR UPDATE`, [userId]);
         const login = identity.call('identity.rpc.login', { email: address, password });
         await expectEventually(async () => {
-          const waiting = await identity.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO sessions%'");
+          const waiting = await identity.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT password_hash%FOR UPDATE'");
           expect(waiting).toHaveLength(1);
         });
         await erasure.query(`DELETE FROM "${identity.schema}".users WHERE id = $1`, [userId]);
@@ -198,6 +199,54 @@ describe('identity: accounts and sessions', () => {
       await identity.query(`UPDATE users SET locked_until = now() - interval '1 second' WHERE email = $1`, [address]);
       await identity.ok('identity.rpc.login', { email: address, password });
       expect(await identity.query('SELECT failed_logins, locked_until FROM users WHERE email = $1', [address])).toEqual([{ failed_logins: 0, locked_until: null }]);
+    });
+  });
+
+  describe('log-ins racing a new password or the lock (S3, S5)', () => {
+    it('refuses the right password checked after the 10th failure of guesses sent at once, as a locked account (S3)', async () => {
+      const address = email('lock-burst');
+      await register(address);
+      // 20 wrong guesses and then the right password, sent together: all read the account unlocked before hashing.
+      const guesses = [...Array.from({ length: 20 }, (_, i) => `wrong guess number ${i}`), password];
+      const answers = await Promise.all(guesses.map((guess) => identity.call('identity.rpc.login', { email: address, password: guess })));
+      expect(answers.slice(0, 20).every((answer) => !answer.ok && answer.error.response_code === 'INVALID_CREDENTIALS')).toBe(true);
+      // The right password is verified last, once the account is locked: it gets the wrong-password answer.
+      expect(answers[20]).toMatchObject({ ok: false, error: { status: 401, response_code: 'INVALID_CREDENTIALS' } });
+      expect(await identity.query('SELECT id FROM sessions s WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = s.user_id AND u.email = $1)', [address])).toHaveLength(1);
+    });
+
+    it('leaves no session opened with the old password alive after a reset committed while it was checked (S5)', async () => {
+      const address = email('reset-race');
+      const oldPassword = 'the old and stolen passphrase';
+      secrets.add(oldPassword);
+      const userId = claimsOf(await register(address, oldPassword)).id;
+      const published = waitForEvent(identity.nc, identity.namespace, 'identity.password-reset.requested.v1', (event) => event.data.userId === userId);
+      await identity.ok('identity.rpc.request-password-reset', { email: address });
+      const { data } = await published;
+      secrets.add(data.token);
+
+      // The owner resets while someone holding the old password keeps logging in.
+      const reset = identity.call('identity.rpc.set-password', { token: data.token, password: 'the new owner-only passphrase' });
+      const logins = Array.from({ length: 12 }, () => identity.call('identity.rpc.login', { email: address, password: oldPassword }));
+      const resetAnswer = await reset;
+      const loginAnswers = await Promise.all(logins);
+      if (!resetAnswer.ok) throw new Error(`the reset failed: ${JSON.stringify(resetAnswer.error)}`);
+      // A refused one gets the wrong-password answer; one that won the race had its session revoked by the reset.
+      for (const answer of loginAnswers) if (!answer.ok) expect(answer.error).toMatchObject({ status: 401, response_code: 'INVALID_CREDENTIALS' });
+      const live = await identity.query('SELECT id FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+      expect(live).toEqual([{ id: claimsOf(resetAnswer.body.token).sid }]);
+    });
+
+    it('leaves no session opened with the old password alive after a logged-in change committed while it was checked', async () => {
+      const address = email('change-race');
+      const current = claimsOf(await register(address));
+      const newPassword = 'a changed and private passphrase';
+      secrets.add(newPassword);
+      const change = identity.call('identity.rpc.update-password', { userId: current.id, sessionId: current.sid, password: newPassword });
+      const logins = Array.from({ length: 12 }, () => identity.call('identity.rpc.login', { email: address, password }));
+      expect((await change).ok).toBe(true);
+      await Promise.all(logins);
+      expect(await identity.query('SELECT id FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [current.id])).toEqual([{ id: current.sid }]);
     });
   });
 

@@ -33,6 +33,8 @@ export class IdentityHarness {
       NATS_NAMESPACE: this.namespace,
       REDIS_URL: this.infra.redisUrl,
       JWT_PRIVATE_KEY: this.keys.privateKey,
+      // Its own pair's public key, not the process's test keys' (identity refuses a public key of another pair).
+      JWT_PUBLIC_KEY: this.keys.publicKey,
       ...this.extraEnv,
     };
   }

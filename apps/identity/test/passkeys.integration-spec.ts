@@ -109,6 +109,25 @@ describe('identity: passkeys', () => {
       expect(row.last_used_at).toBeInstanceOf(Date);
     });
 
+    it('registers, logs in with, lists and deletes a passkey whose counter is past 2^31 (WebAuthn counts in 32 unsigned bits)', async () => {
+      const owner = await newOwner();
+      const authenticator = new SoftAuthenticator();
+      authenticator.counter = 3_000_000_000;
+      const creation = await identity.ok('identity.rpc.passkey-registration-options', owner);
+      const passkey = await identity.ok('identity.rpc.register-passkey', { ...owner, response: authenticator.register(creation, { origin: ORIGIN }) as PasskeyRegistrationResponse });
+      expect(await identity.query('SELECT counter FROM passkeys WHERE id = $1', [passkey.id])).toEqual([{ counter: '3000000000' }]);
+
+      const options = await identity.ok('identity.rpc.passkey-login-options', {});
+      expect(claimsOf((await identity.ok('identity.rpc.passkey-login', { response: assertion(authenticator, options, { counter: 2 ** 32 - 1 }) })).token).id).toBe(owner.userId);
+      expect(await identity.query('SELECT counter FROM passkeys WHERE id = $1', [passkey.id])).toEqual([{ counter: '4294967295' }]);
+      // A counter past 2^31 that stands still is still refused, as any other.
+      const again = await identity.ok('identity.rpc.passkey-login-options', {});
+      expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(authenticator, again, { counter: 2 ** 32 - 1 }) })).toEqual(wrongPasswordAnswer);
+
+      expect(await identity.ok('identity.rpc.list-passkeys', { userId: owner.userId })).toEqual({ passkeys: [expect.objectContaining({ id: passkey.id })] });
+      expect(await identity.ok('identity.rpc.delete-passkey', { userId: owner.userId, passkeyId: passkey.id })).toEqual({});
+    });
+
     it('answers a replayed challenge as a wrong password', async () => {
       const owner = await ownerWithPasskey();
       const options = await identity.ok('identity.rpc.passkey-login-options', {});
@@ -182,6 +201,37 @@ describe('identity: passkeys', () => {
       expect((await deleted).data).toEqual({ userId: owner.userId, passkeyId: owner.passkey.id, provider: null });
       const options = await identity.ok('identity.rpc.passkey-login-options', {});
       expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(owner.authenticator, options) })).toEqual(wrongPasswordAnswer);
+    });
+
+    it('deletes the passkeys added before a password set with an e-mailed link, and announces each (pre-hijack)', async () => {
+      // Someone claims a tag with an address that is not theirs: activation hands them a session of its new account,
+      // a "recent log-in", from which they add a passkey.
+      const email = `victim-${randomUUID().slice(0, 8)}@example.com`;
+      const created = await identity.ok('identity.rpc.ensure-user', { email, language: 'en' });
+      const claimer = { userId: created.userId, sessionId: claimsOf(created.loginToken as string).sid };
+      const authenticator = new SoftAuthenticator();
+      const creation = await identity.ok('identity.rpc.passkey-registration-options', claimer);
+      const passkey = await identity.ok('identity.rpc.register-passkey', { ...claimer, response: authenticator.register(creation, { origin: ORIGIN }) as PasskeyRegistrationResponse });
+      // A registration begun from that session is not finished after the owner takes the account back.
+      const pending = await identity.ok('identity.rpc.passkey-registration-options', claimer);
+
+      // The address's owner takes the account back with a reset link.
+      const published = waitForEvent(identity.nc, identity.namespace, 'identity.password-reset.requested.v1', (event) => event.data.userId === created.userId);
+      await identity.ok('identity.rpc.request-password-reset', { email });
+      const { data } = await published;
+      const deleted = waitForEvent(identity.nc, identity.namespace, 'identity.passkey.deleted.v1', (event) => event.data.userId === created.userId);
+      const { token } = await identity.ok('identity.rpc.set-password', { token: data.token, password });
+      expect((await deleted).data).toEqual({ userId: created.userId, passkeyId: passkey.id, provider: null });
+      expect(await identity.query('SELECT id FROM passkeys WHERE user_id = $1', [created.userId])).toEqual([]);
+
+      const options = await identity.ok('identity.rpc.passkey-login-options', {});
+      expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(authenticator, options) })).toEqual(wrongPasswordAnswer);
+      const late = new SoftAuthenticator();
+      expect(await identity.refused('identity.rpc.register-passkey', { ...claimer, response: late.register(pending, { origin: ORIGIN }) as PasskeyRegistrationResponse })).toMatchObject({ status: 422 });
+      // The owner's own session may add one again.
+      const owner = { userId: created.userId, sessionId: claimsOf(token).sid };
+      const fresh = await identity.ok('identity.rpc.passkey-registration-options', owner);
+      await identity.ok('identity.rpc.register-passkey', { ...owner, response: late.register(fresh, { origin: ORIGIN }) as PasskeyRegistrationResponse });
     });
 
     it('erases the passkeys and open challenges with the account, and exports names and times only', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { ResponseCode, type RpcRequest, type RpcResponse, type User, type UserLanguage } from '@homing/contracts';
-import { OutboxWriter, RpcError, Database, InjectConfig } from '@homing/platform';
+import { OutboxWriter, RpcError, Database, InjectConfig, type Transaction } from '@homing/platform';
 import type { IdentityConfig } from '../config/identity.config';
 import { LOGIN_FAILURE_MIN_DURATION_MS, untilElapsed } from '../mail-limits/uniform-duration';
 import { PasswordHasher } from '../passwords/password-hasher';
@@ -31,14 +31,20 @@ export class AccountsService {
   /**
    * A session for the right password. A wrong password, an unknown address (a dummy hash is verified, so the time
    * is the same) and a locked account (the password is still verified, and ignored) all answer 401 alike.
+   * The password is verified against the row read before hashing; the session is opened under a lock of that row, only
+   * if its hash is still the one verified (a reset or change committed meanwhile revoked the sessions it saw, not this
+   * one) and the account is not locked now (failures of guesses sent at once, counted while this one hashed).
    */
   async login(email: string, password: string): Promise<string> {
     const started = performance.now();
     const user = await this.verifyPassword(await this.users.findByEmail(undefined, email), password, started);
-    return this.database.transaction(async (tx) => {
-      if (user.failedLogins > 0) await this.users.clearFailedLogins(tx, user.id);
+    const token = await this.database.transaction(async (tx) => {
+      // An account erased meanwhile answers as an unknown address.
+      if ((await this.stillVerified(tx, user)) !== true) return null;
       return this.sessions.open(tx, user);
     });
+    if (token === null) return this.refuseLate(started);
+    return token;
   }
 
   /** Self-registration, when enabled: the user with their password, logged in. */
@@ -116,14 +122,22 @@ export class AccountsService {
   async deleteUser(request: RpcRequest<'identity.rpc.delete-user'>): Promise<string> {
     const user = await this.users.findById(undefined, request.userId);
     if (!user) throw userNotFound();
-    if (request.code === undefined) await this.verifyPassword(user, request.password ?? '', performance.now());
-    await this.database.transaction(async (tx) => {
+    const started = performance.now();
+    if (request.code === undefined) await this.verifyPassword(user, request.password ?? '', started);
+    const erased = await this.database.transaction(async (tx) => {
       if (request.code !== undefined) await this.loginCodes.consumeOwn(tx, user.id, request.code);
+      else {
+        const verified = await this.stillVerified(tx, user);
+        if (verified === null) throw userNotFound();
+        if (!verified) return false;
+      }
       await this.sessions.revokeAll(tx, user.id);
       if (!(await this.users.delete(tx, user.id))) throw userNotFound();
       await this.outbox.record(tx, 'identity.user.deleted.v1', { userId: user.id }, { aggregateId: user.id, version: Date.now() });
       await this.outbox.record(tx, 'identity.user.farewell.v1', { email: user.email, language: user.language }, { aggregateId: user.id, version: Date.now() });
+      return true;
     });
+    if (!erased) return this.refuseLate(started);
     return user.email;
   }
 
@@ -142,6 +156,25 @@ export class AccountsService {
       throw invalidCredentials();
     }
     return user;
+  }
+
+  /**
+   * In the transaction that acts on a verified password, with the user's row locked: false when the password verified
+   * is no longer theirs, or the account has been locked since it was read; null when the account is gone; else true,
+   * and the failures counted so far are cleared.
+   */
+  private async stillVerified(tx: Transaction, user: UserRow): Promise<boolean | null> {
+    const current = await this.users.lockForLogin(tx, user.id);
+    if (!current) return null;
+    if (current.passwordHash !== user.passwordHash || current.locked) return false;
+    if (current.failedLogins > 0) await this.users.clearFailedLogins(tx, user.id);
+    return true;
+  }
+
+  /** The answer of a wrong password, for a password verified but refused afterwards: no sooner than a wrong one's. */
+  private async refuseLate(started: number): Promise<never> {
+    await untilElapsed(started, LOGIN_FAILURE_MIN_DURATION_MS);
+    throw invalidCredentials();
   }
 
   private async countFailure(userId: string): Promise<void> {

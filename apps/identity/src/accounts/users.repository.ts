@@ -101,6 +101,22 @@ export class UsersRepository {
   }
 
   /**
+   * The user's password hash and lock as they are now, their row locked until the transaction ends: a log-in opens its
+   * session only for the hash it verified, on an account not locked since (a new password, or failures counted while
+   * it hashed, update this row, so they take turns with it). Null when there is no such user.
+   */
+  async lockForLogin(tx: Transaction, id: string): Promise<{ passwordHash: string | null; failedLogins: number; locked: boolean } | null> {
+    return (
+      (await this.database.one<{ passwordHash: string | null; failedLogins: number; locked: boolean }>(
+        `SELECT password_hash AS "passwordHash", failed_logins AS "failedLogins", coalesce(locked_until > now(), false) AS locked
+         FROM users WHERE id = $1 FOR UPDATE`,
+        [id],
+        tx,
+      )) ?? null
+    );
+  }
+
+  /**
    * Locks the user's row until the transaction ends, so decisions about them (e-mail limits) take turns; false when
    * there is no such user (an account erased since the caller read it).
    */

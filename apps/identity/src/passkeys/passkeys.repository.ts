@@ -9,7 +9,10 @@ export interface PasskeyRow {
   userId: string;
   credentialId: string;
   publicKey: Buffer;
-  /** bigint in the table; authenticators count in 32 bits, so it fits a number. */
+  /**
+   * bigint in the table: WebAuthn's counter is an unsigned 32-bit number, up to 2^32 - 1, past a signed int. Read as
+   * bigint (pg answers a string) and made a number, exact below 2^53.
+   */
   counter: number;
   transports: string[];
   deviceType: DeviceType;
@@ -38,8 +41,19 @@ export interface TakenChallenge {
   live: boolean;
 }
 
-const COLUMNS = `id, user_id AS "userId", credential_id AS "credentialId", public_key AS "publicKey", counter::int AS counter, transports,
+const COLUMNS = `id, user_id AS "userId", credential_id AS "credentialId", public_key AS "publicKey", counter, transports,
   device_type AS "deviceType", backed_up AS "backedUp", aaguid, name, created_at AS "createdAt", last_used_at AS "lastUsedAt"`;
+
+/** A row as pg answers it: bigint comes as a string. */
+type StoredPasskey = Omit<PasskeyRow, 'counter'> & { counter: string };
+
+function fromStored(row: StoredPasskey): PasskeyRow {
+  return { ...row, counter: Number(row.counter) };
+}
+
+function oneFromStored(row: StoredPasskey | undefined | null): PasskeyRow | null {
+  return row ? fromStored(row) : null;
+}
 
 /** The only place that reads or writes passkeys and their ceremonies' challenges. */
 @Injectable()
@@ -47,11 +61,11 @@ export class PasskeysRepository {
   constructor(private readonly database: Database) {}
 
   async ofUser(tx: Transaction | undefined, userId: string): Promise<PasskeyRow[]> {
-    return this.database.rows<PasskeyRow>(`SELECT ${COLUMNS} FROM passkeys WHERE user_id = $1 ORDER BY created_at, id`, [userId], tx);
+    return (await this.database.rows<StoredPasskey>(`SELECT ${COLUMNS} FROM passkeys WHERE user_id = $1 ORDER BY created_at, id`, [userId], tx)).map(fromStored);
   }
 
   async byCredentialId(tx: Transaction | undefined, credentialId: string): Promise<PasskeyRow | null> {
-    return (await this.database.one<PasskeyRow>(`SELECT ${COLUMNS} FROM passkeys WHERE credential_id = $1`, [credentialId], tx)) ?? null;
+    return oneFromStored(await this.database.one<StoredPasskey>(`SELECT ${COLUMNS} FROM passkeys WHERE credential_id = $1`, [credentialId], tx));
   }
 
   /** The user's passkeys counted under a lock of their row, so concurrent registrations cannot pass the limit together. */
@@ -64,24 +78,32 @@ export class PasskeysRepository {
 
   /** The new passkey; null when its credential is registered already (to anyone). */
   async insert(tx: Transaction, passkey: NewPasskey): Promise<PasskeyRow | null> {
-    return (
-      (await this.database.one<PasskeyRow>(
+    return oneFromStored(
+      await this.database.one<StoredPasskey>(
         `INSERT INTO passkeys (id, user_id, credential_id, public_key, counter, transports, device_type, backed_up, aaguid)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          ON CONFLICT (credential_id) DO NOTHING
          RETURNING ${COLUMNS}`,
         [passkey.id, passkey.userId, passkey.credentialId, Buffer.from(passkey.publicKey), passkey.counter, passkey.transports, passkey.deviceType, passkey.backedUp, passkey.aaguid],
         tx,
-      )) ?? null
+      ),
     );
   }
 
   async rename(tx: Transaction | undefined, userId: string, id: string, name: string): Promise<PasskeyRow | null> {
-    return (await this.database.one<PasskeyRow>(`UPDATE passkeys SET name = $3 WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, [id, userId, name], tx)) ?? null;
+    return oneFromStored(await this.database.one<StoredPasskey>(`UPDATE passkeys SET name = $3 WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, [id, userId, name], tx));
   }
 
   async delete(tx: Transaction, userId: string, id: string): Promise<PasskeyRow | null> {
-    return (await this.database.one<PasskeyRow>(`DELETE FROM passkeys WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, [id, userId], tx)) ?? null;
+    return oneFromStored(await this.database.one<StoredPasskey>(`DELETE FROM passkeys WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, [id, userId], tx));
+  }
+
+  /**
+   * Deletes every passkey of the user (a password set with an e-mailed link: the address's owner takes the account
+   * back, and passkeys added before it may be someone else's). The deleted rows, for their e-mails.
+   */
+  async deleteAllOfUser(tx: Transaction, userId: string): Promise<PasskeyRow[]> {
+    return (await this.database.rows<StoredPasskey>(`DELETE FROM passkeys WHERE user_id = $1 RETURNING ${COLUMNS}`, [userId], tx)).map(fromStored);
   }
 
   /**

@@ -115,6 +115,9 @@ export class PasskeysService {
       const count = await this.passkeys.countOfLockedUser(tx, userId);
       if (count === null) throw RpcError.notFound(ResponseCode.NOT_FOUND, 'User not found.');
       if (count >= PASSKEYS_PER_USER_MAX) throw tooMany();
+      // Under the user's lock: a password set with an e-mailed link meanwhile revoked this session and deleted the
+      // passkeys it added, so one in flight must not be added after it.
+      if ((await this.sessionsRepository.loggedInWithin(tx, userId, sessionId, PASSKEY_RECENT_LOGIN_MINUTES)) === null) throw registrationRefused();
       const row = await this.passkeys.insert(tx, {
         id: uuidv7(),
         userId,

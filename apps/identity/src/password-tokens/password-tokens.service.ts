@@ -6,6 +6,8 @@ import { UsersRepository } from '../accounts/users.repository';
 import { secretHash } from '../login-codes/login-code';
 import { MailBudget } from '../mail-limits/mail-budget';
 import { E_MAIL_REQUEST_MIN_DURATION_MS, withMinimumDuration } from '../mail-limits/uniform-duration';
+import { providerOf } from '../passkeys/passkey-providers';
+import { PasskeysRepository } from '../passkeys/passkeys.repository';
 import { PasswordHasher } from '../passwords/password-hasher';
 import { SessionsService } from '../sessions/sessions.service';
 import { PasswordTokensRepository, type PasswordTokenPurpose, type PasswordTokenRow } from './password-tokens.repository';
@@ -26,6 +28,7 @@ export class PasswordTokensService {
     private readonly mailBudget: MailBudget,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
+    private readonly passkeys: PasskeysRepository,
     private readonly outbox: OutboxWriter,
   ) {}
 
@@ -60,8 +63,11 @@ export class PasswordTokensService {
   }
 
   /**
-   * Sets the password with a reset or set-password token, uses the token up, revokes every session of the user
-   * (whoever reset the password may be locking someone out) and logs in with a new one.
+   * Sets the password with a reset or set-password token, uses the token up, deletes the user's passkeys, revokes every
+   * session of the user (whoever reset the password may be locking someone out) and logs in with a new one. The link
+   * was mailed to the address, so its user is the address's owner: whatever was added before, by someone who had the
+   * account without the mailbox (an activation's session for an address that is not the claimer's, a stolen password),
+   * must not outlive it. Each deleted passkey is announced (`identity.passkey.deleted.v1`: its owner is e-mailed).
    */
   async setPassword(token: string, password: string): Promise<string> {
     const tokenHash = secretHash(token);
@@ -72,7 +78,18 @@ export class PasswordTokensService {
     return this.database.transaction(async (tx) => {
       const row = assertUsable(await this.tokens.find(tx, tokenHash, { forUpdate: true }));
       await this.tokens.useAllOfUser(tx, row.userId);
+      // The user's row is locked from here on: a passkey registration waits for it and then finds its session revoked.
       await this.users.setPasswordHash(tx, row.userId, passwordHash);
+      // Before the sessions are revoked: a passkey log-in recording its use holds the passkey's row, so the delete waits
+      // for it to commit, and the revocation below then sees the session it opened.
+      for (const passkey of await this.passkeys.deleteAllOfUser(tx, row.userId)) {
+        await this.outbox.record(
+          tx,
+          'identity.passkey.deleted.v1',
+          { userId: row.userId, passkeyId: passkey.id, provider: providerOf(passkey.aaguid) },
+          { aggregateId: row.userId, version: Date.now() },
+        );
+      }
       await this.sessions.revokeAll(tx, row.userId);
       const user = await this.users.findById(tx, row.userId);
       if (!user) throw invalidToken();
