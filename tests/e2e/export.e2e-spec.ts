@@ -95,6 +95,19 @@ describe('an owner’s data export', () => {
     expect(JSON.stringify(theirs.body)).not.toContain('Umbrella');
   });
 
+  it('names the items shared with the user (co-owned: which, its name, since when), and not the owner’s own data of them', async () => {
+    const owner = await newOwner();
+    const coOwner = await newOwner();
+    const shared = await newItem(owner.token, 'Family car keys');
+    // A co-owner, as an accepted invitation adds one.
+    await stack.db.query(`INSERT INTO "${stack.schemaOf('items')}".item_co_owners (item_code, user_id) VALUES ($1, $2)`, [shared.replace(/-/g, ''), coOwner.userId]);
+    const file = (await exportOf(coOwner.token)).body;
+    expect(file.shared_items).toEqual([{ code: shared, name: 'Family car keys', addedAt: expect.any(String) }]);
+    expect(file.items).toEqual([]);
+    expect(file.about.shared_items).toEqual(expect.any(String));
+    expect((await exportOf(owner.token)).body.shared_items).toEqual([]);
+  });
+
   it('shows a push subscription by its origin and last 8 characters only', async () => {
     const owner = await newOwner();
     const subscription = stack.push.subscribe();

@@ -39,6 +39,11 @@ export const itemsExportSchema = z.object({
       scans: z.array(z.object({ scannedAt: z.string(), city: z.string().nullable(), country: z.string().nullable(), deviceKind: z.string() })),
     }),
   ),
+  /**
+   * The items the user co-owns (someone else's, shared with them): which, its name, and since when. Absent from an
+   * items of before it was added.
+   */
+  sharedItems: z.array(z.object({ code: z.string(), name: z.string().nullable(), addedAt: z.string() })).optional(),
 });
 export type ItemsExport = z.infer<typeof itemsExportSchema>;
 
@@ -84,6 +89,7 @@ export const userExportSchema = z.object({
   passkeys: identityExportSchema.shape.passkeys,
   mail_requests: identityExportSchema.shape.mailRequests,
   items: itemsExportSchema.shape.items,
+  shared_items: z.array(z.object({ code: z.string(), name: z.string().nullable(), addedAt: z.string() })),
   conversations: messagingExportSchema.shape.conversations,
   push_subscriptions: notificationsExportSchema.shape.pushSubscriptions,
   notifications_sent: notificationsExportSchema.shape.deliveries,

@@ -12,6 +12,12 @@ export interface ItemExportRow {
   lostNote: string | null;
 }
 
+export interface SharedItemExportRow {
+  code: string;
+  name: string | null;
+  addedAt: Date;
+}
+
 export interface ScanExportRow {
   itemCode: string;
   scannedAt: Date;
@@ -31,6 +37,15 @@ export class ExportRepository {
               lost_at AS "lostAt", lost_note AS "lostNote"
        FROM items WHERE owner_user_id = $1 ORDER BY claimed_at, code`,
       [ownerUserId],
+    );
+  }
+
+  /** The items shared with the user (they co-own them), and since when. */
+  itemsSharedWith(userId: string): Promise<SharedItemExportRow[]> {
+    return this.database.rows<SharedItemExportRow>(
+      `SELECT i.code, i.name, c.added_at AS "addedAt" FROM item_co_owners c JOIN items i ON i.code = c.item_code
+       WHERE c.user_id = $1 ORDER BY c.added_at, i.code`,
+      [userId],
     );
   }
 

@@ -10,9 +10,13 @@ export class ExportRpcController {
 
   @RpcHandler('items.rpc.export-owner')
   async exportOwner(@Payload() { ownerUserId }: Request<'items.rpc.export-owner'>): Promise<Response<'items.rpc.export-owner'>> {
-    const items = await this.repository.itemsOfOwner(ownerUserId);
-    const scans = await this.repository.scansOfOwner(ownerUserId);
+    const [items, scans, shared] = await Promise.all([
+      this.repository.itemsOfOwner(ownerUserId),
+      this.repository.scansOfOwner(ownerUserId),
+      this.repository.itemsSharedWith(ownerUserId),
+    ]);
     return {
+      sharedItems: shared.map((item) => ({ code: formatTagCode(item.code), name: item.name, addedAt: item.addedAt.toISOString() })),
       items: items.map((item) => ({
         code: formatTagCode(item.code),
         name: item.name,
