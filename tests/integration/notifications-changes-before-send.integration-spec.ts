@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders } from '@nats-io/transport-node';
-import { RPC_ERROR_HEADER, type DomainEvent, type EventSubject, type RpcRequest, type RpcResponse, type UserLanguage } from '@homing/contracts';
+import { RPC_ERROR_HEADER, type RpcResponse, type UserLanguage } from '@homing/contracts';
 import { expectEventually, PushSink, SmtpSink } from '@homing/testing';
-import { eventOf, NotificationsTestSetup, type TestRecipient } from '../../apps/notifications/test/notifications-test-setup';
+import { eventOf, itemEventOf, NotificationsTestSetup, type TestRecipient } from '../../apps/notifications/test/notifications-test-setup';
 
 // An e-mail about an item's news is decided when its event comes, and a delayed one (the person has push) is sent
 // minutes later: what it does when the item's people or their settings change in between, and what a transfer does
@@ -21,22 +21,8 @@ describe('notifications: changes between an event and its e-mail', () => {
     return user;
   };
   const tagCode = () => randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase();
-  const itemEvent = <S extends EventSubject>(subject: S, data: DomainEvent<S>['data'], code: string, version: number, occurredAt = new Date()) =>
-    ({ ...eventOf(subject, data, occurredAt), aggregateId: code, version }) as DomainEvent<S>;
-  const peopleChanged = async (code: string, version: number, ownerUserId: string, coOwnerUserIds: string[]) => {
-    await setup.publish(itemEvent('items.item.people-changed.v1', { code, ownerUserId, coOwnerUserIds }, code, version));
-    await setup.consumerSettled('items.item.people-changed.v1', 'notifications__item-people');
-  };
-  const rpc = async <S extends 'notifications.rpc.set-item-settings' | 'notifications.rpc.register-push'>(subject: S, request: RpcRequest<S>): Promise<RpcResponse<S>> => {
-    const reply = await setup.nc.request(`${namespace}.${subject}`, JSON.stringify(request), { timeout: 5000 });
-    expect(reply.headers?.get(RPC_ERROR_HEADER)).toBeFalsy();
-    return reply.json<RpcResponse<S>>();
-  };
-  const withPush = async (user: { id: string }) => {
-    const subscription = push.subscribe();
-    await rpc('notifications.rpc.register-push', { subscriber: { userId: user.id }, subscription } as RpcRequest<'notifications.rpc.register-push'>);
-    return subscription;
-  };
+  const peopleChanged = (code: string, version: number, ownerUserId: string, coOwnerUserIds: string[]) => setup.itemPeopleChanged(code, version, ownerUserId, coOwnerUserIds);
+  const withPush = (user: { id: string }) => setup.subscribeToPush(push, user.id);
   const finderWrote = (itemCode: string, ownerUserId: string) =>
     eventOf('messaging.message.created.v1', { itemCode, conversationId: randomUUID(), messageId: Math.floor(Math.random() * 1e9), author: 'finder', ownerUserId });
   const jobState = async (jobId: string) => (await setup.queue('email').getJob(jobId))?.getState();
@@ -98,7 +84,7 @@ describe('notifications: changes between an event and its e-mail', () => {
     await setup.consumerSettled('messaging.message.created.v1', 'notifications__new-message-mail');
     const jobId = `email_${event.id}_${owner.id}`;
     expect(await jobState(jobId)).toBe('delayed');
-    expect(await rpc('notifications.rpc.set-item-settings', { code, userId: owner.id, email: false })).toEqual({ email: false, push: true });
+    expect(await setup.rpc('notifications.rpc.set-item-settings', { code, userId: owner.id, email: false })).toEqual({ email: false, push: true });
     await expectEventually(async () => expect(await jobState(jobId)).toMatch(/completed|failed/), { timeoutMs: 30_000 });
     expect(mail.mailsTo(owner.email)).toHaveLength(0);
   });
@@ -116,7 +102,7 @@ describe('notifications: changes between an event and its e-mail', () => {
     await setup.publish(before.event);
     await mail.waitForMails(previous.email);
     // The item passes to `next`: items deletes the scans of before (privacy.md: the next owner sees none).
-    await setup.publish(itemEvent('items.item.transferred.v1', { code, previousOwnerUserId: previous.id, ownerUserId: next.id }, code, 2));
+    await setup.publish(itemEventOf('items.item.transferred.v1', { code, previousOwnerUserId: previous.id, ownerUserId: next.id }, code, 2));
     await peopleChanged(code, 2, next.id, []);
     scans.delete(before.scanId);
     // The new owner marks it lost; a finder scans it.

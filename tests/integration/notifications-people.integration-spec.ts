@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Client } from 'pg';
-import { RPC_ERROR_HEADER, type DomainEvent, type EventSubject, type RpcRequest, type RpcResponse, type UserLanguage } from '@homing/contracts';
+import type { DomainEvent, UserLanguage } from '@homing/contracts';
 import { expectEventually, linkIn, PushSink, SmtpSink } from '@homing/testing';
-import { eventOf, NotificationsTestSetup, type TestRecipient } from '../../apps/notifications/test/notifications-test-setup';
+import { eventOf, itemEventOf, NotificationsTestSetup, type TestRecipient } from '../../apps/notifications/test/notifications-test-setup';
 
 // The people of an item (issue 27): a finder's message and a scan are told to the owner and every co-owner, as items'
 // `items.item.people-changed.v1` says (applied only if newer than what notifications has), each by e-mail and push as
@@ -27,13 +27,7 @@ describe('notifications to the people of an item', () => {
   };
   const tagCode = () => randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase();
   const publish = (event: DomainEvent) => setup.publish(event);
-  /** An item's event as items publishes it: the item's code as aggregate, its version shared by all its events. */
-  const itemEvent = <S extends EventSubject>(subject: S, data: DomainEvent<S>['data'], code: string, version: number) =>
-    ({ ...eventOf(subject, data), aggregateId: code, version }) as DomainEvent<S>;
-  const peopleChanged = async (code: string, version: number, ownerUserId: string, coOwnerUserIds: string[]) => {
-    await publish(itemEvent('items.item.people-changed.v1', { code, ownerUserId, coOwnerUserIds }, code, version));
-    await setup.consumerSettled('items.item.people-changed.v1', 'notifications__item-people');
-  };
+  const peopleChanged = (code: string, version: number, ownerUserId: string, coOwnerUserIds: string[]) => setup.itemPeopleChanged(code, version, ownerUserId, coOwnerUserIds);
   const finderWrote = (itemCode: string, ownerUserId: string) =>
     eventOf('messaging.message.created.v1', { itemCode, conversationId: randomUUID(), messageId: Math.floor(Math.random() * 1e9), author: 'finder', ownerUserId });
   const settled = async () => {
@@ -42,19 +36,8 @@ describe('notifications to the people of an item', () => {
     await setup.jobsSettled('email');
     await setup.jobsSettled('push');
   };
-  const rpc = async <S extends 'notifications.rpc.get-item-settings' | 'notifications.rpc.set-item-settings' | 'notifications.rpc.register-push'>(
-    subject: S,
-    request: RpcRequest<S>,
-  ): Promise<RpcResponse<S>> => {
-    const reply = await setup.nc.request(`${namespace}.${subject}`, JSON.stringify(request), { timeout: 5000 });
-    expect(reply.headers?.get(RPC_ERROR_HEADER)).toBeFalsy();
-    return reply.json<RpcResponse<S>>();
-  };
-  const withPush = async (user: { id: string }) => {
-    const subscription = push.subscribe();
-    await rpc('notifications.rpc.register-push', { subscriber: { userId: user.id }, subscription } as RpcRequest<'notifications.rpc.register-push'>);
-    return subscription;
-  };
+  const rpc = setup.rpc.bind(setup);
+  const withPush = (user: { id: string }) => setup.subscribeToPush(push, user.id);
   // Languages of accounts as identity answers language-of-email: by address, null for none.
   const accountLanguages = new Map<string, UserLanguage>();
 
@@ -171,7 +154,7 @@ describe('notifications to the people of an item', () => {
     const deletedCode = tagCode();
     await peopleChanged(deletedCode, 2, owner.id, []);
     await rpc('notifications.rpc.set-item-settings', { code: deletedCode, userId: owner.id, push: false });
-    await publish(itemEvent('items.item.deleted.v1', { code: deletedCode }, deletedCode, 3));
+    await publish(itemEventOf('items.item.deleted.v1', { code: deletedCode }, deletedCode, 3));
     await setup.consumerSettled('items.item.deleted.v1', 'notifications__item-people');
     // A late event of before the deletion brings nobody back.
     await peopleChanged(deletedCode, 1, owner.id, []);

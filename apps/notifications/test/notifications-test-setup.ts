@@ -4,8 +4,8 @@ import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/t
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
-import { RPC_ERROR_HEADER, STREAMS, streamOfEvent, type DomainEvent, type EventSubject, type UserLanguage } from '@homing/contracts';
-import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, freePort, isolatedName, runServiceCommand, ServiceProcess, testInfra } from '@homing/testing';
+import { RPC_ERROR_HEADER, STREAMS, streamOfEvent, type DomainEvent, type EventSubject, type RpcRequest, type RpcResponse, type RpcSubject, type UserLanguage } from '@homing/contracts';
+import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, freePort, isolatedName, runServiceCommand, ServiceProcess, testInfra, type PushSink } from '@homing/testing';
 import { QUEUES } from '../src/persisted-names';
 
 type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -31,6 +31,11 @@ export function eventOf<S extends EventSubject>(subject: S, data: DomainEvent<S>
     version: 1,
     data,
   } as DomainEvent<S>;
+}
+
+/** An item's event as items publishes it: the item's code as aggregate, its version shared by all its events. */
+export function itemEventOf<S extends EventSubject>(subject: S, data: DomainEvent<S>['data'], code: string, version: number, occurredAt = new Date()): DomainEvent<S> {
+  return { ...eventOf(subject, data, occurredAt), aggregateId: code, version } as DomainEvent<S>;
 }
 
 /**
@@ -105,6 +110,26 @@ export class NotificationsTestSetup {
   /** Publishes an event as an outbox relay would; `msgId` other than the event id makes JetStream store it again. */
   publish(event: DomainEvent, msgId = event.id) {
     return this.js.publish(`${this.namespace}.${event.subject}`, JSON.stringify(event), { msgID: msgId });
+  }
+
+  /** Items says who the item's people are now (at `version`), and the people consumer has applied it. */
+  async itemPeopleChanged(code: string, version: number, ownerUserId: string, coOwnerUserIds: string[]): Promise<void> {
+    await this.publish(itemEventOf('items.item.people-changed.v1', { code, ownerUserId, coOwnerUserIds }, code, version));
+    await this.consumerSettled('items.item.people-changed.v1', 'notifications__item-people');
+  }
+
+  /** An RPC of notifications as the gateway calls it, expected to succeed: its answer. */
+  async rpc<S extends RpcSubject>(subject: S, request: RpcRequest<S>): Promise<RpcResponse<S>> {
+    const reply = await this.nc.request(`${this.namespace}.${subject}`, JSON.stringify(request), { timeout: 5000 });
+    expect(reply.headers?.get(RPC_ERROR_HEADER)).toBeFalsy();
+    return reply.json<RpcResponse<S>>();
+  }
+
+  /** A browser of the user's subscribed to pushes at the push sink; its subscription. */
+  async subscribeToPush(push: PushSink, userId: string): Promise<ReturnType<PushSink['subscribe']>> {
+    const subscription = push.subscribe();
+    await this.rpc('notifications.rpc.register-push', { subscriber: { userId }, subscription } as RpcRequest<'notifications.rpc.register-push'>);
+    return subscription;
   }
 
   /** The test's stream that carries a subject (the secrets stream or the events stream, as the contracts say). */

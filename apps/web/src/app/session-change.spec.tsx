@@ -21,35 +21,35 @@ function itemsGateway() {
   return { fetch, nextUser: () => (current = 'next'), answerNextUser: (response: Response) => answerNextUser(response) };
 }
 
+/** Bob logs in and opens his items: Alice's never show, not even while his own are on their way. */
+async function bobOpensItems(api: ReturnType<typeof renderApp>['api'], router: ReturnType<typeof renderApp>['router'], items: ReturnType<typeof itemsGateway>) {
+  items.nextUser();
+  act(() => api.setToken(bob));
+  await act(() => router.navigate('/items'));
+  expect(await screen.findByRole('heading', { name: 'My items', level: 1 })).toBeInTheDocument();
+  expect(screen.queryByText('Alice’s keys')).not.toBeInTheDocument();
+  await act(async () => items.answerNextUser(jsonResponse(200, [])));
+}
+
 describe('a change of session in the same tab', () => {
   it('never shows the previous user’s items to the next user after a logout', async () => {
-    const { fetch, nextUser, answerNextUser } = itemsGateway();
-    const { api, router } = renderApp('/items', { fetch, token: alice });
+    const items = itemsGateway();
+    const { api, router } = renderApp('/items', { fetch: items.fetch, token: alice });
     expect(await screen.findByText('Alice’s keys')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Log out' }));
     await screen.findByRole('link', { name: 'Log in' });
 
-    nextUser();
-    act(() => api.setToken(bob));
-    await act(() => router.navigate('/items'));
-    expect(await screen.findByRole('heading', { name: 'My items', level: 1 })).toBeInTheDocument();
-    expect(screen.queryByText('Alice’s keys')).not.toBeInTheDocument();
-    await act(async () => answerNextUser(jsonResponse(200, [])));
+    await bobOpensItems(api, router, items);
   });
 
   it('never shows them when another user logs in over an expired session', async () => {
-    const { fetch, nextUser, answerNextUser } = itemsGateway();
-    const { api, router } = renderApp('/items', { fetch, token: alice });
+    const items = itemsGateway();
+    const { api, router } = renderApp('/items', { fetch: items.fetch, token: alice });
     expect(await screen.findByText('Alice’s keys')).toBeInTheDocument();
     await act(() => router.navigate('/'));
 
     act(() => api.setToken(null, 'expired'));
-    nextUser();
-    act(() => api.setToken(bob));
-    await act(() => router.navigate('/items'));
-    expect(await screen.findByRole('heading', { name: 'My items', level: 1 })).toBeInTheDocument();
-    expect(screen.queryByText('Alice’s keys')).not.toBeInTheDocument();
-    await act(async () => answerNextUser(jsonResponse(200, [])));
+    await bobOpensItems(api, router, items);
   });
 
   it('keeps what it has when the token is only refreshed', async () => {
