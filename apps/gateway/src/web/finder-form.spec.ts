@@ -42,6 +42,19 @@ describe('the finder page form', () => {
   });
 });
 
+describe('an address alone', () => {
+  it('is taken from a finder in their conversation (the page asks for it again), and checked as set-finder checks it', () => {
+    const alone = { content: '  ', email: 'finder@example.test', language: undefined };
+    expect(validateFinderForm(alone, { inConversation: true })).toEqual({ valid: true, content: '', email: 'finder@example.test' });
+    expect(validateFinderForm({ ...alone, email: 'nope' }, { inConversation: true })).toEqual({ valid: false, validation: { email: 'email' } });
+  });
+
+  it('is no message from anyone else: a first message needs its text', () => {
+    expect(validateFinderForm({ content: '', email: 'finder@example.test', language: undefined })).toEqual({ valid: false, validation: { content: 'required' } });
+    expect(validateFinderForm({ content: '', email: '', language: undefined }, { inConversation: true })).toEqual({ valid: false, validation: { content: 'required' } });
+  });
+});
+
 describe('the same-origin check of a posted form', () => {
   it('accepts a post whose Origin is the site’s', () => {
     expect(isSameOrigin({ origin: ORIGIN }, ORIGIN)).toBe(true);

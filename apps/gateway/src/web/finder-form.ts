@@ -39,7 +39,13 @@ export type ValidatedFinderForm = { valid: true; content: string; email: string 
  * The same rules as the JSON routes: the message body's schema (`POST /items/{code}/messages`) and, when the finder
  * left one, the address's (`set-finder`).
  */
-export function validateFinderForm(form: FinderForm): ValidatedFinderForm {
+export function validateFinderForm(form: FinderForm, { inConversation = false }: { inConversation?: boolean } = {}): ValidatedFinderForm {
+  // A finder in their conversation may send their address alone (the page asks for it again when saving it failed
+  // after their message went in): no message then.
+  if (inConversation && form.email && !form.content.trim()) {
+    const email = setFinderBodySchema.safeParse({ email: form.email });
+    return email.success ? { valid: true, content: '', email: email.data.email } : { valid: false, validation: toValidationMap(email.error, { email: form.email }) };
+  }
   const message = createMessageBodySchema.safeParse({ content: form.content });
   const email = form.email ? setFinderBodySchema.safeParse({ email: form.email }) : undefined;
   const validation: ValidationMap = {

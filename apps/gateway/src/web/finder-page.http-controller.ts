@@ -129,7 +129,7 @@ export class FinderPageHttpController implements OnModuleInit {
     }
     if (!posted) return this.sendPage(reply, { code, language, item, finderToken, error: errorAnswer(400, ResponseCode.MALFORMED_REQUEST) });
     const values = { content: posted.content, email: posted.email };
-    const form = validateFinderForm(posted);
+    const form = validateFinderForm(posted, { inConversation: Boolean(finderToken) });
     if (!form.valid) {
       return this.sendPage(reply, { code, language, item, finderToken, values, error: errorAnswer(422, ResponseCode.VALIDATION_ERROR, form.validation) });
     }
@@ -138,10 +138,13 @@ export class FinderPageHttpController implements OnModuleInit {
     // cookie it opens the finder's conversation. Then the address, if they left one, in that conversation.
     const messageLanguage = posted.language ?? namedLanguage(request);
     let token = finderToken;
-    try {
-      token = (await this.conversations.postMessage(code, { content: form.content }, caller(token), undefined, request.ip, reply, messageLanguage)).finder_token ?? token;
-    } catch (error) {
-      return this.sendPage(reply, { code, language, item, finderToken, values, error: this.answerOf(error, request) });
+    // No content: the finder's address alone, in their conversation (validateFinderForm allows it only then).
+    if (form.content) {
+      try {
+        token = (await this.conversations.postMessage(code, { content: form.content }, caller(token), undefined, request.ip, reply, messageLanguage)).finder_token ?? token;
+      } catch (error) {
+        return this.sendPage(reply, { code, language, item, finderToken, values, error: this.answerOf(error, request) });
+      }
     }
     // Set again with every message: the cookie lasts 30 days from the finder's last word.
     if (token) this.keepToken(reply, code, token);
@@ -149,7 +152,8 @@ export class FinderPageHttpController implements OnModuleInit {
       try {
         await this.conversations.setFinder(code, form.email, caller(token), messageLanguage);
       } catch (error) {
-        // The message is in (the page shows it); only the address is left to give again.
+        // The message is in (the page shows it); only the address is left to give again: the page asks for it in the
+        // reply form, filled in, and takes it alone.
         return this.sendPage(reply, { code, language, item, finderToken: token, values: { email: posted.email }, error: this.answerOf(error, request) });
       }
     }

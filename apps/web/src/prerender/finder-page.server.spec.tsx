@@ -67,6 +67,14 @@ describe('the finder page rendered on the server', () => {
     expect(document.querySelector('.intro')).toBeNull();
   });
 
+  it('asks a finder in their conversation for the address again when it could not be saved, filled in', () => {
+    const thread = [message(1, 'finder', 'Found them')];
+    const document = page(renderFinderPage({ code: item.code, language: 'en', item, thread, values: { email: 'finder@example.test' }, error: { status: 503, response_code: 'SERVICE_UNAVAILABLE' }, now }).root);
+    expect(document.querySelector('input[type="email"]')?.getAttribute('value')).toBe('finder@example.test');
+    expect(document.querySelector('button[type="submit"]')?.textContent).toBe('Send reply');
+    expect(document.querySelector('.form-error')?.textContent).toEqual(expect.any(String));
+  });
+
   it('puts back what was posted with the app’s texts for its mistakes', () => {
     const invalid = page(
       renderFinderPage({ code: item.code, language: 'en', item, values: { content: 'Hello', email: 'nope' }, error: { status: 422, response_code: 'VALIDATION_ERROR', validation: { email: 'email' } } }).root,

@@ -96,12 +96,15 @@ function FinderPage({ code, language, item, thread, error, values, now }: Finder
   const replying = messages.length > 0;
   const problems = problemsOf(t, error);
   const initial = values ? { content: values.content ?? '', email: values.email ?? '' } : null;
+  // In their conversation a finder gives no address, unless one they gave was refused or could not be saved: the page
+  // asks for it again, filled in, and the form may then carry it alone.
+  const askEmail = !replying || Boolean(values?.email) || problems.field?.field === 'email';
   return (
     <>
       <FinderIntro item={item} photo={<FinderPhoto item={item} />} withIntro={!replying}>
         {replying && <FinderThread messages={messages} now={now} />}
         <MessageForm
-          withEmail={!replying}
+          withEmail={askEmail}
           action={`/found/${encodeURIComponent(code)}`}
           hiddenFields={{ [LANGUAGE_FIELD]: language }}
           initial={initial}

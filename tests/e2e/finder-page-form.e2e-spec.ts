@@ -1,0 +1,36 @@
+import type { FinderDetails } from '@homing/contracts';
+import { apiCall, ownedItem } from '../support/api';
+import { stackForSuite } from '../support/stack';
+
+// The finder page's form in a browser without script, as HTTP: a first message opens the finder's conversation (a
+// cookie), and in it the address may come alone (the page asks for it again when saving it failed after the message).
+describe('the finder page’s form without script', () => {
+  const stack = stackForSuite();
+
+  const post = (code: string, fields: Record<string, string>, cookie?: string) =>
+    fetch(`${stack.base}/found/${code}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(stack.publicUrl).origin, ...(cookie ? { cookie } : {}) },
+      body: new URLSearchParams(fields).toString(),
+    });
+
+  it('takes the finder’s address alone in their conversation, and only there', async () => {
+    const { code, token } = await ownedItem(stack);
+    const first = await post(code, { content: 'Found your keys at the station', language: 'en' });
+    expect(first.status).toBe(303);
+    const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0];
+    expect(cookie).toMatch(/^homing_finder=/);
+    expect((await apiCall<FinderDetails>(stack, 'GET', `/items/${code}/finder-details`, { token })).body.finder_known).toBe(false);
+
+    // Without a conversation an address alone is no message.
+    const stranger = await post(code, { content: '', email: 'stranger@example.test', language: 'en' });
+    expect(stranger.status).toBe(422);
+
+    const address = await post(code, { content: '', email: 'finder@example.test', language: 'en' }, cookie);
+    expect(address.status).toBe(303);
+    expect((await apiCall<FinderDetails>(stack, 'GET', `/items/${code}/finder-details`, { token })).body.finder_known).toBe(true);
+    const thread = await apiCall<Array<{ content: string }>>(stack, 'GET', `/items/${code}/messages`, { token });
+    expect(thread.body.map((message) => message.content)).toEqual(['Found your keys at the station']);
+  });
+});
