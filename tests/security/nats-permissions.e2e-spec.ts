@@ -143,6 +143,10 @@ function readValues(): string {
     const today = (await (await fetch(`${stack.api}/user/items/${code}/handover-code`, { headers: owner })).json()) as HandoverCode;
     expect((await post<HandoverResult>(`/items/${code}/handover`, { code: today.code }, { 'x-finder-token': finderToken })).status).toBe(200);
     await expectEventually(async () => expect(((await (await fetch(`${stack.api}/items/${code}`)).json()) as PublicItem).lost).toBe(false));
+
+    // Every event subject a service follows is one its user may subscribe to: a refused one fails over and over
+    // (the gateway's caches were never live for `messaging.finder.left.v1`), with nothing else to show for it.
+    for (const [name, service] of stack.services) expect({ name, refused: service.logs.match(/Subscription to \S+ failed[^\n]*/g) ?? [] }).toEqual({ name, refused: [] });
   });
 
   it('refuses a client without credentials', async () => {

@@ -89,7 +89,7 @@ export const userExportSchema = z.object({
   passkeys: identityExportSchema.shape.passkeys,
   mail_requests: identityExportSchema.shape.mailRequests,
   items: itemsExportSchema.shape.items,
-  shared_items: z.array(z.object({ code: z.string(), name: z.string().nullable(), addedAt: z.string() })),
+  shared_items: itemsExportSchema.shape.sharedItems.unwrap(),
   conversations: messagingExportSchema.shape.conversations,
   push_subscriptions: notificationsExportSchema.shape.pushSubscriptions,
   notifications_sent: notificationsExportSchema.shape.deliveries,

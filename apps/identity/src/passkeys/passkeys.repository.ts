@@ -11,7 +11,7 @@ export interface PasskeyRow {
   publicKey: Buffer;
   /**
    * bigint in the table: WebAuthn's counter is an unsigned 32-bit number, up to 2^32 - 1, past a signed int. Read as
-   * bigint (pg answers a string) and made a number, exact below 2^53.
+   * float8, which pg answers as a number, exact up to 2^53.
    */
   counter: number;
   transports: string[];
@@ -41,19 +41,8 @@ export interface TakenChallenge {
   live: boolean;
 }
 
-const COLUMNS = `id, user_id AS "userId", credential_id AS "credentialId", public_key AS "publicKey", counter, transports,
+const COLUMNS = `id, user_id AS "userId", credential_id AS "credentialId", public_key AS "publicKey", counter::float8 AS counter, transports,
   device_type AS "deviceType", backed_up AS "backedUp", aaguid, name, created_at AS "createdAt", last_used_at AS "lastUsedAt"`;
-
-/** A row as pg answers it: bigint comes as a string. */
-type StoredPasskey = Omit<PasskeyRow, 'counter'> & { counter: string };
-
-function fromStored(row: StoredPasskey): PasskeyRow {
-  return { ...row, counter: Number(row.counter) };
-}
-
-function oneFromStored(row: StoredPasskey | undefined | null): PasskeyRow | null {
-  return row ? fromStored(row) : null;
-}
 
 /** The only place that reads or writes passkeys and their ceremonies' challenges. */
 @Injectable()
@@ -61,11 +50,11 @@ export class PasskeysRepository {
   constructor(private readonly database: Database) {}
 
   async ofUser(tx: Transaction | undefined, userId: string): Promise<PasskeyRow[]> {
-    return (await this.database.rows<StoredPasskey>(`SELECT ${COLUMNS} FROM passkeys WHERE user_id = $1 ORDER BY created_at, id`, [userId], tx)).map(fromStored);
+    return this.database.rows<PasskeyRow>(`SELECT ${COLUMNS} FROM passkeys WHERE user_id = $1 ORDER BY created_at, id`, [userId], tx);
   }
 
   async byCredentialId(tx: Transaction | undefined, credentialId: string): Promise<PasskeyRow | null> {
-    return oneFromStored(await this.database.one<StoredPasskey>(`SELECT ${COLUMNS} FROM passkeys WHERE credential_id = $1`, [credentialId], tx));
+    return (await this.database.one<PasskeyRow>(`SELECT ${COLUMNS} FROM passkeys WHERE credential_id = $1`, [credentialId], tx)) ?? null;
   }
 
   /** The user's passkeys counted under a lock of their row, so concurrent registrations cannot pass the limit together. */
@@ -78,24 +67,25 @@ export class PasskeysRepository {
 
   /** The new passkey; null when its credential is registered already (to anyone). */
   async insert(tx: Transaction, passkey: NewPasskey): Promise<PasskeyRow | null> {
-    return oneFromStored(
-      await this.database.one<StoredPasskey>(
+    return (
+      (await this.database.one<PasskeyRow>(
         `INSERT INTO passkeys (id, user_id, credential_id, public_key, counter, transports, device_type, backed_up, aaguid)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          ON CONFLICT (credential_id) DO NOTHING
          RETURNING ${COLUMNS}`,
         [passkey.id, passkey.userId, passkey.credentialId, Buffer.from(passkey.publicKey), passkey.counter, passkey.transports, passkey.deviceType, passkey.backedUp, passkey.aaguid],
         tx,
-      ),
+      )) ?? null
     );
   }
 
+
   async rename(tx: Transaction | undefined, userId: string, id: string, name: string): Promise<PasskeyRow | null> {
-    return oneFromStored(await this.database.one<StoredPasskey>(`UPDATE passkeys SET name = $3 WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, [id, userId, name], tx));
+    return (await this.database.one<PasskeyRow>(`UPDATE passkeys SET name = $3 WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, [id, userId, name], tx)) ?? null;
   }
 
   async delete(tx: Transaction, userId: string, id: string): Promise<PasskeyRow | null> {
-    return oneFromStored(await this.database.one<StoredPasskey>(`DELETE FROM passkeys WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, [id, userId], tx));
+    return (await this.database.one<PasskeyRow>(`DELETE FROM passkeys WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, [id, userId], tx)) ?? null;
   }
 
   /**
@@ -103,7 +93,7 @@ export class PasskeysRepository {
    * back, and passkeys added before it may be someone else's). The deleted rows, for their e-mails.
    */
   async deleteAllOfUser(tx: Transaction, userId: string): Promise<PasskeyRow[]> {
-    return (await this.database.rows<StoredPasskey>(`DELETE FROM passkeys WHERE user_id = $1 RETURNING ${COLUMNS}`, [userId], tx)).map(fromStored);
+    return this.database.rows<PasskeyRow>(`DELETE FROM passkeys WHERE user_id = $1 RETURNING ${COLUMNS}`, [userId], tx);
   }
 
   /**

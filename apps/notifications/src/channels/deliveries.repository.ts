@@ -33,10 +33,6 @@ export function runsOf(job: { attemptsStarted?: number; attemptsMade: number }):
   return job.attemptsStarted || job.attemptsMade + 1;
 }
 
-/** Whether this run is the job's last: a temporary failure now is a failure for good, and its row must say `failed`. */
-export function isLastRun(job: { attemptsMade: number; opts?: { attempts?: number } }): boolean {
-  return job.attemptsMade + 1 >= (job.opts?.attempts ?? 1);
-}
 
 /**
  * A run's claim, $1–$6: job id, channel, kind, attempts, claim seconds, claim token. It takes the row unless the job

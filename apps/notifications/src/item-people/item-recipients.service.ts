@@ -8,6 +8,9 @@ export interface ItemRecipient extends ItemNotificationSettings {
   userId: string;
 }
 
+/** Whether a person is still told of an item's news by e-mail (`ItemRecipientsService.emailStanding`). */
+export type EmailStanding = 'told' | 'not-of-item' | 'email-off';
+
 /**
  * Who is told of an item's news: its owner and every co-owner, as the projection says. Before items has said anything
  * of the item's people (an item from before co-owners, or its first event not consumed yet), the owner the event
@@ -39,7 +42,7 @@ export class ItemRecipientsService {
    * item transferred or deleted); `email-off` once they turned e-mail off for it. Before items has said anything of the
    * item's people, the job's person is told, as the consumer that enqueued it decided.
    */
-  async emailStanding(itemCode: string, userId: string): Promise<'told' | 'not-of-item' | 'email-off'> {
+  async emailStanding(itemCode: string, userId: string): Promise<EmailStanding> {
     const [people, settings] = await Promise.all([this.people.peopleOf(itemCode), this.settings.settingsOf(itemCode, [userId])]);
     if (!peopleToTell(people, userId).includes(userId)) return 'not-of-item';
     return settings.get(userId)?.email === false ? 'email-off' : 'told';

@@ -10,6 +10,11 @@ import { notificationWorkerOptions } from './queue-settings';
 // SIGTERM: jobs in hand get this long to finish (SMTP and push timeouts are shorter), inside the service's 25 s deadline.
 const DRAIN_TIMEOUT_MS = 15_000;
 
+/** Whether this run is the job's last: a failure now is one for good (a delivery row must say `failed`, not `sending`). */
+export function isLastRun(job: { attemptsMade: number; opts?: { attempts?: number } }): boolean {
+  return job.attemptsMade + 1 >= (job.opts?.attempts ?? 1);
+}
+
 /**
  * The worker of one queue (role `worker` or `all`): started once the application is up, drained on SIGTERM. The
  * channel's processor (`EmailProcessor`, `PushProcessor`) decides what a job does.
@@ -66,7 +71,7 @@ export abstract class QueueWorker<Data> implements OnApplicationBootstrap, OnMod
       if (error instanceof DelayedError) {
         done({ outcome: 'delayed' });
       } else {
-        const final = error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        const final = error instanceof UnrecoverableError || isLastRun(job);
         done({ outcome: final ? 'failed' : 'retried' });
         notificationMetrics.jobFailures.inc({ channel: this.queueName, final: String(final) });
       }

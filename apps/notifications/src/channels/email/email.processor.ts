@@ -5,10 +5,10 @@ import { relayReplyAddress, type UserLanguage } from '@homing/contracts';
 import { InjectConfig, RpcClient, RpcError } from '@homing/platform';
 import type { NotificationsConfig } from '../../config/notifications.config';
 import { emailJobOf, isFinishedJobData, recipientOf, type EmailJob, type StoredEmailJobData } from '../../jobs/email-jobs';
-import { QueueWorker } from '../../jobs/queue-worker';
+import { isLastRun, QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
-import { ItemRecipientsService } from '../../item-people/item-recipients.service';
-import { DeliveriesRepository, HELD_ELSEWHERE, isLastRun, runsOf, type DeliveryAttempt } from '../deliveries.repository';
+import { ItemRecipientsService, type EmailStanding } from '../../item-people/item-recipients.service';
+import { DeliveriesRepository, HELD_ELSEWHERE, runsOf, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { EmailRenderer } from './email-renderer';
@@ -68,7 +68,7 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         return await this.comeBackAt(job, token, DeliveriesRepository.retryAfter(claim), HELD_ELSEWHERE);
       }
       let recipient: Recipient | null;
-      let standing: Awaited<ReturnType<EmailProcessor['standingOf']>>;
+      let standing: EmailStanding;
       try {
         // Asked before the address, so a person no longer told costs no lookup.
         standing = await this.standingOf(mail);
@@ -102,7 +102,7 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
       await this.deliver(job, mail, attempt, recipient);
       await this.scrub(job);
     } catch (error) {
-      const final = error instanceof UnrecoverableError || (!(error instanceof DelayedError) && job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
+      const final = error instanceof UnrecoverableError || (!(error instanceof DelayedError) && isLastRun(job));
       if (final && mayScrub) await this.scrub(job);
       throw error;
     }
@@ -186,7 +186,7 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
    * the job was made when the event came, and a delayed one waits up to OWNER_EMAIL_DELAY_MINUTES, in which they may
    * have been removed from the item or turned its e-mail off. Every other mail is `told`.
    */
-  private standingOf(mail: EmailJob): Promise<'told' | 'not-of-item' | 'email-off'> {
+  private standingOf(mail: EmailJob): Promise<EmailStanding> {
     if (mail.kind === 'new-message' || mail.kind === 'scan-alert') return this.itemRecipients.emailStanding(mail.data.tagCode, mail.data.userId);
     return Promise.resolve('told');
   }

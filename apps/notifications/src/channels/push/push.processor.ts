@@ -5,10 +5,10 @@ import { formatTagCode, type PushPayload, type UserLanguage } from '@homing/cont
 import { InjectConfig, RpcClient } from '@homing/platform';
 import type { NotificationsConfig } from '../../config/notifications.config';
 import { pushJobOf, type PushJob, type PushJobData } from '../../jobs/push-jobs';
-import { QueueWorker } from '../../jobs/queue-worker';
+import { isLastRun, QueueWorker } from '../../jobs/queue-worker';
 import { QUEUES } from '../../persisted-names';
 import { PushSubscriptionsRepository, type StoredPushSubscription } from '../../push-subscriptions/push-subscriptions.repository';
-import { DeliveriesRepository, HELD_ELSEWHERE, isLastRun, runsOf, type DeliveryAttempt } from '../deliveries.repository';
+import { DeliveriesRepository, HELD_ELSEWHERE, runsOf, type DeliveryAttempt } from '../deliveries.repository';
 import { DeliveryReceipts, type MessageReceipt } from '../delivery-receipts';
 import { scanOfAlert, type ScanOfAlert } from '../scan-of-alert';
 import { isAllowedPushEndpoint } from './push-endpoints';
