@@ -124,6 +124,20 @@ describe('docker-compose.yml', () => {
     expect(asRecord(services.identity.environment).LOGIN_CODE_KEY).toMatch(/^\$\{LOGIN_CODE_KEY:\?/);
   });
 
+  it('trusts the forwarded client address from the web proxy alone', () => {
+    // Behind the web nginx every browser would otherwise share nginx's address, and with it one rate limit; trusting a
+    // whole range would let a client reaching the gateway directly on its published port name any address it likes.
+    const proxies = String(asRecord(services.gateway.environment).TRUSTED_PROXIES ?? '');
+    const webAddress = asRecord(asRecord(services.web.networks).default).ipv4_address;
+    expect(proxies).toBe(webAddress);
+    const [subnet] = asArray(asRecord(asRecord(asRecord(compose.networks).default).ipam).config).map((entry) => String(asRecord(entry).subnet));
+    const [network, bits] = subnet.split('/');
+    const asNumber = (address: string) => address.split('.').reduce((sum, octet) => sum * 256 + Number(octet), 0);
+    // The address lies in the network's subnet, or compose would refuse it.
+    const block = 2 ** (32 - Number(bits));
+    expect(Math.floor(asNumber(proxies) / block)).toBe(Math.floor(asNumber(network) / block));
+  });
+
   it('declares every named volume it mounts', () => {
     const declared = Object.keys(asRecord(compose.volumes));
     const mounted = Object.values(services).flatMap((service) =>

@@ -270,6 +270,22 @@ describe('k8s/', () => {
       expect(admitted.map((deployment) => deployment.metadata.name).sort()).toEqual(['gateway', 'web']);
     });
 
+    it('has Prometheus scrape each pod on its http port alone', () => {
+      // Annotation-based scraping makes a target of every declared port; a pod with more than one (the relay's smtp)
+      // names the one that serves /metrics, or Prometheus would speak HTTP to its SMTP listener every interval.
+      const problems = deployments.flatMap((deployment) => {
+        const template = asRecord(deployment.spec.template);
+        const annotations = asRecord(asRecord(template.metadata).annotations);
+        if (annotations['prometheus.io/scrape'] !== 'true') return [];
+        const ports = asArray(asRecord(asArray(asRecord(template.spec).containers)[0]).ports).map(asRecord);
+        const http = ports.find((port) => port.name === 'http');
+        if (ports.length < 2) return [];
+        return String(annotations['prometheus.io/port']) === String(http?.containerPort) ? [] : [`${deployment.metadata.name}: prometheus.io/port is ${annotations['prometheus.io/port']}, not its http port`];
+      });
+      expect(deployments.some((deployment) => asArray(asRecord(asArray(asRecord(asRecord(deployment.spec.template).spec).containers)[0]).ports).length > 1)).toBe(true);
+      expect(problems).toEqual([]);
+    });
+
     it('gives the services egress to NATS, PostgreSQL and Redis only, each rule with a destination, and SMTP and push to the notification workers', () => {
       expect(egressProblems(objects)).toEqual([]);
       const egressPorts = (name: string) => {

@@ -49,7 +49,8 @@ describe('item photos through the gateway', () => {
     for (const [size, url, expected] of [['thumbnail', urls.thumbnail, { width: 100, height: 100 }], ['normal', urls.normal, { width: 400, height: 300 }]] as const) {
       const image = await fetch(`${stack.base}${url}`);
       expect({ size, status: image.status, type: image.headers.get('content-type') }).toEqual({ size, status: 200, type: 'image/webp' });
-      expect(image.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      // The viewer's browser keeps it; no shared cache does, so a deleted photo is gone everywhere but there.
+      expect(image.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
       const metadata = await sharp(Buffer.from(await image.arrayBuffer())).metadata();
       expect({ size, width: metadata.width, height: metadata.height, exif: metadata.exif }).toEqual({ size, ...expected, exif: undefined });
       // Revalidation by ETag.
@@ -60,7 +61,7 @@ describe('item photos through the gateway', () => {
     // A new upload gets new URLs; the old ones no longer promise forever.
     const second = (await (await upload(await phonePhoto())).json()) as PhotoUrls;
     expect(second.normal).not.toBe(urls.normal);
-    expect((await fetch(`${stack.base}${urls.normal}`)).headers.get('cache-control')).toBe('public, max-age=60');
+    expect((await fetch(`${stack.base}${urls.normal}`)).headers.get('cache-control')).toBe('private, max-age=60');
   });
 
   it("refuses anyone but the item's owner with the 404 of a missing item, and anyone anonymous with 401", async () => {

@@ -46,8 +46,10 @@ export class PhotosService {
     // number of guesses, and told a code with a photo from one without).
     await this.scans.scan(code, null);
     const photo = await this.rpc.request('items.rpc.get-photo', { code, size: parsedSize.data });
-    // The versioned URL never changes its image: cache it for good. Without the current version, only briefly.
-    const cacheControl = String(version) === String(photo.version) ? 'public, max-age=31536000, immutable' : 'public, max-age=60';
+    // The versioned URL never changes its image: cache it for good. Without the current version, only briefly. Private
+    // either way: a photo is personal data, gone when the item is deleted or the photo replaced, which a shared cache
+    // (a CDN, a company proxy) would not know; the viewer's own browser has seen it anyway.
+    const cacheControl = String(version) === String(photo.version) ? 'private, max-age=31536000, immutable' : 'private, max-age=60';
     return {
       body: Buffer.from(photo.base64, 'base64'),
       // A version's rendition never changes: the version and size name it.

@@ -106,7 +106,8 @@ export class ItemsService {
       // lost mode ended, a moment before is seen as such (read first, a removed co-owner could still change it, and a
       // note could land on an item no longer lost).
       if (!(await this.items.lock(manager, code))) throw itemNotFound();
-      // The caller is the owner or a co-owner; a co-owner marks it lost or found, and changes nothing else.
+      // The caller is the owner or a co-owner; a co-owner marks it lost or found and writes its note (lost mode is
+      // theirs to run), and changes nothing else (name, reward).
       const person = await this.items.findOwnedByCode(code, ownerUserId, manager);
       if (!person || person.owner_user_id === null) throw itemNotFound();
       if (person.role === 'co-owner' && (changes.name !== undefined || changes.reward !== undefined)) throw ownerOnly();
