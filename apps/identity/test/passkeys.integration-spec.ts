@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { ResponseCode, type PasskeyAuthenticationResponse, type PasskeyRegistrationResponse } from '@homing/contracts';
+import { randomInt, randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { ResponseCode, revokedSessionKey, type PasskeyAuthenticationResponse, type PasskeyRegistrationResponse } from '@homing/contracts';
 import { verifyAccessToken } from '@homing/platform';
-import { SoftAuthenticator, strangerUserHandle, waitForEvent } from '@homing/testing';
+import { expectEventually, SoftAuthenticator, strangerUserHandle, waitForEvent } from '@homing/testing';
 import { claimsOf, IdentityHarness } from './identity-harness';
 
 // Passkeys against the built identity service on real PostgreSQL, NATS and Redis, with a software authenticator
@@ -44,6 +45,28 @@ describe('identity: passkeys', () => {
 
   const assertion = (authenticator: SoftAuthenticator, options: { challenge: string; rpId?: string }, context: Partial<Parameters<SoftAuthenticator['authenticate']>[1]> = {}) =>
     authenticator.authenticate(options, { origin: ORIGIN, ...context }) as PasskeyAuthenticationResponse;
+
+  /** A log-in with the authenticator's passkey: its first access token. */
+  async function logInWith(authenticator: SoftAuthenticator): Promise<string> {
+    const options = await identity.ok('identity.rpc.passkey-login-options', {});
+    return (await identity.ok('identity.rpc.passkey-login', { response: assertion(authenticator, options) })).token;
+  }
+
+  const refresh = (token: string) => identity.call('identity.rpc.refresh-token', { token });
+  const sessionExpired = { ok: false, error: { status: 401, response_code: ResponseCode.SESSION_EXPIRED, message: expect.any(String) } };
+  /** Waits until this many statements wait, directly or behind one that does, for the transaction of backend `pid`. */
+  const blockedBehind = (pid: number, count: number) =>
+    expectEventually(async () => {
+      const [{ blocked }] = await identity.query<{ blocked: number }>(
+        `WITH direct AS (SELECT pid FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)))
+         SELECT count(*)::int AS blocked FROM pg_stat_activity
+         WHERE pid IN (SELECT pid FROM direct) OR pg_blocking_pids(pid) && ARRAY(SELECT pid FROM direct)`,
+        [pid],
+      );
+      expect(blocked).toBeGreaterThanOrEqual(count);
+    });
+  /** Whether the gateways refuse the session's access tokens (its key in Redis), as they are told of every revocation. */
+  const revokedAtGateways = async (token: string) => (await identity.redis.get(revokedSessionKey(identity.namespace, claimsOf(token).sid))) === '1';
 
   describe('registration', () => {
     it('creates a discoverable passkey bound to PUBLIC_URL’s host for a user who just logged in, and announces it', async () => {
@@ -203,6 +226,105 @@ describe('identity: passkeys', () => {
       expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(owner.authenticator, options) })).toEqual(wrongPasswordAnswer);
     });
 
+    it('ends every session opened with a deleted passkey, refreshed ones too, at the gateways at once; other sessions live on', async () => {
+      // The owner's phone holds one passkey, their laptop another; the phone is lost, and deleted from the laptop.
+      const owner = await ownerWithPasskey();
+      const laptop = new SoftAuthenticator();
+      const creation = await identity.ok('identity.rpc.passkey-registration-options', owner);
+      await identity.ok('identity.rpc.register-passkey', { ...owner, response: laptop.register(creation, { origin: ORIGIN }) as PasskeyRegistrationResponse });
+
+      const onPhone = await logInWith(owner.authenticator);
+      const { token: onPhoneRefreshed } = await identity.ok('identity.rpc.refresh-token', { token: onPhone });
+      expect(claimsOf(onPhoneRefreshed).sid).toBe(claimsOf(onPhone).sid);
+      const { token: onPhoneLatest } = await identity.ok('identity.rpc.refresh-token', { token: onPhoneRefreshed });
+      const onPhoneAgain = await logInWith(owner.authenticator);
+      const onLaptop = await logInWith(laptop);
+      const withPassword = (await identity.ok('identity.rpc.login', { email: owner.email, password })).token;
+
+      expect(await identity.ok('identity.rpc.delete-passkey', { userId: owner.userId, passkeyId: owner.passkey.id })).toEqual({});
+
+      for (const token of [onPhoneLatest, onPhoneAgain]) {
+        expect(await revokedAtGateways(token)).toBe(true);
+        expect(await refresh(token)).toEqual(sessionExpired);
+      }
+      // A token rotated away within the grace gets no token for the revoked session either.
+      expect(await refresh(onPhoneRefreshed)).toEqual(sessionExpired);
+      for (const token of [onLaptop, withPassword]) {
+        expect(await revokedAtGateways(token)).toBe(false);
+        expect((await refresh(token)).ok).toBe(true);
+      }
+      expect(await identity.query('SELECT revoked_at FROM sessions WHERE id = $1', [owner.sessionId])).toEqual([{ revoked_at: null }]);
+    });
+
+    it('ends the session the deletion is asked from when that passkey opened it: the credential removed logs in nowhere', async () => {
+      const owner = await ownerWithPasskey();
+      const onPhone = await logInWith(owner.authenticator);
+      // The gateway calls with the user of the session asking: from the phone's own session.
+      expect(await identity.ok('identity.rpc.delete-passkey', { userId: claimsOf(onPhone).id, passkeyId: owner.passkey.id })).toEqual({});
+      expect(await revokedAtGateways(onPhone)).toBe(true);
+      expect(await refresh(onPhone)).toEqual(sessionExpired);
+      expect(await identity.query('SELECT revoked_at FROM sessions WHERE id = $1', [owner.sessionId])).toEqual([{ revoked_at: null }]);
+    });
+
+    it('ends the session of a passkey log-in that was in flight when the passkey was deleted', async () => {
+      const owner = await ownerWithPasskey();
+      // The log-in has recorded the passkey's use and is adding its session, held there by a lock this test keeps; the
+      // deletion comes meanwhile, and the log-in commits before it ends.
+      const key = randomInt(1, 2 ** 31);
+      await identity.query(`CREATE FUNCTION test_hold_session_inserts() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN PERFORM pg_advisory_xact_lock_shared(${key}); RETURN NEW; END $$`);
+      await identity.query('CREATE TRIGGER test_hold_session_inserts BEFORE INSERT ON sessions FOR EACH ROW EXECUTE FUNCTION test_hold_session_inserts()');
+      const holder = new Client({ connectionString: identity.infra.databaseUrl });
+      await holder.connect();
+      try {
+        await holder.query('SELECT pg_advisory_lock($1)', [key]);
+        const [{ pid }] = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+        const options = await identity.ok('identity.rpc.passkey-login-options', {});
+        const login = identity.ok('identity.rpc.passkey-login', { response: assertion(owner.authenticator, options) });
+        await blockedBehind(pid, 1);
+        const deletion = identity.ok('identity.rpc.delete-passkey', { userId: owner.userId, passkeyId: owner.passkey.id });
+        await blockedBehind(pid, 2);
+        await holder.query('SELECT pg_advisory_unlock($1)', [key]);
+        const [{ token }] = await Promise.all([login, deletion]);
+        expect(await revokedAtGateways(token)).toBe(true);
+        expect(await refresh(token)).toEqual(sessionExpired);
+        expect(await identity.query('SELECT id FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [owner.userId])).toEqual([{ id: owner.sessionId }]);
+      } finally {
+        await holder.end();
+        await identity.query('DROP TRIGGER test_hold_session_inserts ON sessions');
+        await identity.query('DROP FUNCTION test_hold_session_inserts()');
+      }
+    });
+
+    it('erases an account by login code while one of its passkeys is being deleted: both finish, one after the other', async () => {
+      const owner = await ownerWithPasskey();
+      const withPasskey = await logInWith(owner.authenticator);
+      const requested = waitForEvent(identity.nc, identity.namespace, 'identity.login-code.requested.v1', (event) => event.data.userId === owner.userId);
+      await identity.ok('identity.rpc.request-login-code', { email: owner.email });
+      const { code } = (await requested).data;
+      // The deletion waits for the passkey's row (held here, as a log-in with it would) while the erasure comes.
+      const holder = new Client({ connectionString: identity.infra.databaseUrl, options: `-c search_path=${identity.schema}` });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT id FROM passkeys WHERE id = $1 FOR UPDATE', [owner.passkey.id]);
+        const [{ pid }] = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+        const deletion = identity.call('identity.rpc.delete-passkey', { userId: owner.userId, passkeyId: owner.passkey.id });
+        await blockedBehind(pid, 1);
+        const erasure = identity.call('identity.rpc.delete-user', { userId: owner.userId, code });
+        await blockedBehind(pid, 2);
+        await holder.query('COMMIT');
+        expect(await Promise.all([deletion, erasure])).toEqual([
+          { ok: true, body: {} },
+          { ok: true, body: { email: owner.email } },
+        ]);
+      } finally {
+        await holder.end();
+      }
+      expect(await revokedAtGateways(withPasskey)).toBe(true);
+      expect(await identity.query('SELECT id FROM users WHERE id = $1', [owner.userId])).toEqual([]);
+    });
+
     it('deletes the passkeys added before a password set with an e-mailed link, and announces each (pre-hijack)', async () => {
       // Someone claims a tag with an address that is not theirs: activation hands them a session of its new account,
       // a "recent log-in", from which they add a passkey.
@@ -214,6 +336,7 @@ describe('identity: passkeys', () => {
       const passkey = await identity.ok('identity.rpc.register-passkey', { ...claimer, response: authenticator.register(creation, { origin: ORIGIN }) as PasskeyRegistrationResponse });
       // A registration begun from that session is not finished after the owner takes the account back.
       const pending = await identity.ok('identity.rpc.passkey-registration-options', claimer);
+      const withPasskey = await logInWith(authenticator);
 
       // The address's owner takes the account back with a reset link.
       const published = waitForEvent(identity.nc, identity.namespace, 'identity.password-reset.requested.v1', (event) => event.data.userId === created.userId);
@@ -223,6 +346,8 @@ describe('identity: passkeys', () => {
       const { token } = await identity.ok('identity.rpc.set-password', { token: data.token, password });
       expect((await deleted).data).toEqual({ userId: created.userId, passkeyId: passkey.id, provider: null });
       expect(await identity.query('SELECT id FROM passkeys WHERE user_id = $1', [created.userId])).toEqual([]);
+      expect(await revokedAtGateways(withPasskey)).toBe(true);
+      expect(await refresh(withPasskey)).toEqual(sessionExpired);
 
       const options = await identity.ok('identity.rpc.passkey-login-options', {});
       expect(await identity.refused('identity.rpc.passkey-login', { response: assertion(authenticator, options) })).toEqual(wrongPasswordAnswer);
@@ -237,11 +362,18 @@ describe('identity: passkeys', () => {
     it('erases the passkeys and open challenges with the account, and exports names and times only', async () => {
       const owner = await ownerWithPasskey({ aaguid: 'fbfc3007-154e-4ecc-8c0b-6e020557d7bd' });
       await identity.ok('identity.rpc.passkey-registration-options', owner);
+      // A session the passkey opened, refreshed: it names the passkey, which must keep neither the export nor the
+      // erasure from working.
+      const { token: withPasskey } = await identity.ok('identity.rpc.refresh-token', { token: await logInWith(owner.authenticator) });
       const exported = await identity.ok('identity.rpc.export-user', { userId: owner.userId });
-      expect(exported.passkeys).toEqual([{ name: null, provider: 'iCloud Keychain', synced: false, createdAt: expect.any(String), lastUsedAt: null }]);
+      expect(exported.passkeys).toEqual([{ name: null, provider: 'iCloud Keychain', synced: false, createdAt: expect.any(String), lastUsedAt: expect.any(String) }]);
+      expect(exported.sessions).toHaveLength(2);
       expect(JSON.stringify(exported)).not.toContain(owner.authenticator.credentialId);
+      expect(JSON.stringify(exported)).not.toContain(owner.passkey.id);
 
       await identity.ok('identity.rpc.delete-user', { userId: owner.userId, password });
+      expect(await revokedAtGateways(withPasskey)).toBe(true);
+      expect(await identity.query('SELECT id FROM sessions WHERE user_id = $1', [owner.userId])).toEqual([]);
       expect(await identity.query('SELECT id FROM passkeys WHERE user_id = $1', [owner.userId])).toEqual([]);
       expect(await identity.query('SELECT challenge FROM passkey_challenges WHERE user_id = $1', [owner.userId])).toEqual([]);
       const options = await identity.ok('identity.rpc.passkey-login-options', {});

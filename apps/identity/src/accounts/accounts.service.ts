@@ -125,8 +125,12 @@ export class AccountsService {
     const started = performance.now();
     if (request.code === undefined) await this.verifyPassword(user, request.password ?? '', started);
     const erased = await this.database.transaction(async (tx) => {
-      if (request.code !== undefined) await this.loginCodes.consumeOwn(tx, user.id, request.code);
-      else {
+      if (request.code !== undefined) {
+        await this.loginCodes.consumeOwn(tx, user.id, request.code);
+        // The user's row before their sessions, as a password's erasure and a passkey's deletion take them: a deletion
+        // in flight finishes first rather than deadlocking with this one.
+        if (!(await this.users.lock(tx, user.id))) throw userNotFound();
+      } else {
         const verified = await this.stillVerified(tx, user);
         if (verified === null) throw userNotFound();
         if (!verified) return false;

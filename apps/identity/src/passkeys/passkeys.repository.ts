@@ -84,6 +84,17 @@ export class PasskeysRepository {
     return (await this.database.one<PasskeyRow>(`UPDATE passkeys SET name = $3 WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, [id, userId, name], tx)) ?? null;
   }
 
+  /**
+   * Locks the user's passkey for its deletion; false when the user has no such passkey. The user's row first (not FOR
+   * UPDATE: a log-in's new session only key-shares it): an erasure and a password set lock it before sessions and
+   * passkeys, so the deletion takes its turn with them instead of deadlocking. Then the passkey's row, which a log-in
+   * with it holds from recording its use to committing its session: the deletion waits for that session to be there.
+   */
+  async lockForDeletion(tx: Transaction, userId: string, id: string): Promise<boolean> {
+    if (!(await this.database.one('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId], tx))) return false;
+    return (await this.database.one('SELECT id FROM passkeys WHERE id = $1 AND user_id = $2 FOR UPDATE', [id, userId], tx)) !== undefined;
+  }
+
   async delete(tx: Transaction, userId: string, id: string): Promise<PasskeyRow | null> {
     return (await this.database.one<PasskeyRow>(`DELETE FROM passkeys WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, [id, userId], tx)) ?? null;
   }

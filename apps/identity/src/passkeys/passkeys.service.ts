@@ -147,8 +147,15 @@ export class PasskeysService {
     return toPasskey(row);
   }
 
+  /**
+   * Deletes the passkey and revokes every session opened with it, refreshed ones too, at the gateways at once: who holds
+   * the lost phone is logged out. The session the deletion is asked from as well, if the passkey opened it (the call
+   * does not say which session asks, and the owner removed the very credential it stands on).
+   */
   async delete(userId: string, passkeyId: string): Promise<void> {
     await this.database.transaction(async (tx) => {
+      if (!(await this.passkeys.lockForDeletion(tx, userId, passkeyId))) throw notFound();
+      await this.sessions.revokeOpenedWith(tx, userId, passkeyId);
       const row = await this.passkeys.delete(tx, userId, passkeyId);
       if (!row) throw notFound();
       await this.outbox.record(tx, 'identity.passkey.deleted.v1', { userId, passkeyId, provider: providerOf(row.aaguid) }, { aggregateId: userId, version: Date.now() });
@@ -213,7 +220,7 @@ export class PasskeysService {
     return this.database.transaction(async (tx) => {
       if (!(await this.passkeys.recordUse(tx, passkey.id, passkey.counter, info.newCounter, info.credentialBackedUp))) refuse('counter did not move on');
       const user = (await this.users.findById(tx, passkey.userId)) ?? refuse('user gone');
-      return this.sessions.open(tx, user);
+      return this.sessions.open(tx, user, { passkeyId: passkey.id });
     });
   }
 }

@@ -17,16 +17,20 @@ export class SessionsRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * Adds the session; false, adding nothing, when its user is gone: an erasure that committed after the caller read
-   * the user (a password checked, a code matched) leaves the foreign key nothing to point at. The caller's transaction
-   * is aborted then and must end.
+   * Adds the session, with the passkey that opened it if one did; false, adding nothing, when its user (or that passkey)
+   * is gone: an erasure that committed after the caller read the user (a password checked, a code matched) leaves the
+   * foreign key nothing to point at. The caller's transaction is aborted then and must end.
    */
-  async insert(tx: Transaction | undefined, session: { id: string; userId: string; jti: string }): Promise<boolean> {
+  async insert(tx: Transaction | undefined, session: { id: string; userId: string; jti: string; passkeyId: string | null }): Promise<boolean> {
     try {
-      await this.database.affected('INSERT INTO sessions (id, user_id, current_jti) VALUES ($1, $2, $3)', [session.id, session.userId, session.jti], tx);
+      await this.database.affected(
+        'INSERT INTO sessions (id, user_id, current_jti, passkey_id) VALUES ($1, $2, $3, $4)',
+        [session.id, session.userId, session.jti, session.passkeyId],
+        tx,
+      );
       return true;
     } catch (error) {
-      // The session's only foreign key is its user.
+      // The session's foreign keys are its user and its passkey: either gone, nobody is left to log in.
       if (isForeignKeyViolation(error)) return false;
       throw error;
     }
@@ -69,6 +73,19 @@ export class SessionsRepository {
        WHERE user_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id <> $2::uuid)
        RETURNING id`,
       [userId, exceptSessionId],
+      tx,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Revokes the user's live sessions opened with the passkey (refreshes keep the session's row, so their successors
+   * too) and returns their ids. Before the passkey's row is deleted: that sets their reference to null.
+   */
+  async revokeOpenedWith(tx: Transaction, userId: string, passkeyId: string): Promise<string[]> {
+    const rows = await this.database.rows<{ id: string }>(
+      'UPDATE sessions SET revoked_at = now() WHERE passkey_id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id',
+      [passkeyId, userId],
       tx,
     );
     return rows.map((row) => row.id);

@@ -33,9 +33,10 @@ export class SessionsService {
   /**
    * Opens a session for the user inside the caller's transaction and returns its first access token. A user whose
    * account was erased since the caller read them gets the answer of an unknown address (401), not a database error.
+   * `passkeyId`: the passkey it is opened with, whose deletion revokes it (`revokeOpenedWith`).
    */
-  async open(tx: Transaction, user: TokenUser): Promise<string> {
-    const session = { id: uuidv7(), userId: user.id, jti: newJti() };
+  async open(tx: Transaction, user: TokenUser, { passkeyId = null }: { passkeyId?: string | null } = {}): Promise<string> {
+    const session = { id: uuidv7(), userId: user.id, jti: newJti(), passkeyId };
     if (!(await this.sessions.insert(tx, session))) throw invalidCredentials();
     return this.sign(user, session.id, session.jti);
   }
@@ -85,6 +86,15 @@ export class SessionsService {
   /** Revokes the user's sessions (all, or all but the one they act from) inside the caller's transaction. */
   async revokeAll(tx: Transaction, userId: string, exceptSessionId: string | null = null): Promise<void> {
     const revoked = await this.sessions.revokeOfUser(tx, userId, exceptSessionId);
+    await this.revocations.announce(revoked);
+  }
+
+  /**
+   * Revokes the user's sessions opened with the passkey, inside the caller's transaction, which must hold the passkey's
+   * row (a log-in with it in flight then commits first, and its session is seen here) and delete it afterwards.
+   */
+  async revokeOpenedWith(tx: Transaction, userId: string, passkeyId: string): Promise<void> {
+    const revoked = await this.sessions.revokeOpenedWith(tx, userId, passkeyId);
     await this.revocations.announce(revoked);
   }
 
