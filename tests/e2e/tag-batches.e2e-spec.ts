@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,8 +31,15 @@ describe('tag batches', () => {
 
   afterAll(() => stack?.stop());
 
-  const mint = (body: unknown, token = admin.token) =>
-    fetch(`${api}/admin/tag-batches`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const mint = (body: unknown, token = admin.token, idempotencyKey?: string) =>
+    fetch(`${api}/admin/tag-batches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }) },
+      body: JSON.stringify(body),
+    });
+  const batchesLabelled = async (label: string) =>
+    (await stack.db.query(`SELECT id FROM "${stack.schemaOf('items')}".tag_batches WHERE label = $1`, [label])).rows.map((row: { id: string }) => row.id);
+  const tagsOf = async (batchIds: string[]) => (await stack.db.query(`SELECT count(*)::int AS n FROM ${items()} WHERE batch_id = ANY($1::uuid[])`, [batchIds])).rows[0].n as number;
   const sheet = (id: string, query = '', token = admin.token) => fetch(`${api}/admin/tag-batches/${id}/sheet${query}`, { headers: { authorization: `Bearer ${token}` } });
 
   it('mints unclaimed tags that finders can already scan', async () => {
@@ -53,6 +61,56 @@ describe('tag batches', () => {
     expect(batch.pages).toBe(417);
     const { rows } = await stack.db.query(`SELECT count(DISTINCT code)::int AS n FROM ${items()} WHERE batch_id = $1`, [batch.id]);
     expect(rows[0].n).toBe(10_000);
+  });
+
+  it('mints one batch for a request retried with the same Idempotency-Key, answering the retry as the first', async () => {
+    const body = { count: 40, label: `Retried ${randomUUID()}` };
+    const key = `mint-${randomUUID()}`;
+    const first = await mint(body, admin.token, key);
+    // The admin's client timed out (504) and sends the same request again.
+    const retry = await mint(body, admin.token, key);
+    expect([first.status, retry.status]).toEqual([201, 201]);
+    const [created, replayed] = (await Promise.all([first.json(), retry.json()])) as TagBatch[];
+    expect(replayed).toEqual(created);
+    expect(await batchesLabelled(body.label)).toEqual([created.id]);
+    expect(await tagsOf([created.id])).toBe(40);
+
+    // The same key with another body is a client bug: refused, nothing minted.
+    const reused = await mint({ ...body, count: 41 }, admin.token, key);
+    expect(reused.status).toBe(422);
+    expect(((await reused.json()) as HttpErrorBody).response_code).toBe('IDEMPOTENCY_KEY_REUSED');
+    // Another admin's key is their own.
+    const other = await mint(body, testAccessToken({ isAdmin: true }).token, key);
+    expect(other.status).toBe(201);
+    expect(((await other.json()) as TagBatch).id).not.toBe(created.id);
+    expect(await batchesLabelled(body.label)).toHaveLength(2);
+    // Without a key, as before: every request mints.
+    for (let sent = 0; sent < 2; sent += 1) expect((await mint(body)).status).toBe(201);
+    expect(await batchesLabelled(body.label)).toHaveLength(4);
+  });
+
+  it('mints one batch when the retry arrives while the first is still minting', async () => {
+    const body = { count: 10_000, label: `Raced ${randomUUID()}` };
+    const key = `mint-${randomUUID()}`;
+    const answers = await Promise.all([mint(body, admin.token, key), mint(body, admin.token, key)]);
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
+    const [one, two] = (await Promise.all(answers.map((answer) => answer.json()))) as TagBatch[];
+    expect(two).toEqual(one);
+    expect(await batchesLabelled(body.label)).toEqual([one.id]);
+    expect(await tagsOf([one.id])).toBe(10_000);
+  });
+
+  it('refuses a malformed Idempotency-Key on minting with the contract error, minting nothing', async () => {
+    const label = `Malformed key ${randomUUID()}`;
+    for (const key of ['', 'has spaces', 'k'.repeat(129)]) {
+      const response = await mint({ count: 5, label }, admin.token, key);
+      expect({ key, status: response.status, body: await response.json() }).toEqual({
+        key,
+        status: 400,
+        body: { response_code: 'MALFORMED_REQUEST', message: expect.stringContaining('Idempotency-Key') },
+      });
+    }
+    expect(await batchesLabelled(label)).toEqual([]);
   });
 
   it('lets only admins mint, and refuses bad batches', async () => {

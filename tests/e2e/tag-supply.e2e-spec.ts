@@ -177,6 +177,34 @@ describe('the tag supply', () => {
     expect(printed).not.toContain(email);
   });
 
+  it('draws at most two PDF sheets at once: another download meanwhile is refused with the contract’s 503 and Retry-After', async () => {
+    const operator = await newUser();
+    await identityCommand('grant-admin', operator.email);
+    const admin = await logIn(operator);
+    // Large enough that an unread download stays in flight: its render waits for the reader (the stream's back-pressure).
+    const batch = (await (await call('POST', '/admin/tag-batches', admin, { count: 10_000, label: 'Drawn two at a time' })).json()) as TagBatch;
+    const download = () => call('GET', `/admin/tag-batches/${batch.id}/sheet.pdf`, admin);
+
+    // Two downloads started and left unread hold the gateway's two renders (apps/gateway/src/admin: PDF_RENDERS_AT_ONCE).
+    const held = [await download(), await download()];
+    expect(held.map((response) => response.status)).toEqual([200, 200]);
+    // Any more meanwhile, sent together, are refused at once without drawing anything.
+    const refused = await Promise.all([download(), download(), download()]);
+    for (const response of refused) {
+      expect({ status: response.status, retryAfter: Number(response.headers.get('retry-after')) > 0, body: await response.json() }).toEqual({
+        status: 503,
+        retryAfter: true,
+        body: { response_code: 'SERVICE_BUSY', message: expect.any(String) },
+      });
+    }
+    // The held ones complete as whole PDFs.
+    for (const response of held) expect((await readPdf(Buffer.from(await response.arrayBuffer()))).pages).toBe(batch.pages);
+    // Their renders over, the next download is drawn.
+    const after = await download();
+    expect(after.status).toBe(200);
+    expect((await readPdf(Buffer.from(await after.arrayBuffer()))).pages).toBe(batch.pages);
+  });
+
   it('streams the PDF and the CSV of a 10,000-tag batch whole', async () => {
     const { token: admin } = await (async () => {
       const operator = await newUser();

@@ -114,9 +114,9 @@ export const RpcMap = {
     request: z.object({ code: z.string(), ownerUserId: z.uuid() }),
     response: nothing,
   },
-  /** Mints a batch of unclaimed tags (admins only: the gateway checks). */
+  /** Mints a batch of unclaimed tags (admins only: the gateway checks); a retry with the same key gets the first batch. */
   'items.rpc.create-tag-batch': {
-    request: createTagBatchBodySchema.extend({ createdBy: z.uuid() }),
+    request: createTagBatchBodySchema.extend({ createdBy: z.uuid(), idempotencyKey: idempotencyKeySchema.optional() }),
     response: tagBatchSchema,
   },
   /** One A4 page of a batch's printable sheet, as SVG; 404 for an unknown batch or a page past the last. */

@@ -15,7 +15,9 @@ import {
 } from '@homing/contracts';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
 import { ApiRoute, ApiTags } from '../http/api-route.decorator';
+import { IdempotencyKey } from '../http/idempotency-key';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { PDF_RENDERS_AT_ONCE } from './pdf-renders';
 import { TagBatchesService, type TagBatchFile, type TagSheetPage } from './tag-batches.service';
 
 /** Admins mint tags in batches and print them: every route is `caller: 'admin'`, refused to anyone else by the auth guard. */
@@ -28,14 +30,22 @@ export class TagBatchesHttpController {
   @ApiRoute({
     caller: 'admin',
     summary: 'Mint a batch of unclaimed tags',
-    description: `Up to ${TAG_BATCH_MAX_COUNT} tags a batch.`,
+    description:
+      `Up to ${TAG_BATCH_MAX_COUNT} tags a batch. Minting thousands takes a while: a client that retries (after a 504, ` +
+      'say) sends the same Idempotency-Key with the same body and gets the first batch, 201 with the same body, ' +
+      'never a second one, even while the first is still being minted (the retry waits for it). Keys are per admin.',
     status: 201,
     body: createTagBatchBodySchema,
     answer: tagBatchSchema,
     errors: [400, 422],
+    idempotent: true,
   })
-  create(@Body(new ZodBodyPipe(createTagBatchBodySchema)) body: CreateTagBatchBody, @CurrentUser() admin: AuthenticatedUser): Promise<TagBatch> {
-    return this.tagBatches.create(admin, body);
+  create(
+    @Body(new ZodBodyPipe(createTagBatchBodySchema)) body: CreateTagBatchBody,
+    @CurrentUser() admin: AuthenticatedUser,
+    @IdempotencyKey() idempotencyKey: string | undefined,
+  ): Promise<TagBatch> {
+    return this.tagBatches.create(admin, body, idempotencyKey);
   }
 
   @Get()
@@ -54,12 +64,15 @@ export class TagBatchesHttpController {
   @ApiRoute({
     caller: 'admin',
     summary: 'The batch’s printable sheet as one PDF: A4 pages of QR codes with their codes under them and crop marks',
+    description:
+      `Each gateway draws at most ${PDF_RENDERS_AT_ONCE} sheets at once (a download holds its place until its file ends ` +
+      'or its client goes away); another download meanwhile is refused at once, 503 SERVICE_BUSY with Retry-After.',
     produces: ['application/pdf'],
     answer: { description: 'The PDF, streamed as an attachment' },
     errors: [404],
   })
   async pdf(@Param('id') batchId: string, @CurrentUser() admin: AuthenticatedUser, @Res() reply: FastifyReply): Promise<void> {
-    sendFile(reply, 'application/pdf', await this.tagBatches.pdf(admin, batchId));
+    sendFile(reply, 'application/pdf', await this.tagBatches.pdf(admin, batchId, reply));
   }
 
   @Get(':id/codes.csv')

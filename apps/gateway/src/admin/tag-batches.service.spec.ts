@@ -1,6 +1,9 @@
+import { once } from 'node:events';
+import type { FastifyReply } from 'fastify';
 import { ResponseCode, type TagBatchRecord } from '@homing/contracts';
 import { RpcError, type RpcClient } from '@homing/platform';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
+import type { ApiError } from '../http/http-error';
 import { csvField, TagBatchesService } from './tag-batches.service';
 
 const ADMIN = { id: '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10', isAdmin: true } as AuthenticatedUser;
@@ -44,6 +47,22 @@ function setUp(records: TagBatchRecord[], { failCodesAfter = Infinity } = {}) {
   return { service, calls };
 }
 
+/** What the service sets on the reply before answering (Retry-After on a refusal). */
+interface RecordedReply {
+  header(name: string, value: string): RecordedReply;
+  sent: Record<string, string>;
+}
+function replyHeaders(): RecordedReply & FastifyReply {
+  const reply: RecordedReply = {
+    sent: {},
+    header(name, value) {
+      reply.sent[name.toLowerCase()] = value;
+      return reply;
+    },
+  };
+  return reply as RecordedReply & FastifyReply;
+}
+
 async function read(body: AsyncIterable<Buffer | string>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of body) chunks.push(Buffer.from(chunk));
@@ -54,7 +73,7 @@ describe('TagBatchesService', () => {
   it('refuses anyone but an admin before asking items', async () => {
     const { service, calls } = setUp([batch('b1', ADMIN.id)]);
     const user = { ...ADMIN, isAdmin: false };
-    for (const attempt of [service.list(user), service.get(user, 'b1'), service.pdf(user, 'b1'), service.csv(user, 'b1')]) {
+    for (const attempt of [service.list(user), service.get(user, 'b1'), service.pdf(user, 'b1', replyHeaders()), service.csv(user, 'b1')]) {
       await expect(attempt).rejects.toMatchObject({ status: 403 });
     }
     expect(calls).toEqual([]);
@@ -91,16 +110,65 @@ describe('TagBatchesService', () => {
 
   it('answers 404 for an unknown batch before any file begins', async () => {
     const { service } = setUp([batch('b1', ADMIN.id)]);
-    await expect(service.pdf(ADMIN, 'nope')).rejects.toMatchObject({ body: { status: 404 } });
+    await expect(service.pdf(ADMIN, 'nope', replyHeaders())).rejects.toMatchObject({ body: { status: 404 } });
   });
 
   it('draws one PDF page per 24 tags', async () => {
     const { service } = setUp([batch('b1', ADMIN.id, 50)]);
-    const file = await service.pdf(ADMIN, 'b1');
+    const file = await service.pdf(ADMIN, 'b1', replyHeaders());
     const pdf = (await read(file.body)).toString('latin1');
     expect(pdf.startsWith('%PDF-')).toBe(true);
     expect(pdf.match(/\/Type \/Page\b/g)).toHaveLength(3);
     expect(pdf).toContain('/Count 3');
+  });
+
+  it('draws at most two PDFs at once in this process: a third meanwhile is refused 503 SERVICE_BUSY with Retry-After, asking items nothing', async () => {
+    const { service, calls } = setUp([batch('b1', ADMIN.id, 30)]);
+    // Unread, each file's render is in flight: it goes at its reader's pace.
+    const held = [await service.pdf(ADMIN, 'b1', replyHeaders()), await service.pdf(ADMIN, 'b1', replyHeaders())];
+    const asked = calls.length;
+    const refusedReply = replyHeaders();
+    const refused = await service.pdf(ADMIN, 'b1', refusedReply).then(
+      () => null,
+      (error: ApiError) => ({ status: error.getStatus(), body: error.getResponse() }),
+    );
+    expect(refused).toEqual({ status: 503, body: { response_code: ResponseCode.SERVICE_BUSY, message: expect.any(String) } });
+    expect(Number(refusedReply.sent['retry-after'])).toBeGreaterThan(0);
+    expect(calls).toHaveLength(asked);
+    // The CSV costs no drawing: not limited.
+    await expect(service.csv(ADMIN, 'b1')).resolves.toBeDefined();
+
+    // The renders in flight complete whole, and then their places are free again.
+    for (const file of held) expect((await read(file.body)).toString('latin1')).toMatch(/^%PDF-[\s\S]*\/Count 2[\s\S]*%%EOF\s*$/);
+    const next = [await service.pdf(ADMIN, 'b1', replyHeaders()), await service.pdf(ADMIN, 'b1', replyHeaders())];
+    await expect(service.pdf(ADMIN, 'b1', replyHeaders())).rejects.toMatchObject({ status: 503 });
+    for (const file of next) await read(file.body);
+  });
+
+  it('frees a render’s place when its batch is unknown, its reader goes away, or items fails', async () => {
+    const { service } = setUp([batch('b1', ADMIN.id, 30)]);
+    // Unknown batches: refused 404 without keeping a place.
+    for (let attempt = 0; attempt < 3; attempt += 1) await expect(service.pdf(ADMIN, 'nope', replyHeaders())).rejects.toMatchObject({ body: { status: 404 } });
+    // The reader goes away before the first byte, and after it (Fastify destroys the stream when the client leaves).
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const file = await service.pdf(ADMIN, 'b1', replyHeaders());
+      file.body.destroy();
+      await once(file.body, 'close');
+    }
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const file = await service.pdf(ADMIN, 'b1', replyHeaders());
+      // Left mid-way, the stream is destroyed with an AbortError: only its close is awaited.
+      const closed = new Promise((resolve) => file.body.once('close', resolve));
+      for await (const chunk of file.body) if (chunk) break;
+      // The place is given back once the page being drawn is done and the render has stopped.
+      await closed;
+    }
+    const last = [await service.pdf(ADMIN, 'b1', replyHeaders()), await service.pdf(ADMIN, 'b1', replyHeaders())];
+    for (const file of last) file.body.destroy();
+
+    // Items fails before the file begins: each attempt reaches items again rather than being refused busy.
+    const failing = setUp([batch('b1', ADMIN.id, 30)], { failCodesAfter: 0 });
+    for (let attempt = 0; attempt < 3; attempt += 1) await expect(failing.service.pdf(ADMIN, 'b1', replyHeaders())).rejects.toThrow('items went away');
   });
 
   it('fails the file, rather than ending it short, when the codes stop coming mid-way', async () => {

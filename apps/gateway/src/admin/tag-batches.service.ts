@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import {
   foundPageUrl,
   formatTagCode,
@@ -16,6 +17,7 @@ import { InjectConfig, RpcClient, RpcError } from '@homing/platform';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
+import { PDF_RENDER_RETRY_AFTER_SECONDS, PDF_RENDERS_AT_ONCE, RenderPlaces } from './pdf-renders';
 import { pdfSheetPages, renderTagSheetPdf } from './tag-sheet-pdf';
 
 export type TagSheetPage = RpcResponse<'items.rpc.tag-batch-sheet'>;
@@ -33,15 +35,21 @@ export interface TagBatchFile {
  */
 @Injectable()
 export class TagBatchesService {
+  private readonly pdfRenders = new RenderPlaces(PDF_RENDERS_AT_ONCE);
+
   constructor(
     private readonly rpc: RpcClient,
     @InjectConfig() private readonly config: Pick<GatewayConfig, 'PUBLIC_URL' | 'RELAY_DOMAIN'>,
   ) {}
 
-  create(admin: AuthenticatedUser, body: CreateTagBatchBody): Promise<TagBatch> {
+  /**
+   * With an `Idempotency-Key`, items mints at most one batch per key and admin: a retry after a timeout gets the
+   * first batch (waiting for it if it is still being minted), never a second one.
+   */
+  create(admin: AuthenticatedUser, body: CreateTagBatchBody, idempotencyKey?: string): Promise<TagBatch> {
     requireAdmin(admin);
     // Ten thousand inserts take longer than a scan: a generous timeout.
-    return this.rpc.request('items.rpc.create-tag-batch', { ...body, createdBy: admin.id }, { timeoutMs: 30_000 });
+    return this.rpc.request('items.rpc.create-tag-batch', { ...body, createdBy: admin.id, idempotencyKey }, { timeoutMs: 30_000 });
   }
 
   async list(admin: AuthenticatedUser): Promise<TagBatchList> {
@@ -62,12 +70,30 @@ export class TagBatchesService {
     return this.rpc.request('items.rpc.tag-batch-sheet', { batchId, page: page ?? 1 });
   }
 
-  /** The batch's printable sheet as one PDF: the same A4 grid as the SVG sheet, with crop marks around each tag. */
-  async pdf(admin: AuthenticatedUser, batchId: string): Promise<TagBatchFile> {
+  /**
+   * The batch's printable sheet as one PDF: the same A4 grid as the SVG sheet, with crop marks around each tag. At
+   * most PDF_RENDERS_AT_ONCE are drawn at once in this process, each holding its place until its file has ended or its
+   * reader has gone; another is refused at once, 503 SERVICE_BUSY with Retry-After (set on `reply`), before anything
+   * is asked of items.
+   */
+  async pdf(admin: AuthenticatedUser, batchId: string, reply: Pick<FastifyReply, 'header'>): Promise<TagBatchFile> {
     requireAdmin(admin);
-    const { batch, codes } = await this.openCodes(batchId);
-    const sheet = { publicUrl: this.config.PUBLIC_URL, relayDomain: this.config.RELAY_DOMAIN, label: batch.label, pages: pdfSheetPages(batch.count) };
-    return { filename: `${fileStem(batch)}.pdf`, body: Readable.from(renderTagSheetPdf(sheet, codes)) };
+    const release = this.pdfRenders.take();
+    if (!release) {
+      void reply.header('retry-after', String(PDF_RENDER_RETRY_AFTER_SECONDS));
+      throw new ApiError(503, ResponseCode.SERVICE_BUSY, 'Too many tag sheets are being drawn right now. Try again shortly.');
+    }
+    try {
+      const { batch, codes } = await this.openCodes(batchId);
+      const sheet = { publicUrl: this.config.PUBLIC_URL, relayDomain: this.config.RELAY_DOMAIN, label: batch.label, pages: pdfSheetPages(batch.count) };
+      const body = Readable.from(renderTagSheetPdf(sheet, codes));
+      // Ended, failed, or destroyed because the client went away (Fastify destroys a stream whose response closed).
+      body.once('end', release).once('close', release);
+      return { filename: `${fileStem(batch)}.pdf`, body };
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 
   /** One row per tag: the printed code, the URL its QR code opens, and the URL of its QR image. */

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { withDatabase, type ServiceCommand } from '@homing/platform';
+import { IdempotencyKeys, withDatabase, type ServiceCommand } from '@homing/platform';
 import type { ItemsConfig } from '../config/items.config';
 import { itemsDatabase } from '../database/items.database';
 import { TagBatchesRepository } from './tag-batches.repository';
@@ -21,7 +21,7 @@ export const printSheetCommand: ServiceCommand<ItemsConfig> = {
     if (!batchId) throw new Error('--batch <id> is required');
     const out = resolve(option(args, '--out') ?? '.');
     await withDatabase(itemsDatabase(config), async (database) => {
-      const batches = new TagBatchesService(new TagBatchesRepository(database), config);
+      const batches = new TagBatchesService(new TagBatchesRepository(database), new IdempotencyKeys(database), config);
       await mkdir(out, { recursive: true });
       for (let page = 1, pages = 1; page <= pages; page += 1) {
         const sheet = await batches.sheet(batchId, page);

@@ -31,10 +31,6 @@ const CODES_OF_BATCH = `SELECT code FROM items WHERE batch_id = $1 AND code > $2
 export class TagBatchesRepository {
   constructor(private readonly database: Database) {}
 
-  transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
-    return this.database.transaction(work);
-  }
-
   async insertBatch(transaction: Transaction, batch: { id: string; label: string; count: number; createdBy: string }): Promise<TagBatchRow> {
     const row = await this.database.one<TagBatchRow>(
       'INSERT INTO tag_batches (id, label, tag_count, created_by) VALUES ($1, $2, $3, $4) RETURNING id, label, tag_count, created_at',

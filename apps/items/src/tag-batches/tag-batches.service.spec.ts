@@ -1,3 +1,4 @@
+import type { IdempotencyKeys } from '@homing/platform';
 import type { ItemsConfig } from '../config/items.config';
 import type { TagBatchesRepository, TagBatchRow, TagBatchSummaryRow } from './tag-batches.repository';
 import { TagBatchesService } from './tag-batches.service';
@@ -14,7 +15,7 @@ function setUp({ batch = row as TagBatchRow | null, summaries = [summary] } = {}
     listSummaries: jest.fn(async () => summaries),
     findCodesAfter: jest.fn(async () => ['AAAAAAAAAAAAAAAB', 'AAAAAAAAAAAAAAAC']),
   };
-  const service = new TagBatchesService(repository as unknown as TagBatchesRepository, { PUBLIC_URL: 'https://homing.example', RELAY_DOMAIN: 'relay.homing.example' } as ItemsConfig);
+  const service = new TagBatchesService(repository as unknown as TagBatchesRepository, {} as IdempotencyKeys, { PUBLIC_URL: 'https://homing.example', RELAY_DOMAIN: 'relay.homing.example' } as ItemsConfig);
   return { service, repository };
 }
 

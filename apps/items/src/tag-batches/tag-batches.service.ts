@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ResponseCode, type TagBatch, type TagBatchRecord } from '@homing/contracts';
-import { RpcError, InjectConfig } from '@homing/platform';
+import { IdempotencyKeys, RpcError, InjectConfig } from '@homing/platform';
 import type { ItemsConfig } from '../config/items.config';
 import { mintTagCode } from '../tags/mint-tag-code';
 import { TagBatchesRepository, type TagBatchRow, type TagBatchSummaryRow } from './tag-batches.repository';
@@ -14,23 +14,27 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class TagBatchesService {
   constructor(
     private readonly batches: TagBatchesRepository,
+    private readonly idempotencyKeys: IdempotencyKeys,
     @InjectConfig() private readonly config: ItemsConfig,
   ) {}
 
   /**
    * Mints `count` unclaimed tags in one transaction with their batch. Unclaimed tags publish no event: nobody owns
-   * them until they are claimed.
+   * them until they are claimed. With an idempotency key (per admin), a retry within 24 h gets the batch the first
+   * request minted, and one that arrives while the first is still minting waits for it: never a second batch.
    */
-  async create(batch: { count: number; label: string; createdBy: string }): Promise<TagBatch> {
-    const row = await this.batches.transaction(async (manager) => {
+  async create({ idempotencyKey, ...batch }: { count: number; label: string; createdBy: string; idempotencyKey?: string }): Promise<TagBatch> {
+    const idempotent = idempotencyKey
+      ? { operation: 'items.create-tag-batch', caller: batch.createdBy, key: idempotencyKey, request: { count: batch.count, label: batch.label } }
+      : null;
+    return this.idempotencyKeys.run(idempotent, async (manager) => {
       const created = await this.batches.insertBatch(manager, { id: randomUUID(), ...batch });
       // An 80-bit code practically never collides; if one does, it is skipped and another minted.
       for (let minted = 0; minted < batch.count; ) {
         minted += await this.batches.insertTags(manager, created.id, Array.from({ length: batch.count - minted }, mintTagCode));
       }
-      return created;
+      return toTagBatch(created);
     });
-    return toTagBatch(row);
   }
 
   /** Every batch, newest first, with how many of its tags are activated. */
