@@ -7,8 +7,9 @@ import { plainMail, smtpSend, smtpSession } from '../support/smtp-client';
 import { stackForSuite } from '../support/stack';
 
 // The relay as sending servers meet it: several mails over one connection (each only to its own recipients), reply
-// addresses of conversations that take no more mail (refused for good, not retried for days), a From header without
-// an address, and a mail retried through an outage of messaging (its tries do not use up the sender's hour).
+// addresses of conversations that take no more mail (refused for good, not retried for days), a mail delivered to
+// one recipient of two (taken, not bounced), a mail retried after messaging forgot it, a From header without an
+// address, and a mail retried through an outage of messaging (its tries do not use up the sender's hour).
 describe('the mail relay: connections, closed conversations and retries', () => {
   const stack = stackForSuite({ relay: true });
   const call = <T = unknown>(method: string, path: string, options: ApiCaller = {}) => apiExchange<T>(stack, method, path, options);
@@ -80,6 +81,45 @@ describe('the mail relay: connections, closed conversations and retries', () => 
     expect((await call('POST', `/items/${other.code}/handover`, { finderToken: handedOver, body: { code: today.code } })).status).toBe(200);
     const toClosed = await smtpSend(stack.relaySmtpPort as number, { mailFrom: other.email, rcptTo: [closedReplyAddress] }, mail(other.email, closedReplyAddress, 'Thanks!'));
     expect(toClosed.rcptReplies[0]).toMatch(/^550 5\.7\.1 /);
+  });
+
+  it('answers 250 for a mail posted to one recipient when another’s conversation closed after RCPT TO (no bounce of what was delivered)', async () => {
+    const owner = await ownerWithItem(stack);
+    const other = await ownerWithItem(stack);
+    const finderToken = (await call<CreateMessageResponse>('POST', `/items/${other.code}/messages`, { body: { content: 'I have your keys.' } })).body.finder_token as string;
+    const closingReplyAddress = replyToOf(await mailWithSubject(stack, other.email, 'Someone wrote about your lost item'));
+    const smtp = await smtpSession(stack.relaySmtpPort as number);
+    try {
+      expect(await smtp.command(`MAIL FROM:<${other.email}>`)).toMatch(/^250/);
+      expect(await smtp.command(`RCPT TO:<${tagAddress(owner.code)}>`)).toMatch(/^250/);
+      expect(await smtp.command(`RCPT TO:<${closingReplyAddress}>`)).toMatch(/^250/);
+      // Handed over between RCPT TO and the end of DATA: that conversation takes no more messages.
+      const { body: today } = await call<HandoverCode>('GET', `/user/items/${other.code}/handover-code`, { token: other.token });
+      expect((await call('POST', `/items/${other.code}/handover`, { finderToken, body: { code: today.code } })).status).toBe(200);
+      expect(await smtp.data(mail(other.email, tagAddress(owner.code), 'Your keys are at the front desk.'))).toMatch(/^250/);
+    } finally {
+      smtp.close();
+    }
+    await expectEventually(async () => expect(await contents(owner.code, owner.token)).toEqual([['finder', 'Your keys are at the front desk.']]), { timeoutMs: 5000 });
+    await settle();
+    expect(await contents(other.code, other.token)).toEqual([['finder', 'I have your keys.']]);
+  });
+
+  it('adds nothing for a mail retried after messaging’s idempotency key expired (24 h): the relay knows it for the retries’ days', async () => {
+    const owner = await ownerWithItem(stack);
+    const finder = finderAddress();
+    const retried = mail(finder, tagAddress(owner.code), 'I found your keys by the river.');
+    expect((await smtpSend(stack.relaySmtpPort as number, { mailFrom: finder, rcptTo: [tagAddress(owner.code)] }, retried)).data).toBe(250);
+    await expectEventually(async () => expect(await contents(owner.code, owner.token)).toHaveLength(1), { timeoutMs: 5000 });
+    // A day and an hour later, as far as messaging can tell: its key for the mail is past its window.
+    const aged = await stack.db.query(
+      `UPDATE "${stack.schemaOf('messaging')}".idempotency_keys SET created_at = created_at - interval '25 hours' WHERE scope LIKE 'messaging.relay-message:%'`,
+    );
+    expect(aged.rowCount).toBeGreaterThan(0);
+    // The sending server never saw the 250 and tries again, as it does for up to five days.
+    expect((await smtpSend(stack.relaySmtpPort as number, { mailFrom: finder, rcptTo: [tagAddress(owner.code)] }, retried)).data).toBe(250);
+    await settle();
+    expect(await contents(owner.code, owner.token)).toEqual([['finder', 'I found your keys by the river.']]);
   });
 
   it('takes the envelope’s sender when the From header names no address', async () => {

@@ -3,6 +3,7 @@ import { PlatformModule } from '@homing/platform';
 import type { MailRelayConfig } from './config/mail-relay.config';
 import { MailRelayService } from './relay/mail-relay.service';
 import { RelayLimits } from './relay/relay-limits';
+import { RelayedMailsRepository } from './relay/relayed-mails.repository';
 import { RelaySmtpServer } from './smtp/relay-smtp.server';
 
 @Module({})
@@ -11,7 +12,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forService({ service: 'mail-relay', config, redisUrl: config.REDIS_URL })],
-      providers: [RelayLimits, MailRelayService, RelaySmtpServer],
+      providers: [RelayLimits, RelayedMailsRepository, MailRelayService, RelaySmtpServer],
     };
   }
 }

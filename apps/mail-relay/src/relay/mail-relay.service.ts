@@ -6,21 +6,14 @@ import { InjectConfig, RpcClient, RpcError } from '@homing/platform';
 import type { MailRelayConfig } from '../config/mail-relay.config';
 import { automatedReason, mailLanguage, messageOf, type MailHeaders } from './inbound-mail';
 import { RelayLimits } from './relay-limits';
-
-/** An SMTP answer other than 250: the code and text the sending server gets (and, for 5xx, bounces to its user). */
-export class SmtpReply extends Error {
-  constructor(
-    readonly responseCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { RelayedMailsRepository } from './relayed-mails.repository';
+import { SmtpReply } from './smtp-reply';
 
 const NO_SUCH_USER = () => new SmtpReply(550, '5.1.1 No such user here');
 const TRY_LATER = () => new SmtpReply(451, '4.3.0 Temporary failure, please try again later');
 // The conversation was handed over, or its finder left: it takes no more messages, now or on any retry.
 const CLOSED = () => new SmtpReply(550, '5.7.1 This conversation takes no more mail');
+const INVALID_SENDER = () => new SmtpReply(550, '5.1.7 Invalid sender address');
 const TOO_MANY_GUESSES = (waitMs: number) => new SmtpReply(450, `4.7.1 Too many unknown addresses from your host, try again in ${Math.ceil(waitMs / 60_000)} minutes`);
 const TOO_MANY_MESSAGES = (waitMs: number) => new SmtpReply(450, `4.7.1 Too many messages for this tag, try again in ${Math.ceil(waitMs / 60_000)} minutes`);
 
@@ -42,7 +35,7 @@ export interface ReceivedMail {
 
 const mails = new Counter({
   name: 'homing_relay_mails_total',
-  help: 'Mails received by the relay, by outcome (relayed, automated, empty, refused)',
+  help: 'Mails received by the relay, by outcome (relayed, partial, automated, empty, limited, refused, failed)',
   labelNames: ['outcome'],
 });
 const recipients = new Counter({
@@ -64,6 +57,7 @@ export class MailRelayService {
   constructor(
     private readonly rpc: RpcClient,
     private readonly limits: RelayLimits,
+    private readonly relayedMails: RelayedMailsRepository,
     @InjectConfig() private readonly config: MailRelayConfig,
   ) {}
 
@@ -103,9 +97,11 @@ export class MailRelayService {
   }
 
   /**
-   * `DATA` ended: the mail's text as a message of every accepted recipient. Resolves when the mail is taken (relayed,
-   * or dropped as a machine's or empty); throws the SMTP answer when it is refused, 4xx for the sender to retry. A
-   * retried mail is recognised by its Message-ID and adds nothing twice.
+   * `DATA` ended: the mail's text as a message of every accepted recipient. Resolves when the mail is taken (relayed
+   * to one recipient at least, or dropped as a machine's or empty); throws the SMTP answer when it is refused, 4xx for
+   * the sender to retry the whole mail. A recipient that refuses the mail for good (gone or closed since RCPT TO) after
+   * another took it is logged, not bounced: the sender would believe nothing was delivered. A retried mail is
+   * recognised by its Message-ID, and adds nothing twice where it was posted.
    */
   async deliver(mail: ReceivedMail, envelopeSender: string | null, targets: RelayTarget[]): Promise<void> {
     const automated = automatedReason(mail.headers, envelopeSender);
@@ -123,32 +119,49 @@ export class MailRelayService {
       return;
     }
     const language = mailLanguage(mail.headers.get('content-language'), content);
+    const mailId = createHash('sha256')
+      .update(mail.messageId ?? `${from}\n${mail.subject ?? ''}\n${content}`)
+      .digest('base64url');
+    let relayed = 0;
+    const refusals: SmtpReply[] = [];
     for (const target of targets) {
+      const tag = `tag ${target.itemCode.slice(0, 4)}…`;
+      const relayedMail = { recipient: target.recipient, mailId, from, content };
+      // Posted on an earlier try whose 250 the sender never saw: nothing to write, nor to count against the limits.
+      if (await this.relayedMails.wasRelayed(relayedMail)) {
+        relayed += 1;
+        this.logger.log(`mail already relayed to ${tag}: a retry`);
+        continue;
+      }
       const { waitMs, refund } = await this.limits.admitMessage(target.itemCode, from);
       if (waitMs > 0) {
         mails.inc({ outcome: 'limited' });
         throw TOO_MANY_MESSAGES(waitMs);
       }
-      const mailId = createHash('sha256')
-        .update(mail.messageId ?? `${from}\n${mail.subject ?? ''}\n${content}`)
-        .digest('base64url');
       try {
-        const relayed = await this.rpc.request('messaging.rpc.relay-message', { recipient: target.recipient, from, language, content, mailId });
-        this.logger.log(`mail relayed: message ${relayed.messageId} by the ${relayed.author} of tag ${target.itemCode.slice(0, 4)}…`);
+        const message = await this.rpc.request('messaging.rpc.relay-message', { recipient: target.recipient, from, language, content, mailId });
+        relayed += 1;
+        await this.relayedMails.remember(relayedMail);
+        this.logger.log(`mail relayed: message ${message.messageId} by the ${message.author} of ${tag}`);
       } catch (error) {
         if (error instanceof RpcError && error.body.status < 500) {
-          // Gone since RCPT TO (erased, the finder left), or a sender address the thread cannot take: nothing to retry.
-          mails.inc({ outcome: 'refused' });
-          if (error.body.status === 422) throw new SmtpReply(550, '5.1.7 Invalid sender address');
-          throw error.body.status === 409 ? CLOSED() : NO_SUCH_USER();
+          // Gone since RCPT TO (erased, handed over, the finder left), or a sender address the thread cannot take:
+          // nothing to retry, and no reason to refuse the others.
+          refusals.push(error.body.status === 422 ? INVALID_SENDER() : error.body.status === 409 ? CLOSED() : NO_SUCH_USER());
+          this.logger.warn(`mail not relayed to one of its recipients (${tag}): ${error.body.response_code}`);
+          continue;
         }
-        // The sender retries a 451: this try's count goes back.
+        // The sender retries a 451 (the whole mail; where it was posted, the retry adds nothing): this try's count goes back.
         await refund();
         mails.inc({ outcome: 'failed' });
         this.logger.warn(`relay failed: ${(error as Error).message}`);
         throw TRY_LATER();
       }
     }
-    mails.inc({ outcome: 'relayed' });
+    if (relayed === 0 && refusals.length > 0) {
+      mails.inc({ outcome: 'refused' });
+      throw refusals[0];
+    }
+    mails.inc({ outcome: refusals.length > 0 ? 'partial' : 'relayed' });
   }
 }

@@ -1,10 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { simpleParser } from 'mailparser';
+import { Counter } from 'prom-client';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { InjectConfig } from '@homing/platform';
 import type { MailRelayConfig } from '../config/mail-relay.config';
-import { MailRelayService, SmtpReply, type RelayTarget } from '../relay/mail-relay.service';
+import { MailRelayService, type RelayTarget } from '../relay/mail-relay.service';
+import { SmtpReply } from '../relay/smtp-reply';
+import { ConnectionLimits } from './connection-limits';
+
+const connectionLimits = new Counter({
+  name: 'homing_relay_connection_limits_total',
+  help: 'Connections the relay answered 421 for a limit: client (too many open from one client), mails (too many over one connection), lifetime (open too long)',
+  labelNames: ['limit'],
+});
 
 /** Mails over this size are refused (`SIZE` is announced, so a polite sender does not even try). */
 export const MAX_MAIL_BYTES = 256 * 1024;
@@ -26,17 +35,29 @@ function targetsOf(session: SMTPServerSession): Map<string, RelayTarget> {
  * The relay's inbound SMTP server (smtp-server): no AUTH (it relays to nobody but the product's own addresses, so it
  * is no open relay), STARTTLS when a certificate is configured, `SIZE` 256 KB. Each recipient is checked at
  * `RCPT TO`, so unknown ones are refused before any data; the mail is parsed (mailparser) and handed to
- * MailRelayService, and nothing of it is kept.
+ * MailRelayService, and nothing of it is kept. One client holds so many connections at once, a connection carries so
+ * many mails, sits idle so long and stays open so long at all (RELAY_SMTP_*): past each, 421 and the sender comes back.
  */
 @Injectable()
 export class RelaySmtpServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(RelaySmtpServer.name);
   private server?: SMTPServer;
+  private readonly limits: ConnectionLimits;
+  // Each connection's deadline (RELAY_SMTP_MAX_CONNECTION_SECONDS), and the connections whose mail is being decided:
+  // one past its deadline then gets its answer first, as a sender whose 250 was cut off would send the mail again.
+  private readonly deadlines = new WeakMap<SMTPServerSession, NodeJS.Timeout>();
+  private readonly deciding = new WeakSet<SMTPServerSession>();
+  private readonly expired = new WeakSet<SMTPServerSession>();
 
   constructor(
     private readonly relay: MailRelayService,
     @InjectConfig() private readonly config: MailRelayConfig,
-  ) {}
+  ) {
+    this.limits = new ConnectionLimits(config.RELAY_DOMAIN, {
+      connectionsPerClient: config.RELAY_SMTP_MAX_CONNECTIONS_PER_CLIENT,
+      mailsPerConnection: config.RELAY_SMTP_MAX_MAILS_PER_CONNECTION,
+    });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     const tls =
@@ -52,9 +73,31 @@ export class RelaySmtpServer implements OnApplicationBootstrap, OnApplicationShu
       ...(tls ?? {}),
       disableReverseLookup: true,
       logger: false,
-      maxClients: 200,
-      socketTimeout: 60_000,
+      maxClients: this.config.RELAY_SMTP_MAX_CLIENTS,
+      // Idle: the client's turn and nothing came (smtp-server does not count the time it waits for these handlers).
+      socketTimeout: this.config.RELAY_SMTP_IDLE_TIMEOUT_SECONDS * 1000,
+      // At shutdown, how long connections may finish before they are cut.
       closeTimeout: 10_000,
+      onConnect: (session, callback) => {
+        const refused = this.limits.open(session);
+        if (refused) {
+          connectionLimits.inc({ limit: 'client' });
+          return callback(refused);
+        }
+        const deadline = setTimeout(() => this.expire(session), this.config.RELAY_SMTP_MAX_CONNECTION_SECONDS * 1000);
+        deadline.unref();
+        this.deadlines.set(session, deadline);
+        callback();
+      },
+      onClose: (session) => {
+        this.limits.close(session);
+        clearTimeout(this.deadlines.get(session));
+      },
+      onMailFrom: (_address, session, callback) => {
+        const refused = this.limits.startMail(session);
+        if (refused) connectionLimits.inc({ limit: 'mails' });
+        callback(refused);
+      },
       onRcptTo: (address, session, callback) => {
         const targets = targetsOf(session);
         // A recipient named twice is one (as smtp-server keeps `rcptTo`).
@@ -69,9 +112,15 @@ export class RelaySmtpServer implements OnApplicationBootstrap, OnApplicationShu
         );
       },
       onData: (stream, session, callback) => {
+        const answer = (error?: Error) => {
+          this.deciding.delete(session);
+          callback(error);
+          // Past its deadline while its mail was decided: closed now that the answer is out.
+          if (this.expired.has(session)) setImmediate(() => this.expire(session));
+        };
         this.receive(stream, session).then(
-          () => callback(),
-          (error: Error) => callback(error instanceof SmtpReply ? error : new SmtpReply(451, '4.3.0 Temporary failure, please try again later')),
+          () => answer(),
+          (error: Error) => answer(error instanceof SmtpReply ? error : new SmtpReply(451, '4.3.0 Temporary failure, please try again later')),
         );
       },
     });
@@ -93,6 +142,16 @@ export class RelaySmtpServer implements OnApplicationBootstrap, OnApplicationShu
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  /** A connection past its deadline: 421 and closed, unless its mail is being decided (then once it is answered). */
+  private expire(session: SMTPServerSession): void {
+    this.expired.add(session);
+    if (this.deciding.has(session)) return;
+    const connection = [...(this.server?.connections ?? [])].find((candidate) => candidate.session === session);
+    if (!connection) return;
+    connectionLimits.inc({ limit: 'lifetime' });
+    connection.send(421, `4.4.2 ${this.config.RELAY_DOMAIN} Connection open too long, please reconnect`);
+  }
+
   private async receive(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> {
     // A mail that cannot be read will not be readable on the next try either: refused for good, not retried.
     const parsed = await simpleParser(stream, { skipHtmlToText: false, skipTextToHtml: true, skipImageLinks: true }).catch(() => {
@@ -100,6 +159,7 @@ export class RelaySmtpServer implements OnApplicationBootstrap, OnApplicationShu
       stream.resume();
       throw new SmtpReply(550, '5.6.0 Message could not be read');
     });
+    this.deciding.add(session);
     // smtp-server stops counting at the limit and says so once the stream has ended.
     if (stream.sizeExceeded) throw new SmtpReply(552, '5.3.4 Message too big: 256 KB at most');
     const mailFrom = session.envelope.mailFrom;

@@ -1,0 +1,96 @@
+import { Logger } from '@nestjs/common';
+import { ResponseCode, type RelayRecipient } from '@homing/contracts';
+import { RpcError, RpcUnavailableError, type RpcClient } from '@homing/platform';
+import type { MailRelayConfig } from '../config/mail-relay.config';
+import { MailRelayService, type ReceivedMail, type RelayTarget } from './mail-relay.service';
+import type { RelayLimits } from './relay-limits';
+import type { RelayedMailsRepository } from './relayed-mails.repository';
+
+const FIRST: RelayTarget = { recipient: { kind: 'tag', code: 'ABCDEFGHJKMNPQRS' }, itemCode: 'ABCDEFGHJKMNPQRS' };
+const SECOND: RelayTarget = { recipient: { kind: 'reply', token: 'abcdefghijklmnopqrstuvwxyz' }, itemCode: 'TUVWXYZ234567ABC' };
+const MAIL: ReceivedMail = { headers: { get: () => undefined, has: () => false }, messageId: '<m1@example.test>', from: 'sam@example.test', subject: 'Keys', text: 'I found your keys.', attachmentNames: [] };
+
+const closed = () => RpcError.conflict(ResponseCode.CONVERSATION_CLOSED, 'closed');
+const gone = () => RpcError.notFound(ResponseCode.NOT_FOUND, 'No such recipient.');
+const away = () => new RpcUnavailableError('messaging.rpc.relay-message');
+const posts = () => undefined;
+
+/** The relay with messaging answering each recipient as told (a message, or an error), and an empty memory of mails. */
+function relayWith(answers: Array<[RelayTarget, () => Error | undefined]>, relayedBefore: RelayRecipient[] = []) {
+  const posted: RelayRecipient[] = [];
+  const request = jest.fn(async (_subject: string, body: { recipient: RelayRecipient }) => {
+    const [target, answer] = answers.find(([candidate]) => candidate.recipient === body.recipient) as [RelayTarget, () => Error | undefined];
+    const error = answer();
+    if (error) throw error;
+    posted.push(body.recipient);
+    return { itemCode: target.itemCode, conversationId: 'c1', messageId: posted.length, author: 'finder' };
+  });
+  const refund = jest.fn(async () => undefined);
+  const admitMessage = jest.fn(async () => ({ waitMs: 0, refund }));
+  const remembered: RelayRecipient[] = [];
+  const relayedMails = {
+    wasRelayed: jest.fn(async (mail: { recipient: RelayRecipient }) => relayedBefore.includes(mail.recipient)),
+    remember: jest.fn(async (mail: { recipient: RelayRecipient }) => void remembered.push(mail.recipient)),
+  };
+  const service = new MailRelayService(
+    { request } as unknown as RpcClient,
+    { admitMessage } as unknown as RelayLimits,
+    relayedMails as unknown as RelayedMailsRepository,
+    { RELAY_DOMAIN: 'relay.example' } as MailRelayConfig,
+  );
+  return { service, posted, remembered, request, admitMessage, refund, relayedMails };
+}
+
+describe('MailRelayService.deliver', () => {
+  let warnings: jest.SpyInstance;
+  beforeEach(() => {
+    warnings = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('takes a mail (250) that reached one recipient when a later one is refused for good, and logs the one refused', async () => {
+    const { service, posted } = relayWith([[FIRST, posts], [SECOND, closed]]);
+    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).resolves.toBeUndefined();
+    expect(posted).toEqual([FIRST.recipient]);
+    expect(warnings).toHaveBeenCalledWith(expect.stringMatching(/^mail not relayed to one of its recipients \(tag TUVW…\): CONVERSATION_CLOSED/));
+  });
+
+  it('still relays to the later recipients when an earlier one is refused for good', async () => {
+    const { service, posted } = relayWith([[FIRST, gone], [SECOND, posts]]);
+    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).resolves.toBeUndefined();
+    expect(posted).toEqual([SECOND.recipient]);
+  });
+
+  it('refuses the mail (5xx) when every recipient refuses it for good', async () => {
+    const { service } = relayWith([[FIRST, closed], [SECOND, gone]]);
+    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).rejects.toMatchObject({ responseCode: 550, message: '5.7.1 This conversation takes no more mail' });
+  });
+
+  it('answers 451 for the whole mail when messaging is away for a later recipient, giving that try’s count back', async () => {
+    const { service, posted, refund } = relayWith([[FIRST, posts], [SECOND, away]]);
+    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).rejects.toMatchObject({ responseCode: 451 });
+    expect(posted).toEqual([FIRST.recipient]);
+    expect(refund).toHaveBeenCalledTimes(1);
+  });
+
+  it('remembers each recipient it relayed to, and on a retry posts (and counts) only the others', async () => {
+    const first = relayWith([[FIRST, posts], [SECOND, away]]);
+    await expect(first.service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).rejects.toMatchObject({ responseCode: 451 });
+    expect(first.remembered).toEqual([FIRST.recipient]);
+    expect(first.relayedMails.remember).toHaveBeenCalledWith({ recipient: FIRST.recipient, mailId: expect.any(String), from: 'sam@example.test', content: 'I found your keys.' });
+
+    const retry = relayWith([[FIRST, posts], [SECOND, posts]], first.remembered);
+    await expect(retry.service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).resolves.toBeUndefined();
+    expect(retry.posted).toEqual([SECOND.recipient]);
+    expect(retry.admitMessage).toHaveBeenCalledTimes(1);
+    // The same mail is known by the same id on every try.
+    expect(retry.relayedMails.wasRelayed.mock.calls[0][0]).toEqual(first.relayedMails.remember.mock.calls[0][0]);
+  });
+
+  it('remembers nothing it did not relay', async () => {
+    const { service, remembered } = relayWith([[FIRST, closed], [SECOND, away]]);
+    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).rejects.toMatchObject({ responseCode: 451 });
+    expect(remembered).toEqual([]);
+  });
+});
