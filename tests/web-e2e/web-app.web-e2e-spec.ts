@@ -357,7 +357,7 @@ describe('the web app in a browser', () => {
     sendFirst: 'Send to the owner',
     sendReply: 'Send reply',
     messages: 'Messages',
-    unread: '1 unread messages',
+    unread: '1 unread message',
     reset: 'Reset item',
     resetConfirm: 'Yes, reset',
     resetDone: 'Item reset.',
@@ -385,7 +385,7 @@ describe('the web app in a browser', () => {
     sendFirst: 'Verstuur naar de eigenaar',
     sendReply: 'Antwoord versturen',
     messages: 'Berichten',
-    unread: '1 ongelezen berichten',
+    unread: '1 ongelezen bericht',
     reset: 'Voorwerp resetten',
     resetConfirm: 'Ja, resetten',
     resetDone: 'Voorwerp gereset.',
@@ -413,7 +413,7 @@ describe('the web app in a browser', () => {
     sendFirst: 'Enviar al propietario',
     sendReply: 'Enviar respuesta',
     messages: 'Mensajes',
-    unread: '1 mensajes sin leer',
+    unread: '1 mensaje sin leer',
     reset: 'Restablecer objeto',
     resetConfirm: 'Sí, restablecer',
     resetDone: 'Objeto restablecido.',
@@ -459,7 +459,7 @@ describe('the web app in a browser', () => {
     await finderThread.getByText('at the station').waitFor();
 
     await owner.goto(url(`/found/${tag}`));
-    await owner.getByLabel(texts.unread).waitFor();
+    await owner.getByLabel(texts.unread, { exact: true }).waitFor();
     await owner.getByText('I found your backpack').waitFor();
     await declinePush(owner, texts);
     await owner.getByLabel(texts.message, { exact: true }).fill('Thank you! I can pick it up at 5.');

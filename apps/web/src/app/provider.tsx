@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
 import { useEffect, useState, type ReactNode } from 'react';
 
+import { forgetLoginTarget } from '../features/auth/redirects';
 import type { ApiClient } from '../lib/api-client';
 import { PageProvider } from './page-provider';
 import { tanstackPageQueries } from './tanstack-page-queries';
@@ -13,13 +14,17 @@ export function createQueryClient(): QueryClient {
 
 /**
  * Empties the cache when the session ends (logout, account deletion, expiry) or another user logs in, so the next user
- * of this tab never sees the previous one's data, not even while their own loads. A refresh keeps it: same user.
+ * of this tab never sees the previous one's data, not even while their own loads. A refresh keeps it: same user. The
+ * page a pending login code was to return to goes too: the next person's login in this browser must not land there.
  */
 function forgetOtherUsersData(api: ApiClient, queryClient: QueryClient): () => void {
   let userId = api.claims()?.id ?? null;
   return api.onSessionChange(() => {
     const nextUserId = api.claims()?.id ?? null;
-    if (nextUserId !== userId) queryClient.clear();
+    if (nextUserId !== userId) {
+      queryClient.clear();
+      forgetLoginTarget();
+    }
     userId = nextUserId;
   });
 }

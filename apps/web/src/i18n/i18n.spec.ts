@@ -25,32 +25,77 @@ function textAt(texts: Texts, key: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+// i18next picks a counted text's form (`key_one`, `key_many`, …) by the language's Intl.PluralRules: each language has
+// the forms of its own rules (Spanish a `many`, for a million), not English's.
+const pluralSuffix = /_(zero|one|two|few|many|other)$/;
+const pluralForms = (language: string) => new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+
+/** The keys a language must have: English's, with each counted text in the plural forms of the language's rules. */
+function keysFor(language: string, english: string[]): string[] {
+  const counted = new Set(english.filter((key) => pluralSuffix.test(key)).map((key) => key.replace(pluralSuffix, '')));
+  const plain = english.filter((key) => !pluralSuffix.test(key));
+  return [...plain, ...[...counted].flatMap((key) => pluralForms(language).map((form) => `${key}_${form}`))];
+}
+
+/** The English text a language's key translates: the same form, or English's `other` for a form English lacks. */
+function englishOf(key: string): string | undefined {
+  return textAt(en, key) ?? textAt(en, key.replace(pluralSuffix, '_other'));
+}
+
 describe('texts', () => {
   const english = keysOf(en);
 
   it.each([
     ['nl', nl],
     ['es', es],
-  ])('has every English text in %s, and nothing else', (_language, texts) => {
-    const missing = english.filter((key) => !textAt(texts, key)?.trim());
+  ])('has every English text in %s, and nothing else', (language, texts) => {
+    const expected = keysFor(language, english);
+    const missing = expected.filter((key) => !textAt(texts, key)?.trim());
     expect(missing).toEqual([]);
-    expect(keysOf(texts).filter((key) => !english.includes(key))).toEqual([]);
+    expect(keysOf(texts).filter((key) => !expected.includes(key))).toEqual([]);
+  });
+
+  it.each([
+    ['en', en],
+    ['nl', nl],
+    ['es', es],
+  ])('has, in %s, every plural form its rules pick for a text with a count', (language, texts) => {
+    // A text with {{count}} is chosen by the count: a plain one would read "1 unread messages", and a form missing
+    // from a language (Spanish `many`: 1000000) falls back to English's.
+    const counted = [...new Set(english.filter((key) => textAt(en, key)?.includes('{{count}}')).map((key) => key.replace(pluralSuffix, '')))];
+    expect(counted).toContain('found.unread');
+    const missing = counted.flatMap((key) => pluralForms(language).map((form) => `${key}_${form}`)).filter((key) => !textAt(texts, key)?.trim());
+    expect(missing).toEqual([]);
+  });
+
+  it.each([
+    ['en', 1, '1 unread message'],
+    ['en', 1_000_000, '1000000 unread messages'],
+    ['nl', 1, '1 ongelezen bericht'],
+    ['nl', 2, '2 ongelezen berichten'],
+    ['es', 1, '1 mensaje sin leer'],
+    ['es', 2, '2 mensajes sin leer'],
+    ['es', 1_000_000, '1000000 mensajes sin leer'],
+  ] as const)('words a count in %s in its plural form: %i', async (language, count, text) => {
+    const i18n = createI18n();
+    await chooseLanguage(i18n, language);
+    expect(i18n.t('found.unread', { count })).toBe(text);
   });
 
   it.each([
     ['nl', nl],
     ['es', es],
-  ])('keeps the same placeholders in %s', (_language, texts) => {
+  ])('keeps the same placeholders in %s', (language, texts) => {
     const placeholders = (text = '') => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
-    for (const key of english) expect([key, placeholders(textAt(texts, key))]).toEqual([key, placeholders(textAt(en, key))]);
+    for (const key of keysFor(language, english)) expect([key, placeholders(textAt(texts, key))]).toEqual([key, placeholders(englishOf(key))]);
   });
 
   it.each([
     ['nl', nl],
     ['es', es],
-  ])('keeps the same inline tags (links, code) in %s', (_language, texts) => {
+  ])('keeps the same inline tags (links, code) in %s', (language, texts) => {
     const tags = (text = '') => [...text.matchAll(/<(\/?\w+)>/g)].map((match) => match[1]).sort();
-    for (const key of english) expect([key, tags(textAt(texts, key))]).toEqual([key, tags(textAt(en, key))]);
+    for (const key of keysFor(language, english)) expect([key, tags(textAt(texts, key))]).toEqual([key, tags(englishOf(key))]);
   });
 
   it('calls a tag by one Dutch word everywhere: "label", never "tag"', () => {
@@ -66,7 +111,8 @@ describe('texts', () => {
     const used = new Set(Object.values(sources).flatMap((source) => [...source.matchAll(keyLiteral)].map((match) => match[1])));
     expect(used.size).toBeGreaterThan(100);
     expect(used).toContain('validation.required');
-    expect([...used].filter((key) => !textAt(en, key)?.trim())).toEqual([]);
+    // A counted text is named without its plural form: t('found.unread', { count }).
+    expect([...used].filter((key) => !(textAt(en, key) ?? textAt(en, `${key}_other`))?.trim())).toEqual([]);
   });
 
   it('has no texts in Italian yet (listed, not selectable)', () => {

@@ -27,8 +27,10 @@ export function useMintTagBatch() {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    // No Idempotency-Key and so no retry: a repeated POST would mint a second batch.
-    mutationFn: (body: CreateTagBatchBody) => api.request<TagBatch>('POST', '/admin/tag-batches', { body, timeoutMs: MINT_TIMEOUT_MS }),
+    // The key makes the POST safe to retry (a timeout, a 504 while thousands of tags are minted): the gateway answers a
+    // repeat with the first batch, never a second one.
+    mutationFn: ({ idempotencyKey, ...body }: CreateTagBatchBody & { idempotencyKey: string }) =>
+      api.request<TagBatch>('POST', '/admin/tag-batches', { body, idempotencyKey, timeoutMs: MINT_TIMEOUT_MS }),
     onSuccess: () => refetchAfterChange(queryClient, { queryKey: tagBatchesKey }),
   });
 }

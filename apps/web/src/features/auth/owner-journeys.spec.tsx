@@ -66,6 +66,32 @@ describe('carrying c/ec through the login code', () => {
     await waitFor(() => expect(second.router.state.location.pathname).toBe(`/found/${CODE}`));
     expect(localStorage.getItem('homing.afterLogin')).toBeNull();
   });
+
+  it('forgets it at log-out: the next person to log in with a code in this browser is not sent to the previous one’s thread', async () => {
+    const alice = fakeToken({ id: '0190a000-0000-7000-8000-00000000000a', email: 'alice@example.com' });
+    const bob = fakeToken({ id: '0190a000-0000-7000-8000-00000000000b', email: 'bob@example.com' });
+    const fetch = gateway({
+      'GET /api/v1/magic-link': () => jsonResponse(200, { message: 'sent' }),
+      'POST /api/v1/user/login': () => jsonResponse(200, { token: alice }),
+      'POST /api/v1/auth/logout': () => jsonResponse(204),
+      'POST /api/v1/magic-link/login': () => jsonResponse(200, { token: bob }),
+      'GET /api/v1/user/items': () => jsonResponse(200, []),
+      'GET /api/v1/user/found-items': () => jsonResponse(200, {}),
+    });
+    // Alice follows a thread link, asks for a login code, then logs in with her password instead.
+    const { router } = renderApp(`/login/email?c=${CODE}&email=alice%40example.com`, { fetch });
+    await userEvent.click(await screen.findByRole('button', { name: 'Send me a login code' }));
+    await userEvent.click(await screen.findByRole('link', { name: 'Back to logging in with a password' }));
+    await userEvent.type(await screen.findByLabelText('Password'), 'correct horse');
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/found/${CODE}`));
+    await userEvent.click(await screen.findByRole('button', { name: 'Log out' }));
+    await screen.findByRole('link', { name: 'Log in' });
+
+    // Within the code's 10 minutes Bob opens, in the same browser, the link of a code he asked for on his phone.
+    await act(() => router.navigate('/login/code?code=BOBC2345'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/items'));
+  });
 });
 
 describe('the mail countdown', () => {

@@ -1,3 +1,3 @@
 // What other features may use of push (the only way in from outside features/push: see eslint.config.mjs).
 export { PushOptIn } from './push-opt-in';
-export { unsubscribeOwnerPush } from './push-subscription';
+export { forgetFinderPush, unsubscribeOwnerPush } from './push-subscription';

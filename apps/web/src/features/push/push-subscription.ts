@@ -86,11 +86,62 @@ export async function subscribeToPush(api: ApiClient, target: PushTarget, langua
   try {
     const body = bodyOf(subscription);
     if (target.kind === 'owner') await api.request<void>('POST', '/user/push/register', { body });
-    else await api.request<void>('POST', `/items/${encodeURIComponent(target.code)}/push/register`, { body, headers: finderHeaders(target.finderToken) });
+    else {
+      await api.request<void>('POST', `/items/${encodeURIComponent(target.code)}/push/register`, { body, headers: finderHeaders(target.finderToken) });
+      rememberFinderPush(body.endpoint, target.code);
+    }
   } catch (error) {
     if (!existing) await subscription.unsubscribe().catch(() => false);
     throw error;
   }
+}
+
+// A browser has one push subscription, which tells the owner who is logged in and any finder who wrote from this
+// browser alike. The codes whose finder's conversation it was registered for, with its endpoint: an owner's log-out
+// must not end a finder's pushes with it.
+// WARNING: persisted in users' browsers; renaming it makes the next log-out end those finders' pushes.
+const finderPushKey = 'homing.push.finders';
+
+interface FinderPushes {
+  endpoint: string;
+  codes: string[];
+}
+
+function keptFinderPushes(): FinderPushes | null {
+  try {
+    const value = JSON.parse(localStorage.getItem(finderPushKey) ?? 'null') as Partial<FinderPushes> | null;
+    if (typeof value?.endpoint !== 'string' || !Array.isArray(value.codes)) return null;
+    return { endpoint: value.endpoint, codes: value.codes.filter((code): code is string => typeof code === 'string') };
+  } catch {
+    return null;
+  }
+}
+
+function keepFinderPushes(pushes: FinderPushes | null): void {
+  try {
+    if (pushes?.codes.length) localStorage.setItem(finderPushKey, JSON.stringify(pushes));
+    else localStorage.removeItem(finderPushKey);
+  } catch {
+    // Storage unavailable: a log-out then ends the browser's subscription, as it did before finders were counted.
+  }
+}
+
+function rememberFinderPush(endpoint: string, code: string): void {
+  const kept = keptFinderPushes();
+  // Codes kept for another endpoint were for a subscription this browser no longer has.
+  const codes = kept?.endpoint === endpoint ? kept.codes.filter((known) => known !== code) : [];
+  keepFinderPushes({ endpoint, codes: [...codes, code] });
+}
+
+/** The finder forgot their conversation about `code`: the server dropped its push subscriptions with it. */
+export function forgetFinderPush(code: string): void {
+  const kept = keptFinderPushes();
+  if (kept) keepFinderPushes({ endpoint: kept.endpoint, codes: kept.codes.filter((known) => known !== code) });
+}
+
+function tellsFinders(endpoint: string): boolean {
+  const kept = keptFinderPushes();
+  return kept?.endpoint === endpoint && kept.codes.length > 0;
 }
 
 // Logging out waits at most this long for the push subscription to be taken away: it must never hang on it.
@@ -99,8 +150,9 @@ export const PUSH_UNSUBSCRIBE_WAIT_MS = 2000;
 /**
  * Stops this browser's pushes for the owner who is leaving, so the next person at it gets none of theirs: the server
  * forgets the subscription (`tellServer`, with the still-valid token; not after deleting the account, whose
- * subscriptions the server drops itself), then the browser ends it. Never fails and waits at most `timeoutMs`; what
- * is still under way then goes on in the background.
+ * subscriptions the server drops itself), then the browser ends it, unless a finder's pushes come through it too
+ * (registered from this browser) and the server did forget the owner's. Never fails and waits at most `timeoutMs`;
+ * what is still under way then goes on in the background.
  */
 export async function unsubscribeOwnerPush(api: ApiClient, { tellServer }: { tellServer: boolean }, timeoutMs = PUSH_UNSUBSCRIBE_WAIT_MS): Promise<void> {
   if (!pushSupported()) return;
@@ -108,8 +160,16 @@ export async function unsubscribeOwnerPush(api: ApiClient, { tellServer }: { tel
     const registration = await navigator.serviceWorker.getRegistration();
     const subscription = await registration?.pushManager.getSubscription();
     if (!subscription) return;
-    if (tellServer) await api.request<void>('POST', '/user/push/unregister', { body: { endpoint: subscription.endpoint } }).catch(() => undefined);
+    const ownerForgotten = tellServer
+      ? await api.request<void>('POST', '/user/push/unregister', { body: { endpoint: subscription.endpoint } }).then(
+          () => true,
+          () => false,
+        )
+      : true;
+    // Unanswered, the server may still push the owner's news here: the subscription goes, finders' pushes with it.
+    if (ownerForgotten && tellsFinders(subscription.endpoint)) return;
     await subscription.unsubscribe();
+    keepFinderPushes(null);
   })().catch(() => undefined);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));

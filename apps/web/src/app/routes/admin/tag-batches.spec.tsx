@@ -74,6 +74,32 @@ describe('tag batches (admins)', () => {
     expect(screen.getByLabelText('Label')).toHaveValue('');
   });
 
+  it('sends each batch with a key of its own, and a retry after a timeout with the same one: one batch, never two', async () => {
+    let posts = 0;
+    const minted = batch({ id: '0190a000-0000-7000-8000-0000000000b2', label: 'Fair, May', count: 250, claimed: 0, pages: 7 });
+    const fetch = gateway({
+      [tagBatchesRoute]: () => jsonResponse(200, { batches: [] }),
+      // The first answer is lost on the way (a proxy's 504); the gateway answers the retry with the first batch.
+      'POST /api/v1/admin/tag-batches': () => (++posts === 1 ? jsonResponse(504, { response_code: 'TIMEOUT', message: 'Timed out.' }) : jsonResponse(201, minted)),
+    });
+    renderApp('/admin/tag-batches', { fetch, token: adminToken() });
+    await screen.findByText('No batches yet. Mint the first one with the form.');
+    const mint = async (label: string) => {
+      await userEvent.type(screen.getByLabelText('Label'), label);
+      await userEvent.type(screen.getByLabelText('Number of tags'), '250');
+      await userEvent.click(screen.getByRole('button', { name: 'Mint batch' }));
+    };
+    await mint('Fair, May');
+    expect(await screen.findByText('Batch “Fair, May” minted: 250 new tags.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('Label')).toHaveValue(''));
+    await mint('Fair, June');
+    await waitFor(() => expect(callsTo(fetch, 'POST', '/api/v1/admin/tag-batches')).toHaveLength(3));
+    const keys = callsTo(fetch, 'POST', '/api/v1/admin/tag-batches').map((call) => headersOf(call[1])['idempotency-key']);
+    expect(keys[0]).toMatch(/^[\w.:-]{16,128}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
   it('checks the form before sending it', async () => {
     const fetch = gateway({ [tagBatchesRoute]: () => jsonResponse(200, { batches: [] }) });
     renderApp('/admin/tag-batches', { fetch, token: adminToken() });

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -10,6 +10,7 @@ import { FormField } from '../../../components/form/form-field';
 import { errorText, validationErrors } from '../../../lib/error-catalogue';
 import { useFlash } from '../../../lib/flash';
 import { requiredText } from '../../../lib/form-schemas';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { useMintTagBatch } from '../api';
 
 // createTagBatchBodySchema's label: at most 100 characters, on one line.
@@ -42,12 +43,18 @@ export function MintBatchForm() {
     [t, maxCount],
   );
   const form = useForm<MintValues>({ resolver: zodResolver(schema), defaultValues: { label: '', count: '' } });
+  // One key per batch: the same form sent again after a failure reuses it (the server may have minted it already), a
+  // changed form or the next batch gets a new one (the server refuses a key with another body).
+  const attempt = useRef<{ body: string; key: string } | null>(null);
 
-  const submit = ({ label, count }: MintValues) =>
+  const submit = ({ label, count }: MintValues) => {
+    const body = { label: label.trim(), count: Number(count) };
+    if (attempt.current?.body !== JSON.stringify(body)) attempt.current = { body: JSON.stringify(body), key: newIdempotencyKey() };
     mint.mutate(
-      { label: label.trim(), count: Number(count) },
+      { ...body, idempotencyKey: attempt.current.key },
       {
         onSuccess: (batch) => {
+          attempt.current = null;
           flash.show('success', 'admin.mint.minted', { tags: batch.count, label: batch.label });
           form.reset();
         },
@@ -57,6 +64,7 @@ export function MintBatchForm() {
         },
       },
     );
+  };
 
   // Shown under the form unless the server named one of its fields (then the message sits by that field).
   const server = mint.error ? validationErrors(t, mint.error, FIELDS) : null;

@@ -49,7 +49,7 @@ function BatchCard({ batch }: { batch: TagBatchSummary }) {
         </div>
         <div>
           <dt>{t('admin.batches.activated')}</dt>
-          <dd>{t('admin.batches.activatedOf', { claimed: number(batch.claimed), count: number(batch.count) })}</dd>
+          <dd>{t('admin.batches.activatedOf', { claimed: number(batch.claimed), total: number(batch.count) })}</dd>
         </div>
         <div>
           <dt>{t('admin.batches.minted')}</dt>

@@ -18,7 +18,7 @@ import { takePrerenderedDraft, takePrerenderedFocus } from '../prerendered-draft
 import { useResumeLink, type ResumeAddress } from '../use-resume-link';
 import { useConversation } from '../use-conversation';
 import { useThread } from '../use-thread';
-import { PushOptIn } from '../../push';
+import { forgetFinderPush, PushOptIn } from '../../push';
 import { useApi } from '../../../lib/api-context';
 import { ApiError } from '../../../lib/api-transport';
 import { errorText, validationErrors } from '../../../lib/error-catalogue';
@@ -120,6 +120,8 @@ export function FinderView({ item, resume: resumeAddress, onItemChanged }: { ite
   };
 
   const afterForget = () => {
+    // The server dropped the conversation's push subscriptions with it.
+    forgetFinderPush(item.code);
     setConfirmingForget(false);
     thread.clear();
     openedToken.current = null;
