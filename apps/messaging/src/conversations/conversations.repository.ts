@@ -46,6 +46,20 @@ const CONVERSATION_COLUMNS = 'id, item_code, finder_email, finder_language, crea
 // bigint arrives from pg as a string; message ids stay far below 2^53.
 const MESSAGE_COLUMNS = 'm.id::float8 AS id, m.conversation_id, m.author, m.content, m.created_at, m.read_at, m.delivered_at, m.receipt_version::float8 AS receipt_version, m.location_lat, m.location_lon, m.location_accuracy_m, m.location_precise';
 
+/**
+ * The item's thread lock (a transaction-level advisory lock keyed by the item code; class `messaging.thread`), taken
+ * by every statement that draws a number from the message id sequence that readers' `after=` goes by (a message's
+ * id, a receipt change's version), in the same statement and before the number is drawn, and held to commit. Readers
+ * follow an item's thread across all its conversations by the highest number they saw, so per item those numbers must
+ * become visible in the order they were drawn: without it, a message (or receipt) drawn first in one conversation and
+ * committed after a higher one of another conversation was never shown to a reader whose cursor had passed it. Only
+ * these statements take it: after the conversation's row (a message, a consent) and before any message row (a
+ * stamp), never with an `item_owners` row, and a request once. So it never waits behind a hand-over, the projection's
+ * consumers or an erasure, and closes no cycle of locks (the receipts consumer, whose batch may take several, takes
+ * turns first: `stamp`).
+ */
+const threadLock = (itemCodeSql: string): string => `pg_advisory_xact_lock(hashtext('messaging.thread'), hashtext((${itemCodeSql})::text))`;
+
 // What every finder's message runs (B3), kept prepared on each connection.
 const INSERT_CONVERSATION = prepared(
   `INSERT INTO conversations (item_code, finder_token_hash, finder_email, finder_language) VALUES ($1, $2, $3, $4) RETURNING ${CONVERSATION_COLUMNS}`,
@@ -53,14 +67,19 @@ const INSERT_CONVERSATION = prepared(
 // The conversation's row is updated first, and only while it takes the message (open, and for a finder's message not
 // left): the update waits for a hand-over's close or a "forget me" under way and then reads their outcome, so no
 // message lands in a conversation closed or forgotten meanwhile. Its time is the message's (both are the
-// transaction's `now()`).
+// transaction's `now()`). Then the item's thread lock (`t` returns the conversation's id only once it is held, and the
+// insert's id, its identity default, is drawn as the insert takes that row: after the lock), so the item's messages
+// draw their ids in the order they commit, whatever their conversation. None for a message refused.
 const INSERT_MESSAGE = prepared(
   `WITH c AS (UPDATE conversations SET last_message_at = now()
-               WHERE id = $1 AND closed_at IS NULL AND ($2::text = 'owner' OR finder_left_at IS NULL) RETURNING id),
+               WHERE id = $1 AND closed_at IS NULL AND ($2::text = 'owner' OR finder_left_at IS NULL) RETURNING id, item_code),
+        t AS (SELECT c.id, ${threadLock('c.item_code')} AS locked FROM c),
         m AS (INSERT INTO messages (conversation_id, author, content, location_lat, location_lon, location_accuracy_m, location_precise)
-              SELECT c.id, $2, $3, $4, $5, $6, $7 FROM c RETURNING *)
+              SELECT t.id, $2, $3, $4, $5, $6, $7 FROM t RETURNING *)
    SELECT ${MESSAGE_COLUMNS} FROM m`,
 );
+// The item of the conversation `$2`, for a stamp's thread lock.
+const ITEM_OF_CONVERSATION_2 = 'SELECT item_code FROM conversations WHERE id = $2';
 const LATEST_UNREAD_FINDER_MESSAGE = prepared(
   `SELECT max(id)::float8 AS id FROM messages WHERE conversation_id = $1 AND author = 'finder' AND read_at IS NULL AND id >= $2`,
 );
@@ -216,13 +235,14 @@ export class ConversationsRepository {
       transaction,
       'read_at',
       `author = 'finder' AND read_at IS NULL AND id <= $1 AND conversation_id IN (SELECT id FROM conversations WHERE item_code = $2)`,
+      '$2::char(16)',
       [upToId, itemCode],
     );
   }
 
   /** Marks the owner's replies in a finder's conversation, up to `upToId`, read by that finder. */
   markRepliesRead(transaction: Transaction, conversationId: string, upToId: number): Promise<ReceiptChange[]> {
-    return this.stamp(transaction, 'read_at', `author = 'owner' AND read_at IS NULL AND id <= $1 AND conversation_id = $2`, [upToId, conversationId]);
+    return this.stamp(transaction, 'read_at', `author = 'owner' AND read_at IS NULL AND id <= $1 AND conversation_id = $2`, ITEM_OF_CONVERSATION_2, [upToId, conversationId]);
   }
 
   /** Marks a message, and every earlier one of its author in its conversation, delivered to the other side. */
@@ -232,7 +252,9 @@ export class ConversationsRepository {
       'delivered_at',
       `delivered_at IS NULL AND id <= $1 AND conversation_id = $2
          AND author = (SELECT author FROM messages WHERE id = $1 AND conversation_id = $2)`,
+      ITEM_OF_CONVERSATION_2,
       [messageId, conversationId],
+      { receiptsConsumerTurn: true },
     );
   }
 
@@ -245,9 +267,21 @@ export class ConversationsRepository {
     return row?.id ?? null;
   }
 
-  // Sets `column` to now on the messages `where` picks, all under one new version from the message id sequence.
-  private async stamp(transaction: Transaction, column: 'read_at' | 'delivered_at', where: string, params: unknown[]): Promise<ReceiptChange[]> {
-    const text = `WITH v AS (SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS version),
+  // Sets `column` to now on the messages `where` picks, all under one new version from the message id sequence, drawn
+  // once the thread lock of their item (`itemCodeSql`) is held, as a message's id is. The receipts consumer handles a
+  // batch of events, of several items, in one transaction, the one transaction that takes more than one thread lock:
+  // with `receiptsConsumerTurn` its batches (one per replica) first take turns, so no two take them in opposite orders.
+  private async stamp(
+    transaction: Transaction,
+    column: 'read_at' | 'delivered_at',
+    where: string,
+    itemCodeSql: string,
+    params: unknown[],
+    { receiptsConsumerTurn = false } = {},
+  ): Promise<ReceiptChange[]> {
+    const turn = receiptsConsumerTurn ? `turn AS (SELECT pg_advisory_xact_lock(hashtext('messaging.receipts-consumer'), 0) AS locked),` : '';
+    const text = `WITH ${turn} l AS (SELECT ${threadLock(itemCodeSql)} AS locked ${receiptsConsumerTurn ? 'FROM turn' : ''}),
+            v AS (SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS version FROM l),
             u AS (UPDATE messages SET ${column} = now(), receipt_version = (SELECT version FROM v) WHERE ${where} RETURNING id, conversation_id)
        SELECT conversation_id, array_agg(id::float8 ORDER BY id) AS ids, (SELECT version FROM v)::float8 AS version FROM u GROUP BY conversation_id`;
     // One text per receipt this repository writes (its callers pass fixed conditions), so it may be prepared.
@@ -335,7 +369,8 @@ export class ConversationsRepository {
    */
   async restamp(transaction: Transaction, conversationId: string): Promise<ReceiptChange[]> {
     const rows = await this.database.rows<{ ids: number[] | null; version: number }>(
-      `WITH v AS (SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS version),
+      `WITH l AS (SELECT ${threadLock('SELECT item_code FROM conversations WHERE id = $1')} AS locked),
+            v AS (SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS version FROM l),
             u AS (UPDATE messages SET receipt_version = (SELECT version FROM v) WHERE conversation_id = $1 RETURNING id)
        SELECT (SELECT array_agg(id::float8 ORDER BY id) FROM u) AS ids, (SELECT version FROM v)::float8 AS version`,
       [conversationId],

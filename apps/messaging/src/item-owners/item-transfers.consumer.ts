@@ -24,11 +24,13 @@ export class ItemTransfersConsumer extends EveryEventConsumer<'items.item.transf
 
   async handle(event: DomainEvent<'items.item.transferred.v1'>, transaction: Transaction): Promise<void> {
     const itemCode = event.data.code;
+    // The hand-over key was the previous owner's to know: the new owner's daily codes come from a new one. The item's
+    // row first, then its conversations, as a hand-over takes them (its try counted on the item's row, then the
+    // conversation locked): the other order deadlocked with a hand-over under way.
+    await this.itemOwners.dropHandoverSecret(transaction, itemCode);
     // Only what began before the transfer: a finder who wrote to the new owner since (this consumer was behind, or
     // replays the stream) keeps their conversation.
     await this.erasedConversations.eraseOfItem(transaction, itemCode, { startedBefore: new Date(event.occurredAt) });
-    // The hand-over key was the previous owner's to know: the new owner's daily codes come from a new one.
-    await this.itemOwners.dropHandoverSecret(transaction, itemCode);
     // As after a reset: open streams and polls of the item drop the cleared thread and ask who may read it again.
     // `ownerUserId` is the previous owner's: the thread cleared was theirs, and it was they who gave the item away.
     const version = await this.conversations.nextThreadVersion(transaction);
