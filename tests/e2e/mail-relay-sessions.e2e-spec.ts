@@ -132,6 +132,52 @@ describe('the mail relay: connections, closed conversations and retries', () => 
     await expectEventually(async () => expect(stack.mail.mailsTo(finder)).toHaveLength(1), { timeoutMs: 5000 });
   });
 
+  it('counts the sending host per tag: one host sending under a new From each time is refused 450 at its 21st mail, another host is not', async () => {
+    const owner = await ownerWithItem(stack);
+    const other = await ownerWithItem(stack);
+    const send = (to: string, localAddress: string) => {
+      const from = finderAddress();
+      return relayMail(stack, { mailFrom: from, rcptTo: [to] }, { From: from, To: to, Subject: 'Found' }, `Found your keys (${randomUUID()}).`, { localAddress });
+    };
+    // 20 is the hourly limit of one writer for a tag; the From is forged anew for every mail.
+    const answers: Array<number | undefined> = [];
+    for (let index = 0; index < 21; index += 1) answers.push((await send(tagAddress(owner.code), '127.0.0.2')).data);
+    expect(answers.slice(0, 20)).toEqual(Array<number>(20).fill(250));
+    expect(answers[20]).toBe(450);
+    const refused = await send(tagAddress(owner.code), '127.0.0.2');
+    expect(refused.data).toBe(450);
+    expect(refused.transcript.find((line) => line.startsWith('450'))).toMatch(/^450 4\.7\.1 Too many messages for this tag/);
+    // Another host still writes to the tag, and the same host to another tag.
+    expect((await send(tagAddress(owner.code), '127.0.0.3')).data).toBe(250);
+    expect((await send(tagAddress(other.code), '127.0.0.2')).data).toBe(250);
+    await expectEventually(async () => expect(await contents(owner.code, owner.token)).toHaveLength(21));
+  });
+
+  it('lets an owner answer several finders by mail from one host as the web lets them from one address: 20 an hour for the tag', async () => {
+    const owner = await ownerWithItem(stack);
+    const finders = Array.from({ length: 4 }, () => finderAddress());
+    for (const [index, finder] of finders.entries()) {
+      expect((await relayMail(stack, { mailFrom: finder, rcptTo: [tagAddress(owner.code)] }, { From: finder, Subject: 'Found' }, `I found your keys (${index}).`, { localAddress: `127.0.0.${20 + index}` })).data).toBe(250);
+    }
+    // One e-mail to the owner for each new conversation, each with that conversation's reply address.
+    const replyAddresses = await expectEventually(() => {
+      const addresses = new Set(stack.mail.mailsTo(owner.email).filter((mail) => mail.subject === 'Someone wrote about your lost item').map(replyToOf));
+      expect(addresses.size).toBe(finders.length);
+      return [...addresses];
+    });
+    // The owner answers every finder five times from their provider's one host: 20, all taken.
+    const answers: Array<number | undefined> = [];
+    for (let round = 0; round < 5; round += 1) {
+      for (const address of replyAddresses) {
+        answers.push((await relayMail(stack, { mailFrom: owner.email, rcptTo: [address] }, { From: owner.email, Subject: 'Re: Found' }, `Thank you (${round}).`, { localAddress: '127.0.0.30' })).data);
+      }
+    }
+    expect(answers).toEqual(Array<number>(20).fill(250));
+    // The 21st for the tag in the hour waits (450), as the 21st message from one address on the web does (429).
+    expect((await relayMail(stack, { mailFrom: owner.email, rcptTo: [replyAddresses[0]] }, { From: owner.email, Subject: 'Re: Found' }, 'One more thing.', { localAddress: '127.0.0.30' })).data).toBe(450);
+    await expectEventually(async () => expect((await contents(owner.code, owner.token)).filter(([author]) => author === 'owner')).toHaveLength(20));
+  });
+
   it('gives a try answered 451 back to the sender’s hour: a mail retried through an outage of messaging is taken once it is back', async () => {
     const owner = await ownerWithItem(stack);
     const itemCode = owner.code.replace(/-/g, '').toUpperCase();

@@ -28,24 +28,33 @@ describe('the mail relay under abuse (A7, P5)', () => {
   it('A7: a flood of mail to one tag stops at the tag’s limits, and robots’ mail starts no loop', async () => {
     const owner = await ownerWithItem(stack);
     const to = tagAddress(owner.code);
-    const mail = (from: string, headers: Record<string, string> = {}, mailFrom = from) =>
-      relayMail(stack, { mailFrom, rcptTo: [to] }, { From: from, To: to, Subject: 'Found it', ...headers }, `Found your keys (${randomUUID()}).`);
+    // `host`: the sending host, a loopback address (Linux routes all of 127.0.0.0/8 to lo).
+    const mail = (from: string, host = '127.0.0.1') =>
+      relayMail(stack, { mailFrom: from, rcptTo: [to] }, { From: from, To: to, Subject: 'Found it' }, `Found your keys (${randomUUID()}).`, { localAddress: host });
+    const accepted = (answers: number[]) => answers.filter((code) => code === 250).length;
+    const limited = (answers: number[]) => answers.filter((code) => code === 450).length;
 
     // One sender 30 times: 20 an hour per sender and tag.
     const oneSender = `flooder-${randomUUID()}@example.test`;
     const fromOne: number[] = [];
     for (let index = 0; index < 30; index++) fromOne.push((await mail(oneSender)).data ?? 0);
-    // Then many senders, until far past the tag's 200 an hour.
+    // One host 30 times, under a new (forged) From each time: 20 an hour per sending host and tag too.
+    const fromForged: number[] = [];
+    for (let index = 0; index < 30; index++) fromForged.push((await mail(`forged-${index}-${randomUUID()}@example.test`, '127.0.0.2')).data ?? 0);
+    // Then many senders on many hosts (10 a host, each under its limits), until far past the tag's 200 an hour.
     const many = sized(230, 970);
+    const perHost = 10;
     const fromMany: number[] = [];
-    for (let index = 0; index < many; index++) fromMany.push((await mail(`sender-${index}-${randomUUID()}@example.test`)).data ?? 0);
-    const accepted = [...fromOne, ...fromMany].filter((code) => code === 250).length;
-    const limited = [...fromOne, ...fromMany].filter((code) => code === 450).length;
-    expect(fromOne.filter((code) => code === 250)).toHaveLength(20);
-    // The tag counts every write it was asked for, the sender's refused ten included, as on the web (A4): 190 messages.
-    expect(accepted).toBe(190);
-    expect(accepted + limited).toBe(30 + many);
-    await expectEventually(async () => expect(await messagesOf(owner.code)).toBe(accepted));
+    for (let index = 0; index < many; index++) fromMany.push((await mail(`sender-${index}-${randomUUID()}@example.test`, `127.0.0.${10 + Math.floor(index / perHost)}`)).data ?? 0);
+    const all = [...fromOne, ...fromForged, ...fromMany];
+    expect(accepted(fromOne)).toBe(20);
+    expect(accepted(fromForged)).toBe(20);
+    // The tag counts every write it was asked for, refused ones included, as on the web (A4): 60 before the many (the
+    // one sender's and the one host's 20 refused among them), so 140 of the many are taken, 180 messages in all.
+    expect(accepted(fromMany)).toBe(140);
+    expect(accepted(all)).toBe(180);
+    expect(accepted(all) + limited(all)).toBe(60 + many);
+    await expectEventually(async () => expect(await messagesOf(owner.code)).toBe(accepted(all)));
 
     // Robots: auto-replies and bounces to the tag, and to the reply address of an acknowledgement (where a vacation
     // responder answers), each taken and dropped; nothing is sent back to them.
@@ -72,10 +81,10 @@ describe('the mail relay under abuse (A7, P5)', () => {
 
     reportFigure({
       id: 'A7',
-      test: `the mail relay flooded: ${30 + many} mails to one tag address (30 from one sender, ${many} from as many senders), then ${robots} auto-replies and bounces to a tag and a reply address`,
-      figure: `one sender: ${fromOne.filter((code) => code === 250).length} accepted, ${fromOne.filter((code) => code === 450).length} refused 450; all: ${accepted} messages (tag limit 200 an hour, refused writes counted), ${limited} refused 450; messages past the tag's limits 0; robots' mails turned into messages ${added}, mails sent back to them ${sentBack} (loops 0)`,
-      size: `${30 + many} + ${robots} mails`,
-      passed: accepted <= 200 && added === 0 && sentBack === 0,
+      test: `the mail relay flooded: ${60 + many} mails to one tag address (30 from one sender, 30 from one host under as many forged From addresses, ${many} from as many senders on ${Math.ceil(many / perHost)} hosts), then ${robots} auto-replies and bounces to a tag and a reply address`,
+      figure: `one sender: ${accepted(fromOne)} accepted, ${limited(fromOne)} refused 450; one host forging From: ${accepted(fromForged)} accepted, ${limited(fromForged)} refused 450 (20 an hour per host and tag); all: ${accepted(all)} messages (tag limit 200 an hour, refused writes counted), ${limited(all)} refused 450; messages past the tag's limits 0; robots' mails turned into messages ${added}, mails sent back to them ${sentBack} (loops 0)`,
+      size: `${60 + many} + ${robots} mails`,
+      passed: accepted(all) <= 200 && accepted(fromForged) <= 20 && added === 0 && sentBack === 0,
     });
   });
 

@@ -14,10 +14,19 @@ export const replyToOf = (mail: ReceivedMail): string =>
     ?.value.replace(/^.*<|>.*$/g, '')
     .trim() ?? '';
 
-/** One mail through the stack's relay (`startStack({ relay: true })`) over SMTP on the loopback. */
-export function relayMail(stack: Pick<Stack, 'relaySmtpPort'>, envelope: { mailFrom: string; rcptTo: string[] }, headers: Record<string, string>, text: string): Promise<SmtpConversation> {
+/**
+ * One mail through the stack's relay (`startStack({ relay: true })`) over SMTP on the loopback, from 127.0.0.1 or the
+ * sending host `localAddress` (another loopback address, 127.0.0.x).
+ */
+export function relayMail(
+  stack: Pick<Stack, 'relaySmtpPort'>,
+  envelope: { mailFrom: string; rcptTo: string[] },
+  headers: Record<string, string>,
+  text: string,
+  options: { localAddress?: string } = {},
+): Promise<SmtpConversation> {
   if (!stack.relaySmtpPort) throw new Error('the stack runs no mail relay: startStack({ relay: true })');
-  return smtpSend(stack.relaySmtpPort, envelope, plainMail({ 'Message-ID': `<${randomUUID()}@example.test>`, ...headers }, text));
+  return smtpSend(stack.relaySmtpPort, envelope, plainMail({ 'Message-ID': `<${randomUUID()}@example.test>`, ...headers }, text), options);
 }
 
 /**

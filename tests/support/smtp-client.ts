@@ -16,10 +16,11 @@ export interface SmtpConversation {
  * Sends one message over plain SMTP, command by command, as a sending mail server would (EHLO, MAIL FROM, RCPT TO
  * for each recipient, DATA when one was accepted), and answers every reply code: the relay's refusals (550 at RCPT
  * TO, 552 for a big message) are what its tests look at, which a mail library would turn into one error.
- * `mailFrom` '' is the null sender of bounces.
+ * `mailFrom` '' is the null sender of bounces. `localAddress` is the sending host's address: any of 127.0.0.0/8 on
+ * Linux, where the whole block is the loopback (127.0.0.1 when absent), so a test can send as several hosts.
  */
-export async function smtpSend(port: number, envelope: { mailFrom: string; rcptTo: string[] }, message: string): Promise<SmtpConversation> {
-  const socket = connect(port, '127.0.0.1');
+export async function smtpSend(port: number, envelope: { mailFrom: string; rcptTo: string[] }, message: string, { localAddress }: { localAddress?: string } = {}): Promise<SmtpConversation> {
+  const socket = connect({ port, host: '127.0.0.1', ...(localAddress ? { localAddress } : {}) });
   socket.setEncoding('utf8');
   const transcript: string[] = [];
   const replies = replyReader(socket, transcript);

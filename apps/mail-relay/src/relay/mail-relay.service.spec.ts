@@ -8,6 +8,8 @@ import type { RelayedMailsRepository } from './relayed-mails.repository';
 
 const FIRST: RelayTarget = { recipient: { kind: 'tag', code: 'ABCDEFGHJKMNPQRS' }, itemCode: 'ABCDEFGHJKMNPQRS' };
 const SECOND: RelayTarget = { recipient: { kind: 'reply', token: 'abcdefghijklmnopqrstuvwxyz' }, itemCode: 'TUVWXYZ234567ABC' };
+// The SMTP client's address: the sending host.
+const HOST = '2001:db8:1:2::25';
 const MAIL: ReceivedMail = { headers: { get: () => undefined, has: () => false }, messageId: '<m1@example.test>', from: 'sam@example.test', subject: 'Keys', text: 'I found your keys.', attachmentNames: [] };
 
 const closed = () => RpcError.conflict(ResponseCode.CONVERSATION_CLOSED, 'closed');
@@ -51,46 +53,55 @@ describe('MailRelayService.deliver', () => {
 
   it('takes a mail (250) that reached one recipient when a later one is refused for good, and logs the one refused', async () => {
     const { service, posted } = relayWith([[FIRST, posts], [SECOND, closed]]);
-    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).resolves.toBeUndefined();
+    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND], HOST)).resolves.toBeUndefined();
     expect(posted).toEqual([FIRST.recipient]);
     expect(warnings).toHaveBeenCalledWith(expect.stringMatching(/^mail not relayed to one of its recipients \(tag TUVW…\): CONVERSATION_CLOSED/));
   });
 
   it('still relays to the later recipients when an earlier one is refused for good', async () => {
     const { service, posted } = relayWith([[FIRST, gone], [SECOND, posts]]);
-    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).resolves.toBeUndefined();
+    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND], HOST)).resolves.toBeUndefined();
     expect(posted).toEqual([SECOND.recipient]);
   });
 
   it('refuses the mail (5xx) when every recipient refuses it for good', async () => {
     const { service } = relayWith([[FIRST, closed], [SECOND, gone]]);
-    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).rejects.toMatchObject({ responseCode: 550, message: '5.7.1 This conversation takes no more mail' });
+    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND], HOST)).rejects.toMatchObject({ responseCode: 550, message: '5.7.1 This conversation takes no more mail' });
   });
 
   it('answers 451 for the whole mail when messaging is away for a later recipient, giving that try’s count back', async () => {
     const { service, posted, refund } = relayWith([[FIRST, posts], [SECOND, away]]);
-    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).rejects.toMatchObject({ responseCode: 451 });
+    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND], HOST)).rejects.toMatchObject({ responseCode: 451 });
     expect(posted).toEqual([FIRST.recipient]);
     expect(refund).toHaveBeenCalledTimes(1);
   });
 
   it('remembers each recipient it relayed to, and on a retry posts (and counts) only the others', async () => {
     const first = relayWith([[FIRST, posts], [SECOND, away]]);
-    await expect(first.service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).rejects.toMatchObject({ responseCode: 451 });
+    await expect(first.service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND], HOST)).rejects.toMatchObject({ responseCode: 451 });
     expect(first.remembered).toEqual([FIRST.recipient]);
     expect(first.relayedMails.remember).toHaveBeenCalledWith({ recipient: FIRST.recipient, mailId: expect.any(String), from: 'sam@example.test', content: 'I found your keys.' });
 
     const retry = relayWith([[FIRST, posts], [SECOND, posts]], first.remembered);
-    await expect(retry.service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).resolves.toBeUndefined();
+    await expect(retry.service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND], HOST)).resolves.toBeUndefined();
     expect(retry.posted).toEqual([SECOND.recipient]);
     expect(retry.admitMessage).toHaveBeenCalledTimes(1);
     // The same mail is known by the same id on every try.
     expect(retry.relayedMails.wasRelayed.mock.calls[0][0]).toEqual(first.relayedMails.remember.mock.calls[0][0]);
   });
 
+  it('counts each recipient’s message against its tag with the sender’s address and the sending host’s', async () => {
+    const { service, admitMessage } = relayWith([[FIRST, posts], [SECOND, posts]]);
+    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND], HOST)).resolves.toBeUndefined();
+    expect(admitMessage.mock.calls).toEqual([
+      [FIRST.itemCode, 'sam@example.test', HOST],
+      [SECOND.itemCode, 'sam@example.test', HOST],
+    ]);
+  });
+
   it('remembers nothing it did not relay', async () => {
     const { service, remembered } = relayWith([[FIRST, closed], [SECOND, away]]);
-    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND])).rejects.toMatchObject({ responseCode: 451 });
+    await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND], HOST)).rejects.toMatchObject({ responseCode: 451 });
     expect(remembered).toEqual([]);
   });
 });

@@ -101,9 +101,10 @@ export class MailRelayService {
    * to one recipient at least, or dropped as a machine's or empty); throws the SMTP answer when it is refused, 4xx for
    * the sender to retry the whole mail. A recipient that refuses the mail for good (gone or closed since RCPT TO) after
    * another took it is logged, not bounced: the sender would believe nothing was delivered. A retried mail is
-   * recognised by its Message-ID, and adds nothing twice where it was posted.
+   * recognised by its Message-ID, and adds nothing twice where it was posted. `clientAddress` is the sending host's
+   * (the SMTP client's) address: it counts against the tag's limits besides the sender's address, which anyone can forge.
    */
-  async deliver(mail: ReceivedMail, envelopeSender: string | null, targets: RelayTarget[]): Promise<void> {
+  async deliver(mail: ReceivedMail, envelopeSender: string | null, targets: RelayTarget[], clientAddress: string): Promise<void> {
     const automated = automatedReason(mail.headers, envelopeSender);
     if (automated) {
       mails.inc({ outcome: 'automated' });
@@ -133,7 +134,7 @@ export class MailRelayService {
         this.logger.log(`mail already relayed to ${tag}: a retry`);
         continue;
       }
-      const { waitMs, refund } = await this.limits.admitMessage(target.itemCode, from);
+      const { waitMs, refund } = await this.limits.admitMessage(target.itemCode, from, clientAddress);
       if (waitMs > 0) {
         mails.inc({ outcome: 'limited' });
         throw TOO_MANY_MESSAGES(waitMs);

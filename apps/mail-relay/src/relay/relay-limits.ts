@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { countInWindow, InjectConfig, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, RedisClient, refundInWindow, UNKNOWN_CODE_LIMIT, unknownCodeMissesKey } from '@homing/platform';
+import { countInWindow, InjectConfig, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, RedisClient, refundInWindow, UNKNOWN_CODE_LIMIT, unknownCodeMissesKey, type WindowCount } from '@homing/platform';
 import type { MailRelayConfig } from '../config/mail-relay.config';
+import { clientOf } from '../smtp/connection-limits';
 
 /**
  * The limits of the HTTP routes, applied to mail and counted with them in Redis: unknown tag addresses count as
  * misses of the unknown-code limit of the sending host's address (so guessing codes by mail gains nothing over the
- * web), and messages count against the tag's hourly limit and the sender's limit per tag. Like the gateway, a mail
- * is never refused because Redis is away: these guard against floods, not the thread.
+ * web), and messages count against the tag's hourly limit and two writers' limits per tag: the sender's address (the
+ * From, which anyone can forge) and the sending host (the SMTP client's address, an IPv6 one by its /64), each held
+ * to the web's per-address limit. Like the gateway, a mail is never refused because Redis is away: these guard
+ * against floods, not the thread.
  */
 @Injectable()
 export class RelayLimits {
@@ -39,23 +42,42 @@ export class RelayLimits {
   }
 
   /**
-   * Counts one message from the sender to the tag's thread: the milliseconds to wait when past a limit (the message is
-   * then not written), else 0, and a refund for a message that then fails on the product's side (the sender retries a
-   * mail answered 451, as the gateway's finder retries a 503, and must not use up the tag's hour doing so). The
-   * sender's address is kept in the key only as a digest.
+   * Counts one message from the sender, sent by the host `clientAddress`, to the tag's thread: the milliseconds to wait
+   * when past a limit (the message is then not written), else 0, and a refund for a message that then fails on the
+   * product's side (the sender retries a mail answered 451, as the gateway's finder retries a 503, and must not use up
+   * the tag's hour doing so). The From alone was no limit: a host writing each mail under a new one filled the tag's
+   * hour by itself. The sender's address and the host's are kept in the keys only as digests.
    */
-  async admitMessage(canonicalCode: string, sender: string): Promise<{ waitMs: number; refund: () => Promise<void> }> {
-    const writer = `mail:${createHash('sha256').update(sender.toLowerCase()).digest('base64url').slice(0, 22)}`;
-    const { tagKey, writerKey } = messageLimitKeys(this.config.NATS_NAMESPACE, canonicalCode, writer);
+  async admitMessage(canonicalCode: string, sender: string, clientAddress: string): Promise<{ waitMs: number; refund: () => Promise<void> }> {
+    const { tagKey, writerKey: senderKey } = messageLimitKeys(this.config.NATS_NAMESPACE, canonicalCode, `mail:${digest(sender.toLowerCase())}`);
+    const { writerKey: hostKey } = messageLimitKeys(this.config.NATS_NAMESPACE, canonicalCode, `host:${digest(clientOf(clientAddress))}`);
+    const keys = [senderKey, hostKey, tagKey];
     try {
-      const [perWriter, perTag] = await countInWindow(this.redis.redis, [writerKey, tagKey], MESSAGE_LIMITS.windowMs);
-      const waitMs = messageLimitWait({ address: perWriter.count, tag: perTag.count }, { address: perWriter.remainingMs, tag: perTag.remainingMs });
-      return { waitMs, refund: () => refundInWindow(this.redis.redis, [writerKey, tagKey]).catch((error: Error) => this.logger.warn(`message limits: refund failed: ${error.message}`)) };
+      const [perSender, perHost, perTag] = await countInWindow(this.redis.redis, keys, MESSAGE_LIMITS.windowMs);
+      const waitMs = relayMessageWait({ sender: perSender, host: perHost, tag: perTag });
+      return { waitMs, refund: () => refundInWindow(this.redis.redis, keys).catch((error: Error) => this.logger.warn(`message limits: refund failed: ${error.message}`)) };
     } catch (error) {
       this.logger.warn(`message limits unavailable: ${(error as Error).message}`);
       return { waitMs: 0, refund: NO_REFUND };
     }
   }
+}
+
+/**
+ * Milliseconds to wait for a mail, or 0 when it may be written: the web's rule (MESSAGE_LIMITS) for each of its two
+ * writers, the sender and the host, each past its per-address limit or the tag past its own; the longest wait.
+ */
+export function relayMessageWait(counts: Record<'sender' | 'host' | 'tag', WindowCount>, limits = MESSAGE_LIMITS): number {
+  const remainingMs = (writer: WindowCount) => ({ address: writer.remainingMs, tag: counts.tag.remainingMs });
+  return Math.max(
+    messageLimitWait({ address: counts.sender.count, tag: counts.tag.count }, remainingMs(counts.sender), limits),
+    messageLimitWait({ address: counts.host.count, tag: counts.tag.count }, remainingMs(counts.host), limits),
+  );
+}
+
+/** A key's part for an address: a digest, never the address in clear. */
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('base64url').slice(0, 22);
 }
 
 const NO_REFUND = async (): Promise<void> => undefined;

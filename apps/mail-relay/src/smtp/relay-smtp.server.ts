@@ -175,6 +175,7 @@ export class RelaySmtpServer implements OnApplicationBootstrap, OnApplicationShu
       },
       envelopeSender,
       [...targetsOf(session).values()],
+      session.remoteAddress,
     );
   }
 }
