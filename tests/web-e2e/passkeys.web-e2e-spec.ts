@@ -215,6 +215,39 @@ describe('passkeys in a browser', () => {
     expect(violations).toEqual([]);
   });
 
+  it('deletes the passkey this browser logged in with: told beforehand, the session ends cleanly and the passkey no longer logs in', async () => {
+    const owner = await ownerWithItem(stack, 'Blue gloves');
+    const { page, authenticator } = await pageWithAuthenticator({ suggestions: false });
+    await logInAt(page, stack.publicUrl, owner);
+    await openAccount(page, 'en');
+    await addPasskey(page, 'en');
+    await logOut(page, 'en');
+    await openLogin(page, 'en');
+    await page.getByRole('button', { name: 'Log in with a passkey', exact: true }).click();
+    await page.waitForURL(`${stack.publicUrl}/items`);
+    const session = await token(page);
+    expect(session).not.toBeNull();
+
+    await openAccount(page, 'en');
+    await page.getByRole('button', { name: 'Delete Passkey', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete this passkey?' });
+    await dialog.getByText('every device logged in with it is logged out: this one too, if you logged in with it', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Delete the passkey', exact: true }).click();
+    // The session this browser stood on ended with the passkey: logged out, the page says so, no error screen.
+    await heading(page, 'You need to be logged in');
+    expect(await token(page)).toBeNull();
+    expect(await page.getByText('An error has occurred').count()).toBe(0);
+    expect((await fetch(`${stack.api}/user/me`, { headers: { authorization: `Bearer ${session}` } })).status).toBe(401);
+    expect(await credentialsOf(authenticator)).toHaveLength(1);
+    // And the passkey the authenticator still holds logs in no more.
+    const before = await signCountOf(authenticator);
+    await openLogin(page, 'en');
+    await page.getByRole('button', { name: 'Log in with a passkey', exact: true }).click();
+    await signedSince(authenticator, before);
+    await page.getByRole('alert').filter({ hasText: INVALID_CREDENTIALS }).waitFor();
+    expect(await token(page)).toBeNull();
+  });
+
   it("refuses one account's passkey claimed for another account, and logs in as neither", async () => {
     const first = await ownerWithItem(stack, 'Black wallet');
     const second = await ownerWithItem(stack, 'White cap');

@@ -272,6 +272,36 @@ describe('passkeys on the account page', () => {
     expect(await screen.findByText('Passkey deleted.')).toBeInTheDocument();
   });
 
+  it('says beforehand that deleting a passkey logs out whoever logged in with it, this browser too, and then ends this session cleanly when it did', async () => {
+    let revoked = false;
+    const unauthorized = () => jsonResponse(401, { response_code: 'UNAUTHORIZED', message: 'x' });
+    const mine = passkey({ name: 'My phone' });
+    const answer = gateway({});
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input, init = {}) => {
+      const path = String(input).split('?')[0];
+      const method = init.method ?? 'GET';
+      if (method === 'POST' && path === '/api/v1/auth/refresh-token') return revoked ? unauthorized() : jsonResponse(200, { token: fakeToken() });
+      if (method === 'DELETE' && path === `/api/v1/user/passkeys/${mine.id}`) {
+        // The server ends the sessions that passkey opened: this one's among them.
+        revoked = true;
+        return new Response(null, { status: 204 });
+      }
+      if (revoked && path.startsWith('/api/v1/user')) return unauthorized();
+      if (path === '/api/v1/user/passkeys') return jsonResponse(200, { passkeys: [mine] });
+      return answer(input, init);
+    });
+    const { api } = renderApp('/account', { fetch, token: fakeToken() });
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete My phone' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete this passkey?' });
+    expect(dialog).toHaveTextContent('every device logged in with it is logged out: this one too, if you logged in with it');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete the passkey' }));
+    expect(await screen.findByRole('heading', { name: 'You need to be logged in' })).toBeInTheDocument();
+    expect(api.getToken()).toBeNull();
+    expect(screen.queryByText('An error has occurred')).not.toBeInTheDocument();
+    // One refresh decided it: no loop of refused calls.
+    expect(callsTo(fetch as unknown as ReturnType<typeof gateway>, 'POST', '/api/v1/auth/refresh-token')).toHaveLength(1);
+  });
+
   it('shows no passkeys where the browser has no WebAuthn', async () => {
     webauthn.supported = false;
     renderApp('/account', { fetch: gateway({}), token: fakeToken() });
