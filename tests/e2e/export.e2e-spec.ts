@@ -64,7 +64,7 @@ describe('an owner’s data export', () => {
     expect(Object.keys(file.about)).toEqual(expect.arrayContaining(['account', 'sessions', 'items', 'conversations', 'push_subscriptions', 'notifications_sent']));
     expect(file.account).toEqual({ email: owner.email, language: 'nl', createdAt: expect.any(String), hasPassword: true, isAdmin: false });
     expect(file.sessions.length).toBeGreaterThanOrEqual(1);
-    for (const session of file.sessions) expect(Object.keys(session).sort()).toEqual(['createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt']);
+    for (const session of file.sessions) expect(Object.keys(session).sort()).toEqual(['createdAt', 'expiresAt', 'lastUsedAt', 'passkey', 'revokedAt']);
 
     expect(file.items.map((item) => [item.code, item.name]).sort()).toEqual([[umbrella, 'Umbrella'], [bike, 'Bike']].sort());
     const said = (code: string) => file.conversations.filter((conversation) => conversation.itemCode === code).flatMap((conversation) => conversation.messages.map((message) => [message.author, message.content]));

@@ -368,6 +368,8 @@ describe('identity: passkeys', () => {
       const exported = await identity.ok('identity.rpc.export-user', { userId: owner.userId });
       expect(exported.passkeys).toEqual([{ name: null, provider: 'iCloud Keychain', synced: false, createdAt: expect.any(String), lastUsedAt: expect.any(String) }]);
       expect(exported.sessions).toHaveLength(2);
+      // The session says which passkey opened it, as the passkeys section names it (not by its id).
+      expect(exported.sessions.map((session) => session.passkey)).toEqual(expect.arrayContaining([null, { name: null, provider: 'iCloud Keychain' }]));
       expect(JSON.stringify(exported)).not.toContain(owner.authenticator.credentialId);
       expect(JSON.stringify(exported)).not.toContain(owner.passkey.id);
 

@@ -13,7 +13,16 @@ export const identityExportSchema = z.object({
     hasPassword: z.boolean(),
     isAdmin: z.boolean(),
   }),
-  sessions: z.array(z.object({ createdAt: z.string(), lastUsedAt: z.string(), expiresAt: z.string(), revokedAt: z.string().nullable() })),
+  sessions: z.array(
+    z.object({
+      createdAt: z.string(),
+      lastUsedAt: z.string(),
+      expiresAt: z.string(),
+      revokedAt: z.string().nullable(),
+      /** The passkey the session was opened with, as `passkeys` names it; null for a password, a code or a link. */
+      passkey: z.object({ name: z.string().nullable(), provider: z.string().nullable() }).nullable(),
+    }),
+  ),
   /** The account's passkeys: their names, providers and times (never a key or credential id). */
   // Defaults to none: an identity replica older than passkeys still answers during a rollout.
   passkeys: z.array(z.object({ name: z.string().nullable(), provider: z.string().nullable(), synced: z.boolean(), createdAt: z.string(), lastUsedAt: z.string().nullable() })).default([]),

@@ -7,7 +7,7 @@ const OWNER = { id: '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10' } as AuthenticatedUse
 const ANSWERS: Record<string, unknown> = {
   'identity.rpc.export-user': {
     account: { email: 'olga@example.test', language: 'nl', createdAt: '2026-01-01T00:00:00.000Z', hasPassword: true, isAdmin: false },
-    sessions: [{ createdAt: '2026-01-01T00:00:00.000Z', lastUsedAt: '2026-01-02T00:00:00.000Z', expiresAt: '2026-01-09T00:00:00.000Z', revokedAt: null }],
+    sessions: [{ createdAt: '2026-01-01T00:00:00.000Z', lastUsedAt: '2026-01-02T00:00:00.000Z', expiresAt: '2026-01-09T00:00:00.000Z', revokedAt: null, passkey: null }],
     mailRequests: [],
   },
   'items.rpc.export-owner': { items: [{ code: 'ABCD-EFGH-JKMN-PQRS', name: 'Keys', rewardCents: null, createdAt: '2026-01-01T00:00:00.000Z', claimedAt: '2026-01-01T00:00:00.000Z', photo: null }] },

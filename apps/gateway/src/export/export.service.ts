@@ -6,7 +6,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user';
 /** What each section of the file holds, for a reader who opens it without the product at hand. */
 export const EXPORT_ABOUT = {
   account: 'Your account: e-mail address, language, when it was made, whether it has a password, whether it is an admin.',
-  sessions: 'Each time you logged in: when, when it was last used, when it expires or was ended. No tokens.',
+  sessions: 'Each time you logged in: when, when it was last used, when it expires or was ended, and the passkey you logged in with, if you did. No tokens.',
   passkeys: 'Your passkeys: the name you gave each (or none), the password manager it is kept in where known, whether it is synced, when it was added and last used. Never its key.',
   mail_requests: 'Login codes and password links asked for in your name over the last day (kind and time), kept for the sending limits.',
   items: 'Your items: tag code, name, reward (in cents), when created and activated, photo links, lost mode and its note, and the scans of the last 30 days (time, city, country, kind of device).',

@@ -13,6 +13,8 @@ export interface SessionExportRow {
   createdAt: Date;
   lastUsedAt: Date;
   revokedAt: Date | null;
+  /** The passkey that opened the session, if one did and it is still there. */
+  passkey: { name: string | null; aaguid: string | null } | null;
 }
 
 /** Reads what identity keeps about one user for their export: columns chosen so no hash or token id can leave. */
@@ -30,8 +32,9 @@ export class ExportRepository {
 
   sessions(userId: string): Promise<SessionExportRow[]> {
     return this.database.rows<SessionExportRow>(
-      `SELECT created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
-       FROM sessions WHERE user_id = $1 ORDER BY created_at`,
+      `SELECT s.created_at AS "createdAt", s.last_used_at AS "lastUsedAt", s.revoked_at AS "revokedAt",
+              CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('name', p.name, 'aaguid', p.aaguid) END AS passkey
+       FROM sessions s LEFT JOIN passkeys p ON p.id = s.passkey_id WHERE s.user_id = $1 ORDER BY s.created_at`,
       [userId],
     );
   }

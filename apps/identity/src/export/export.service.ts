@@ -30,6 +30,7 @@ export class ExportService {
         lastUsedAt: session.lastUsedAt.toISOString(),
         expiresAt: sessionExpiry(session).toISOString(),
         revokedAt: session.revokedAt?.toISOString() ?? null,
+        passkey: session.passkey ? { name: session.passkey.name, provider: providerOf(session.passkey.aaguid) } : null,
       })),
       passkeys: passkeys.map((passkey) => ({
         name: passkey.name,
