@@ -6,7 +6,7 @@ import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../sessions/session-lifeti
 import { ExportRepository, type SessionExportRow } from './export.repository';
 
 /** When a session stops being usable: a week after its last use, 30 days after it began, whichever comes first. */
-export function sessionExpiry(session: SessionExportRow): Date {
+export function sessionExpiry(session: Pick<SessionExportRow, 'createdAt' | 'lastUsedAt'>): Date {
   return new Date(Math.min(session.lastUsedAt.getTime() + SESSION_IDLE_MS, session.createdAt.getTime() + SESSION_ABSOLUTE_MS));
 }
 
