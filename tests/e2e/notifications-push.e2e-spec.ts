@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import type { CreateMessageResponse, HttpErrorBody, VapidPublicKey } from '@homing/contracts';
 import { expectEventually, testKeys } from '@homing/testing';
-import { apiCall, ownedItem as ownedItemOf, type ApiCaller } from '../support/api';
+import { apiCall, ownedItem as ownedItemOf, ownerOfStack, type ApiCaller } from '../support/api';
 import { startStack, type Stack } from '../support/stack';
 
 // Web push through the whole stack: the web app's calls (VAPID key, owner and finder subscriptions) at the gateway,
@@ -108,5 +108,38 @@ describe('web push through the whole stack', () => {
     const written = await call<CreateMessageResponse>('POST', `/items/${other.code}/messages`, { body: { content: 'Hello' } });
     await expectError(call('POST', `/items/${code}/push/register`, { finderToken: written.body.finder_token, body: valid }), 403, 'FORBIDDEN');
     await expectError(call('POST', `/items/NOPE-${randomUUID().slice(0, 4)}/push/register`, { finderToken: written.body.finder_token, body: valid }), 404, 'ITEM_NOT_FOUND');
+  });
+
+  it('stops pushing to the browser of a session identity revoked, while the owner’s other session keeps its pushes', async () => {
+    // Two sessions of one owner (a lost phone, a laptop), each with the browser's subscription; the laptop changes
+    // the password, which revokes the phone's session: the phone's subscription goes, a finder's next message
+    // reaches the laptop alone. The finder's own subscription is no session's and stays.
+    const owner = await ownerOfStack(stack);
+    const laptopLogin = await call<{ token: string }>('POST', '/user/login', { body: { email: owner.email, password: owner.password } });
+    expect(laptopLogin.status).toBe(200);
+    const laptopToken = laptopLogin.body.token;
+    const { code } = await ownedItemOf(stack, owner.token);
+    const phone = stack.push.subscribe();
+    const laptop = stack.push.subscribe();
+    expect((await call('POST', '/user/push/register', { token: owner.token, body: phone })).status).toBe(204);
+    expect((await call('POST', '/user/push/register', { token: laptopToken, body: laptop })).status).toBe(204);
+    const first = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { body: { content: 'Found your phone' } });
+    expect(first.status).toBe(201);
+    await stack.push.waitForPushes(phone);
+    await stack.push.waitForPushes(laptop);
+    const finderBrowser = stack.push.subscribe();
+    expect((await call('POST', `/items/${code}/push/register`, { finderToken: first.body.finder_token, body: finderBrowser })).status).toBe(204);
+
+    expect((await call('POST', '/user/update-password', { token: laptopToken, body: { password: `changed-${randomUUID()}` } })).status).toBe(200);
+    expect((await call('GET', '/user/me', { token: owner.token })).status).toBe(401);
+    const rowsOf = async (endpoint: string) =>
+      (await stack.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM "${stack.schemaOf('notifications')}".push_subscriptions WHERE endpoint = $1`, [endpoint])).rows[0].count;
+    await expectEventually(async () => expect(await rowsOf(phone.endpoint)).toBe(0));
+    expect({ laptop: await rowsOf(laptop.endpoint), finder: await rowsOf(finderBrowser.endpoint) }).toEqual({ laptop: 1, finder: 1 });
+
+    expect((await call('POST', `/items/${code}/messages`, { finderToken: first.body.finder_token, body: { content: 'Where shall we meet?' } })).status).toBe(201);
+    await stack.push.waitForPushes(laptop, 2);
+    await pushJobsSettled();
+    expect({ phone: stack.push.pushesTo(phone).length, laptop: stack.push.pushesTo(laptop).length }).toEqual({ phone: 1, laptop: 2 });
   });
 });

@@ -1,6 +1,6 @@
-import type { HttpErrorBody, Passkey, PasskeyCreationOptions, PasskeyList, PasskeyRequestOptions, TokenResponse } from '@homing/contracts';
-import { SoftAuthenticator } from '@homing/testing';
-import { apiExchange, ownerOfStack, type ApiCaller } from '../support/api';
+import type { CreateMessageResponse, HttpErrorBody, Passkey, PasskeyCreationOptions, PasskeyList, PasskeyRequestOptions, TokenResponse } from '@homing/contracts';
+import { expectEventually, SoftAuthenticator } from '@homing/testing';
+import { apiExchange, ownedItem, ownerOfStack, type ApiCaller } from '../support/api';
 import { startStack, type Stack } from '../support/stack';
 
 // Passkeys through the gateway, every service a process, with a software authenticator on the stack's PUBLIC_URL:
@@ -56,6 +56,32 @@ describe('passkeys through the gateway', () => {
     expect(mails.map((mail) => mail.subject)).toContain('Er is een toegangssleutel verwijderd uit je Homing-account');
     expect(await logInWith(authenticator)).toMatchObject({ status: 401, body: { response_code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials.' } });
     expect((await call<PasskeyList>('GET', '/user/passkeys', { token: owner.token })).body).toEqual({ passkeys: [] });
+  });
+
+  it('stops pushing to a lost phone once the passkey it logged in with is deleted, the owner’s other browser still told', async () => {
+    const owner = await newOwner();
+    const phoneKey = new SoftAuthenticator();
+    const passkey = await addPasskey(owner.token, phoneKey);
+    const phoneLogin = await logInWith(phoneKey);
+    expect(phoneLogin.status).toBe(200);
+    const { code } = await ownedItem(stack, owner.token);
+    const laptop = stack.push.subscribe();
+    const phone = stack.push.subscribe();
+    expect((await call('POST', '/user/push/register', { token: owner.token, body: laptop })).status).toBe(204);
+    expect((await call('POST', '/user/push/register', { token: phoneLogin.body.token, body: phone })).status).toBe(204);
+
+    // The phone is lost: the owner deletes its passkey from the laptop, which logs the phone out and takes its push.
+    expect((await call('DELETE', `/user/passkeys/${passkey.id}`, { token: owner.token })).status).toBe(204);
+    expect((await call('GET', '/user/me', { token: phoneLogin.body.token })).status).toBe(401);
+    const rowsOf = async (endpoint: string) =>
+      (await stack.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM "${stack.schemaOf('notifications')}".push_subscriptions WHERE endpoint = $1`, [endpoint])).rows[0].count;
+    await expectEventually(async () => expect(await rowsOf(phone.endpoint)).toBe(0));
+    expect(await rowsOf(laptop.endpoint)).toBe(1);
+
+    const found = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { body: { content: 'Found your phone' } });
+    expect(found.status).toBe(201);
+    await stack.push.waitForPushes(laptop);
+    expect(stack.push.pushesTo(phone)).toHaveLength(0);
   });
 
   it('answers another person’s passkey, an id that is no UUID, a bad body and no token in the contract’s format', async () => {

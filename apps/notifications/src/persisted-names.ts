@@ -78,6 +78,11 @@ export const DURABLE_CONSUMERS = {
   passkeyAddedMail: 'notifications__passkey-added-mail',
   /** A passkey was deleted from an account (`identity.passkey.deleted.v1`): the owner's e-mail. */
   passkeyDeletedMail: 'notifications__passkey-deleted-mail',
+  /**
+   * Deletes an owner's push subscriptions registered from sessions identity revoked (`identity.sessions.revoked.v1`;
+   * from the stream's first event).
+   */
+  sessionsRevoked: 'notifications__sessions-revoked',
 } as const;
 
 /** Prefix of BullMQ's Redis keys when `BULLMQ_PREFIX` is not set: `homing`, or `homing_<NATS_NAMESPACE>`. */

@@ -114,6 +114,15 @@ export const EventMap = {
     data: z.object({ userId: z.uuid(), passkeyId: z.uuid(), provider: z.string().nullable() }),
   },
   /**
+   * Sessions of a user were revoked (log-out, a refresh token's reuse, a password's change or reset, a passkey's
+   * deletion, the account's erasure; never a session that merely expired): notifications deletes the owner's push
+   * subscriptions those sessions registered. Ids only.
+   */
+  'identity.sessions.revoked.v1': {
+    stream: 'events',
+    data: z.object({ userId: z.uuid(), sessionIds: z.array(z.uuid()).min(1) }),
+  },
+  /**
    * A lost item's tag was scanned (scans of items not lost publish nothing). Ids and the time only: where it was
    * scanned stays in items, which notifications asks (`items.rpc.get-scan`) when it words the alert.
    */

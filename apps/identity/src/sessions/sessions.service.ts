@@ -60,7 +60,7 @@ export class SessionsService {
       if (decision === 'reuse') {
         // A token rotated away is presented again: someone holds a copy. End the session for both holders.
         await this.sessions.revoke(tx, session.userId, session.id);
-        await this.revocations.announce([session.id]);
+        await this.revocations.announce(tx, session.userId, [session.id]);
         return null;
       }
       const user = await this.users.findById(tx, session.userId);
@@ -79,14 +79,14 @@ export class SessionsService {
 
   async logout(userId: string, sessionId: string): Promise<void> {
     await this.database.transaction(async (tx) => {
-      if (await this.sessions.revoke(tx, userId, sessionId)) await this.revocations.announce([sessionId]);
+      if (await this.sessions.revoke(tx, userId, sessionId)) await this.revocations.announce(tx, userId, [sessionId]);
     });
   }
 
   /** Revokes the user's sessions (all, or all but the one they act from) inside the caller's transaction. */
   async revokeAll(tx: Transaction, userId: string, exceptSessionId: string | null = null): Promise<void> {
     const revoked = await this.sessions.revokeOfUser(tx, userId, exceptSessionId);
-    await this.revocations.announce(revoked);
+    await this.revocations.announce(tx, userId, revoked);
   }
 
   /**
@@ -95,7 +95,7 @@ export class SessionsService {
    */
   async revokeOpenedWith(tx: Transaction, userId: string, passkeyId: string): Promise<void> {
     const revoked = await this.sessions.revokeOpenedWith(tx, userId, passkeyId);
-    await this.revocations.announce(revoked);
+    await this.revocations.announce(tx, userId, revoked);
   }
 
   private sign(user: TokenUser, sessionId: string, jti: string): string {

@@ -26,6 +26,7 @@ import { NewMessagePushConsumer } from './new-message-push.consumer';
 import { ScanAlertMailConsumer } from './scan-alert-mail.consumer';
 import { ScanAlertPushConsumer } from './scan-alert-push.consumer';
 import { ScanAlertWindowsRepository } from './scan-alert-windows.repository';
+import { SessionsRevokedConsumer } from './sessions-revoked.consumer';
 import { UserDeletedConsumer, UserDeletedSecondPass } from './user-deleted.consumer';
 
 /** The event consumers: decide who is told what and enqueue the jobs (roles `consumer` and `all`). */
@@ -57,6 +58,7 @@ import { UserDeletedConsumer, UserDeletedSecondPass } from './user-deleted.consu
       InvitationMailConsumer,
       PasskeyAddedMailConsumer,
       PasskeyDeletedMailConsumer,
+      SessionsRevokedConsumer,
     ),
   ],
 })

@@ -40,18 +40,21 @@ export class PushSubscriptionsRepository {
    * subscribes again after clearing its data leaves a dead subscription behind, which the oldest likely is. An owner's
    * endpoint is taken from any other owner who had it: it is one browser, now logged in as this owner (a shared
    * computer, a session that ended without a log-out), where the owner before must no longer be told of their items.
+   * `sessionId`: the owner's session that registers it (kept, and replaced by a re-registration's), whose revocation
+   * deletes it (`deleteOfSessions`); a finder's has none.
    */
-  async save(subscriber: PushSubscriber, subscription: PushSubscriptionBody): Promise<void> {
+  async save(subscriber: PushSubscriber, subscription: PushSubscriptionBody, sessionId?: string): Promise<void> {
     const column = columnOf(subscriber);
+    const session = column === 'user_id' ? (sessionId ?? null) : null;
     await this.database.transaction(async (transaction) => {
       if (column === 'user_id') {
         await this.deleting(deletingWithDeliveries('endpoint = $1 AND user_id IS NOT NULL AND user_id <> $2'), [subscription.endpoint, idOf(subscriber)], transaction);
       }
       await this.database.affected(
-        `INSERT INTO push_subscriptions (${column}, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)
+        `INSERT INTO push_subscriptions (${column}, endpoint, p256dh, auth, session_id) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (${column}, endpoint) WHERE ${column} IS NOT NULL
-         DO UPDATE SET p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, updated_at = now()`,
-        [idOf(subscriber), subscription.endpoint, subscription.keys.p256dh, subscription.keys.auth],
+         DO UPDATE SET p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, session_id = EXCLUDED.session_id, updated_at = now()`,
+        [idOf(subscriber), subscription.endpoint, subscription.keys.p256dh, subscription.keys.auth, session],
         transaction,
       );
       await this.deleting(
@@ -67,9 +70,9 @@ export class PushSubscriptionsRepository {
   }
 
   /** Replaces a subscription the browser changed (pushsubscriptionchange): the old endpoint goes, the new one is kept. */
-  async replace(subscriber: PushSubscriber, oldEndpoint: string | undefined, subscription: PushSubscriptionBody): Promise<void> {
+  async replace(subscriber: PushSubscriber, oldEndpoint: string | undefined, subscription: PushSubscriptionBody, sessionId?: string): Promise<void> {
     if (oldEndpoint && oldEndpoint !== subscription.endpoint) await this.remove(subscriber, oldEndpoint);
-    await this.save(subscriber, subscription);
+    await this.save(subscriber, subscription, sessionId);
   }
 
   async listFor(subscriber: PushSubscriber, transaction?: Transaction): Promise<Array<{ id: string }>> {
@@ -83,6 +86,11 @@ export class PushSubscriptionsRepository {
   /** Every subscription of a subscriber (a finder who deleted their conversation, an erased user); returns how many. */
   deleteAllOf(subscriber: PushSubscriber, transaction?: Transaction): Promise<number> {
     return this.deleting(deletingWithDeliveries(`${columnOf(subscriber)} = $1`), [idOf(subscriber)], transaction);
+  }
+
+  /** The user's subscriptions registered from these sessions, which identity revoked; returns how many. Never a finder's. */
+  deleteOfSessions(userId: string, sessionIds: string[], transaction?: Transaction): Promise<number> {
+    return this.deleting(deletingWithDeliveries('user_id = $1 AND session_id = ANY($2::uuid[])'), [userId, sessionIds], transaction);
   }
 
   /** Every finder's subscription of these conversations (erased whole); returns how many. */

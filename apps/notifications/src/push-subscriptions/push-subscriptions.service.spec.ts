@@ -34,6 +34,19 @@ describe('push subscriptions in production configuration (S12)', () => {
     expect(save).toHaveBeenCalledTimes(1);
   });
 
+  it('stores an owner’s subscription with the session that registered it, whose revocation deletes it; a finder’s with none', async () => {
+    const endpoint = 'https://fcm.googleapis.com/fcm/send/abc';
+    const sessionId = '019ab1c2-0000-7000-8000-0000000000aa';
+    await service.register({ userId }, { endpoint, keys }, sessionId);
+    await service.reregister(userId, undefined, { endpoint, keys }, sessionId);
+    await service.register({ conversationId: userId }, { endpoint, keys }, sessionId);
+    expect(save.mock.calls).toEqual([
+      [{ userId }, { endpoint, keys }, sessionId],
+      [{ userId }, undefined, { endpoint, keys }, sessionId],
+      [{ conversationId: userId }, { endpoint, keys }, undefined],
+    ]);
+  });
+
   it('refuses a p256dh key that is not a point on P-256, storing nothing', async () => {
     const offCurve = { ...keys, p256dh: Buffer.alloc(65, 4).toString('base64url') };
     const refusal = await service.register({ userId }, { endpoint: 'https://fcm.googleapis.com/fcm/send/abc', keys: offCurve }).catch((error: unknown) => error);

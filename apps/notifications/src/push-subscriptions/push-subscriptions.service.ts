@@ -17,13 +17,13 @@ export class PushSubscriptionsService {
 
   async register(subscriber: PushSubscriber, subscription: PushSubscriptionBody, sessionId?: string): Promise<void> {
     this.assertAllowed(subscription);
-    await this.subscriptions.save(subscriber, subscription);
+    await this.subscriptions.save(subscriber, subscription, 'userId' in subscriber ? sessionId : undefined);
     if ('userId' in subscriber && sessionId) await this.keptOnlyIfSessionLives(subscriber.userId, sessionId, subscription.endpoint);
   }
 
   async reregister(userId: string, oldEndpoint: string | undefined, subscription: PushSubscriptionBody, sessionId?: string): Promise<void> {
     this.assertAllowed(subscription);
-    await this.subscriptions.replace({ userId }, oldEndpoint, subscription);
+    await this.subscriptions.replace({ userId }, oldEndpoint, subscription, sessionId);
     if (sessionId) await this.keptOnlyIfSessionLives(userId, sessionId, subscription.endpoint);
   }
 
@@ -40,7 +40,8 @@ export class PushSubscriptionsService {
    * erasure revokes its sessions (identity, before its commit) and only then deletes the subscriptions
    * (`notifications__user-deleted`, after the event): a request the gateway let through a moment before the
    * revocation, stored after that deletion, finds the session revoked here and takes its subscription away. Stored
-   * before the deletion, the deletion takes it. Redis away: the error answers (503), and the subscription is kept.
+   * before the deletion, the deletion takes it. The same holds for any other revocation (`notifications__sessions-revoked`
+   * deletes the subscriptions stored with the session's id). Redis away: the error answers (503), and the subscription is kept.
    */
   private async keptOnlyIfSessionLives(userId: string, sessionId: string, endpoint: string): Promise<void> {
     if (!(await this.redis.redis.exists(revokedSessionKey(this.config.NATS_NAMESPACE, sessionId)))) return;
