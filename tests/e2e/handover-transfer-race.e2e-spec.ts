@@ -2,8 +2,8 @@ import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { parseTagCode, type CreateMessageResponse, type HandoverCode, type PublicItem } from '@homing/contracts';
 import { expectEventually } from '@homing/testing';
 import { Client } from 'pg';
-import { testAccessToken } from '../support/access-tokens';
-import { apiCall, type ApiCaller } from '../support/api';
+import { apiCall, ownerOfStack, type ApiCaller } from '../support/api';
+import { blockedBehind } from '../support/database-locks';
 import { startStack, type Stack } from '../support/stack';
 
 // A finder's hand-over racing the item's transfer to a new owner. Messaging's hand-over counts the try on the item's
@@ -21,26 +21,10 @@ describe('a hand-over racing a transfer of the item', () => {
   const call = <T = unknown>(method: string, path: string, options: ApiCaller = {}) => apiCall<T>(stack, method, path, options);
   const messaging = () => `"${stack.schemaOf('messaging')}"`;
 
-  async function person() {
-    const email = `person-${randomUUID()}@example.test`;
-    const reply = await stack.nc.request(`${stack.namespace}.identity.rpc.ensure-user`, JSON.stringify({ email, language: 'en' }), { timeout: 5000 });
-    const { userId } = reply.json<{ userId: string }>();
-    return { email, userId, token: testAccessToken({ id: userId, email }).token };
-  }
 
-  // How many sessions wait, directly or behind one that waits, on the session `pid`.
-  async function blockedBehind(pid: number): Promise<number> {
-    const { rows } = await stack.db.query<{ blocked: number }>(
-      `WITH direct AS (SELECT pid FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)))
-       SELECT count(*)::int AS blocked FROM pg_stat_activity
-        WHERE pid IN (SELECT pid FROM direct) OR pg_blocking_pids(pid) && ARRAY(SELECT pid FROM direct)`,
-      [pid],
-    );
-    return rows[0].blocked;
-  }
 
   it('takes the item’s row before the conversations in both, so the hand-over waits for the transfer and finds its conversation gone', async () => {
-    const owner = await person();
+    const owner = await ownerOfStack(stack, { password: false });
     const code = (await call<PublicItem>('POST', '/items', { token: owner.token, body: { name: 'Bike' } })).body.code;
     await expectEventually(async () => expect((await call('GET', `/user/items/${code}/unread-count`, { token: owner.token })).status).toBe(200));
     const first = await call<CreateMessageResponse>('POST', `/items/${code}/messages`, { body: { content: 'Found your bike' } });
@@ -64,11 +48,11 @@ describe('a hand-over racing a transfer of the item', () => {
          VALUES ($1, $2, 'transfer', $3, $4, $5, now() + interval '7 days')`,
         [randomUUID(), parseTagCode(code), `next-${randomUUID()}@example.test`, createHash('sha256').update(token).digest('base64url'), owner.userId],
       );
-      expect((await call('POST', `/invitations/${token}/accept`, { token: (await person()).token })).status).toBe(200);
+      expect((await call('POST', `/invitations/${token}/accept`, { token: (await ownerOfStack(stack, { password: false })).token })).status).toBe(200);
       // Messaging's transfer consumer has deleted the conversations and waits.
-      await expectEventually(async () => expect(await blockedBehind(pid)).toBeGreaterThanOrEqual(1));
+      await expectEventually(async () => expect(await blockedBehind(stack.db, pid)).toBeGreaterThanOrEqual(1));
       const handover = call('POST', `/items/${code}/handover`, { finderToken: first.body.finder_token, body: { code: today.code } });
-      await expectEventually(async () => expect(await blockedBehind(pid)).toBeGreaterThanOrEqual(2));
+      await expectEventually(async () => expect(await blockedBehind(stack.db, pid)).toBeGreaterThanOrEqual(2));
       await holder.query('SELECT pg_advisory_unlock($1)', [key]);
       locked = false;
       // The transfer went first: the finder's conversation went with it (403, as for a finder token of a reset one).

@@ -3,6 +3,7 @@ import type { CreateMessageResponse, Message } from '@homing/contracts';
 import { expectEventually } from '@homing/testing';
 import { Client } from 'pg';
 import { apiCall, ownedItem, type ApiCaller } from '../support/api';
+import { blockedBehind } from '../support/database-locks';
 import { startStack, type Stack } from '../support/stack';
 
 // An owner's thread spans every conversation of the item, and readers follow it with `after=<highest version seen>`.
@@ -22,17 +23,6 @@ describe('an item’s thread in commit order across its conversations', () => {
   const call = <T = unknown>(method: string, path: string, options: ApiCaller = {}) => apiCall<T>(stack, method, path, options);
   const schema = () => `"${stack.schemaOf('messaging')}"`;
 
-  // How many sessions wait, directly or behind one that waits, on the session `pid`; with `running`, only those whose
-  // statement contains it.
-  async function blockedBehind(pid: number, running = ''): Promise<number> {
-    const { rows } = await stack.db.query<{ blocked: number }>(
-      `WITH direct AS (SELECT pid FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)))
-       SELECT count(*)::int AS blocked FROM pg_stat_activity
-        WHERE (pid IN (SELECT pid FROM direct) OR pg_blocking_pids(pid) && ARRAY(SELECT pid FROM direct)) AND strpos(query, $2) > 0`,
-      [pid, running],
-    );
-    return rows[0].blocked;
-  }
 
   /**
    * Runs `held` with messaging's outbox insert of `subject` for `conversationId` waiting on a lock this test keeps;
@@ -58,7 +48,7 @@ describe('an item’s thread in commit order across its conversations', () => {
       await holder.query('SELECT pg_advisory_lock($1)', [key]);
       const [{ pid }] = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
       const answer = held();
-      await expectEventually(async () => expect(await blockedBehind(pid)).toBeGreaterThanOrEqual(1));
+      await expectEventually(async () => expect(await blockedBehind(stack.db, pid)).toBeGreaterThanOrEqual(1));
       await meanwhile(pid);
       await holder.query('SELECT pg_advisory_unlock($1)', [key]);
       locked = false;
@@ -86,7 +76,7 @@ describe('an item’s thread in commit order across its conversations', () => {
     const posted = call<CreateMessageResponse>('POST', `/items/${code}/messages`, { finderToken, body: { content: 'B: committed first' } }).finally(() => {
       settled = true;
     });
-    await expectEventually(async () => expect(settled || (await blockedBehind(holderPid, 'INSERT INTO messages')) >= 1).toBe(true));
+    await expectEventually(async () => expect(settled || (await blockedBehind(stack.db, holderPid, 'INSERT INTO messages')) >= 1).toBe(true));
     // Waiting, it must not hold an id yet: one drawn now is lower than the one it gets.
     const drawnWhileWaiting = settled
       ? undefined
