@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { CreateMessageResponse } from '@homing/contracts';
 import { expectEventually } from '@homing/testing';
 import { reportFigure } from '../fault/harness/figures';
@@ -9,8 +9,8 @@ import { call as callStack, clientAddress, type Answer, type CallOptions } from 
 
 // S14 and A8: the limits keyed on the client address (the trusted proxy's X-Forwarded-For, TRUSTED_PROXIES) that
 // hold where the general rate limit only slows a client down: open message streams per address, unknown codes on
-// every route that takes one, and replays of a tokenless finder's first answer.
-describe('limits per client address (S14, A8)', () => {
+// every route that takes one, and replays of a tokenless finder's first answer. An IPv6 client is its /64 (A9).
+describe('limits per client address (S14, A8, A9)', () => {
   let stack: Stack;
   const streams: EventStreamClient[] = [];
   const call = <T = unknown>(method: string, path: string, options?: CallOptions): Promise<Answer<T>> => callStack<T>(stack, method, path, options);
@@ -110,6 +110,40 @@ describe('limits per client address (S14, A8)', () => {
       figure: `scan, QR, message, owner read and activation of a real tag answered 429 after 30 misses on messages; scan 429 after 15 on activation and 15 on QR images; other addresses 200`,
       size: '31 + 15 + 15 misses',
       passed: scan.status === 429 && afterClaims.status === 429,
+    });
+  });
+
+  it('A9: counts an IPv6 host by its /64, so moving to a new address of the block per request meets the same limits', async () => {
+    const { code } = await ownedItem();
+    // One host's block (a home, a server): 2^64 addresses to choose from.
+    const block = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+    const inBlock = () => `${block}:${Array.from({ length: 4 }, () => randomBytes(2).toString('hex')).join(':')}`;
+    const unknownCode = () => Array.from({ length: 16 }, () => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[Math.floor(Math.random() * 32)]).join('');
+
+    const misses: number[] = [];
+    for (let index = 0; index < 31; index += 1) misses.push((await call('GET', `/items/${unknownCode()}`, { from: inBlock() })).status);
+    expect(misses.slice(0, 30)).toEqual(Array(30).fill(404));
+    expect(misses[30]).toBe(429);
+    // Any address of the block is refused a real tag now; the neighbouring block is another client.
+    const fromBlock = await call('GET', `/items/${code}`, { from: inBlock() });
+    expect(fromBlock.status).toBe(429);
+    const [a, b, c, d] = block.split(':');
+    const neighbour = `${a}:${b}:${c}:${(parseInt(d, 16) ^ 1).toString(16)}::1`;
+    expect((await call('GET', `/items/${code}`, { from: neighbour })).status).toBe(200);
+
+    // A finder's messages to one tag: 20 an hour per client, whichever address of its block each comes from.
+    const { code: other } = await ownedItem();
+    const writerBlock = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+    const written: number[] = [];
+    for (let index = 0; index < 21; index += 1) written.push((await call('POST', `/items/${other}/messages`, { from: `${writerBlock}::${(index + 1).toString(16)}`, body: { content: `Found it, note ${index}` } })).status);
+    expect(written.slice(0, 20)).toEqual(Array(20).fill(201));
+    expect(written[20]).toBe(429);
+    reportFigure({
+      id: 'A9',
+      test: 'unknown codes and a tag\'s messages from one IPv6 /64, a new address of the block for each request',
+      figure: `scan of a real tag ${fromBlock.status} after 30 misses from 31 addresses of one /64 (the next /64: 200); message 21 from 21 addresses of one /64 answered ${written[20]}`,
+      size: '31 misses, 21 messages',
+      passed: fromBlock.status === 429 && written[20] === 429,
     });
   });
 

@@ -5,7 +5,7 @@ import type { CreateMessageBody, CreateMessageResponse, FinderDetails, FinderTok
 import { ResponseCode } from '@homing/contracts';
 import { RpcClient } from '@homing/platform';
 import { ApiError } from '../http/http-error';
-import { retryAfterSeconds } from '@homing/platform';
+import { clientNetworkOf, retryAfterSeconds } from '@homing/platform';
 import { parseLastEventId } from './event-stream';
 import { failedOnOurSide, MessageLimits } from './message-limits';
 import { MessageStreams, type EventSink } from './message-streams';
@@ -139,7 +139,10 @@ export class ConversationsService {
   }
 }
 
-/** An `Idempotency-Key` that only the same client address can present again (within the contract's key format). */
+/**
+ * An `Idempotency-Key` that only the same client can present again (within the contract's key format): the same
+ * address, or for IPv6 the same /64, so a finder whose device moves to its next privacy address keeps its retry.
+ */
 export function keyOfAddress(idempotencyKey: string, address: string): string {
-  return `addr:${createHash('sha256').update(address).update('\n').update(idempotencyKey).digest('base64url')}`;
+  return `addr:${createHash('sha256').update(clientNetworkOf(address)).update('\n').update(idempotencyKey).digest('base64url')}`;
 }

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { parseTagCode, ResponseCode } from '@homing/contracts';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError, toHttpError } from '../http/http-error';
-import { InjectConfig, RedisClient, countInWindow, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, refundInWindow, retryAfterSeconds } from '@homing/platform';
+import { clientNetworkOf, InjectConfig, RedisClient, countInWindow, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, refundInWindow, retryAfterSeconds } from '@homing/platform';
 
 /**
  * Counts writes in Redis (MESSAGE_LIMITS), shared by every gateway replica and by the mail relay, which counts the
@@ -19,7 +19,7 @@ export class MessageLimits {
   ) {}
 
   /**
-   * Counts one write to the tag's thread from the address; past a limit, 429 with `Retry-After`. Resolves with a
+   * Counts one write to the tag's thread from the address's client (an IPv6 one by its /64); past a limit, 429 with `Retry-After`. Resolves with a
    * refund for a write that then fails on the product's side (503, 504): a finder retrying through an outage, as the
    * web app does with the same Idempotency-Key, must not use up the tag's hour.
    */
@@ -27,7 +27,7 @@ export class MessageLimits {
     const code = parseTagCode(input);
     // Not a code at all: messaging answers 404, and no key is made of whatever was typed.
     if (!code) return NO_REFUND;
-    const { tagKey, writerKey: addressKey } = messageLimitKeys(this.config.NATS_NAMESPACE, code, address);
+    const { tagKey, writerKey: addressKey } = messageLimitKeys(this.config.NATS_NAMESPACE, code, clientNetworkOf(address));
     let waitMs: number;
     try {
       const [perAddress, perTag] = await countInWindow(this.redis.redis, [addressKey, tagKey], MESSAGE_LIMITS.windowMs);

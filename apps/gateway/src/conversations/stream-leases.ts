@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { clientNetworkOf } from '@homing/platform';
 
 export interface StreamLeaseOptions {
   /** Streams one client address may hold open at once, across every gateway replica (`STREAMS_PER_ADDRESS`). */
@@ -73,7 +74,8 @@ export class StreamLeases implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   private key(address: string): string {
-    return `${this.options.namespace}:streams:${address}`;
+    // Per client: an IPv6 host would otherwise have a place for every address of its /64.
+    return `${this.options.namespace}:streams:${clientNetworkOf(address)}`;
   }
 
   /** Takes a place for a new stream of `address`, or says how long until one may free up. Throws if Redis cannot answer. */

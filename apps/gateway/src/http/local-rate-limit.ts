@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { retryAfterSeconds } from '@homing/platform';
+import { clientNetworkOf, retryAfterSeconds } from '@homing/platform';
 
 // Cells per row of the count sketch: two rows of 2^17 16-bit counters, 512 KB whatever the number of addresses.
 const CELLS = 1 << 17;
@@ -35,14 +35,14 @@ export class LocalRateLimit {
     if (limit > 0xffff) throw new Error('LocalRateLimit counts up to 65535 requests a window');
   }
 
-  /** Counts one request of the address: 0 when it may go on, else the seconds to wait (for Retry-After). */
+  /** Counts one request of the address's client (an IPv6 one by its /64): 0 when it may go on, else the seconds to wait (for Retry-After). */
   take(address: string, now = Date.now()): number {
     if (now >= this.windowEndsAt) {
       this.rows[0].fill(0);
       this.rows[1].fill(0);
       this.windowEndsAt = now + this.windowMs;
     }
-    const hash = this.hashOf(address);
+    const hash = this.hashOf(clientNetworkOf(address));
     const first = hash & MASK;
     // The second row's cell from the same 32-bit hash, mixed (murmur3's finaliser) so that addresses sharing a first cell
     // rarely share the second; only addresses whose whole hash is equal share both.

@@ -2,7 +2,7 @@ import { type DynamicModule, type ExecutionContext, Injectable } from '@nestjs/c
 import { ThrottlerGuard, ThrottlerModule, type ThrottlerModuleOptions } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { FastifyRequest } from 'fastify';
-import { RedisClient } from '@homing/platform';
+import { clientNetworkOf, RedisClient } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 
 /**
@@ -21,11 +21,14 @@ export const RATE_LIMITS = {
 // Health checks and metrics are scraped, not used: never limited.
 const UNLIMITED = /^\/(health\/|metrics)/;
 
-/** Keys counters on the client address as Fastify resolved it (X-Forwarded-For only from trusted proxies). */
+/**
+ * Keys counters on the client address as Fastify resolved it (X-Forwarded-For only from trusted proxies), an IPv6 one
+ * by its /64 (`clientNetworkOf`): one host has a whole /64 to move through.
+ */
 @Injectable()
 export class ClientAddressThrottlerGuard extends ThrottlerGuard {
   protected override async getTracker(request: Record<string, unknown>): Promise<string> {
-    return (request as unknown as FastifyRequest).ip;
+    return clientNetworkOf((request as unknown as FastifyRequest).ip);
   }
 
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {

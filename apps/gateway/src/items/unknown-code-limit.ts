@@ -2,13 +2,14 @@ import { HttpException, Injectable, Logger } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/authenticated-user';
 import { ResponseCode } from '@homing/contracts';
-import { InjectConfig, RedisClient, RpcError, UNKNOWN_CODE_LIMIT, unknownCodeMissesKey } from '@homing/platform';
+import { clientNetworkOf, InjectConfig, RedisClient, RpcError, UNKNOWN_CODE_LIMIT, unknownCodeMissesKey } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 import { OldestFirst } from '../caching/oldest-first';
 import { ApiError, sendHttpError, type HttpErrorAnswer } from '../http/http-error';
 import { countInWindow, retryAfterSeconds } from '@homing/platform';
 
-// Lookups of codes that do not exist, per client address (ARCHITECTURE §7; UNKNOWN_CODE_LIMIT in libs/platform). A
+// Lookups of codes that do not exist, per client (ARCHITECTURE §7; UNKNOWN_CODE_LIMIT in libs/platform): an address,
+// an IPv6 one by its /64 (`clientNetworkOf`), since a host moving through its own block must meet the limit too. A
 // finder scans a real tag, or types one and mistypes it a few times; only someone guessing codes misses this often.
 // Codes are 80 random bits, so this is defence in depth: it turns a scanner's free oracle into 30 guesses an hour. The
 // mail relay counts its unknown tag addresses under the same key.
@@ -41,29 +42,30 @@ export class UnknownCodeLimiter {
     return this.blockedUntil.size > 0;
   }
 
-  /** Milliseconds the address stays refused, or 0. */
+  /** Milliseconds the address's client stays refused, or 0. */
   blockedFor(address: string, now = Date.now()): number {
-    const until = this.blockedUntil.get(address);
+    const client = clientNetworkOf(address);
+    const until = this.blockedUntil.get(client);
     if (until === undefined) return 0;
     if (until > now) return until - now;
-    this.blockedUntil.delete(address);
+    this.blockedUntil.delete(client);
     return 0;
   }
 
-  /** Counts one miss (the first of a window starts it); at the limit the address is refused until the window ends. */
+  /** Counts one miss (the first of a window starts it); at the limit the client is refused until the window ends. */
   async recordMiss(address: string): Promise<void> {
     try {
       const [{ count: misses, remainingMs }] = await countInWindow(this.redis.redis, [this.key(address)], UNKNOWN_CODE_LIMIT.windowMs);
-      if (misses >= UNKNOWN_CODE_LIMIT.misses && remainingMs > 0) this.block(address, Date.now() + remainingMs);
+      if (misses >= UNKNOWN_CODE_LIMIT.misses && remainingMs > 0) this.block(clientNetworkOf(address), Date.now() + remainingMs);
     } catch (error) {
       // A finder is never refused because Redis is away: the limit is a defence in depth, not the lock.
       this.logger.warn(`unknown-code limit unavailable: ${(error as Error).message}`);
     }
   }
 
-  private block(address: string, until: number): void {
-    this.blockedUntil.delete(address);
-    this.blockedUntil.set(address, until);
+  private block(client: string, until: number): void {
+    this.blockedUntil.delete(client);
+    this.blockedUntil.set(client, until);
     if (this.blockedUntil.size > MAX_BLOCKED_REMEMBERED) this.oldestBlocked.drop();
   }
 }

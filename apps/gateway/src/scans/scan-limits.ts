@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ResponseCode } from '@homing/contracts';
-import { countInWindow, InjectConfig, RedisClient, retryAfterSeconds } from '@homing/platform';
+import { clientNetworkOf, countInWindow, InjectConfig, RedisClient, retryAfterSeconds } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
 import { AddressHashes } from './address-hashes';
@@ -23,12 +23,12 @@ export class ScanLimits {
     @InjectConfig() private readonly config: GatewayConfig,
   ) {}
 
-  /** Counts one scan of the tag from the address; past a limit, 429 with `Retry-After`. */
+  /** Counts one scan of the tag from the address's client (an IPv6 one by its /64); past a limit, 429 with `Retry-After`. */
   async admit(address: string, canonicalCode: string, reply: Pick<FastifyReply, 'header'>): Promise<void> {
     let waitMs = 0;
     try {
       const tagKey = `${this.config.NATS_NAMESPACE}:scans:${canonicalCode}`;
-      const addressKey = `${tagKey}:${await this.hashes.digest(address)}`;
+      const addressKey = `${tagKey}:${await this.hashes.digest(clientNetworkOf(address))}`;
       const [perAddress, perTag] = await countInWindow(this.redis.redis, [addressKey, tagKey], SCAN_LIMITS.windowMs);
       if (perAddress.count > SCAN_LIMITS.perAddressPerTag) waitMs = Math.max(1000, perAddress.remainingMs);
       else if (perTag.count > SCAN_LIMITS.perTag) waitMs = Math.max(1000, perTag.remainingMs);

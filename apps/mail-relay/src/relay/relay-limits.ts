@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { countInWindow, InjectConfig, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, RedisClient, refundInWindow, UNKNOWN_CODE_LIMIT, unknownCodeMissesKey, type WindowCount } from '@homing/platform';
+import { clientNetworkOf, countInWindow, InjectConfig, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, RedisClient, refundInWindow, UNKNOWN_CODE_LIMIT, unknownCodeMissesKey, type WindowCount } from '@homing/platform';
 import type { MailRelayConfig } from '../config/mail-relay.config';
-import { clientOf } from '../smtp/connection-limits';
 
 /**
  * The limits of the HTTP routes, applied to mail and counted with them in Redis: unknown tag addresses count as
@@ -50,7 +49,7 @@ export class RelayLimits {
    */
   async admitMessage(canonicalCode: string, sender: string, clientAddress: string): Promise<{ waitMs: number; refund: () => Promise<void> }> {
     const { tagKey, writerKey: senderKey } = messageLimitKeys(this.config.NATS_NAMESPACE, canonicalCode, `mail:${digest(sender.toLowerCase())}`);
-    const { writerKey: hostKey } = messageLimitKeys(this.config.NATS_NAMESPACE, canonicalCode, `host:${digest(clientOf(clientAddress))}`);
+    const { writerKey: hostKey } = messageLimitKeys(this.config.NATS_NAMESPACE, canonicalCode, `host:${digest(clientNetworkOf(clientAddress))}`);
     const keys = [senderKey, hostKey, tagKey];
     try {
       const [perSender, perHost, perTag] = await countInWindow(this.redis.redis, keys, MESSAGE_LIMITS.windowMs);

@@ -1,4 +1,4 @@
-import { isIPv6 } from 'node:net';
+import { clientNetworkOf } from '@homing/platform';
 import { SmtpReply } from '../relay/smtp-reply';
 
 /** What the limits know of a connection: smtp-server's session, one object for the connection's whole life. */
@@ -23,7 +23,7 @@ export class ConnectionLimits {
 
   /** A new connection: undefined when it is taken (and counted until `close`), else the 421 that refuses it. */
   open(connection: Connection): SmtpReply | undefined {
-    const client = clientOf(connection.remoteAddress);
+    const client = clientNetworkOf(connection.remoteAddress);
     const open = this.openPerClient.get(client) ?? 0;
     if (open >= this.limits.connectionsPerClient) return new SmtpReply(421, `4.7.0 ${this.domain} Too many connections from your address, try again later`);
     this.openPerClient.set(client, open + 1);
@@ -48,24 +48,4 @@ export class ConnectionLimits {
     counted.mails += 1;
     return counted.mails > this.limits.mailsPerConnection ? new SmtpReply(421, `4.7.0 ${this.domain} Too many mails on one connection, please reconnect`) : undefined;
   }
-}
-
-/**
- * The client an address belongs to: an IPv4 address itself (also as an IPv4-mapped IPv6 address, on a dual-stack
- * listener), an IPv6 address by its /64, the block one host or home gets; counted by address, one client would
- * have 2^64 of them.
- */
-export function clientOf(address: string): string {
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped) return mapped[1];
-  const bare = address.split('%')[0].toLowerCase();
-  if (!isIPv6(bare)) return address;
-  // `::` stands for as many zero groups as the address lacks; a dotted IPv4 tail is two groups.
-  const [head, tail] = bare.split('::').map((part) => (part ? part.split(':') : []));
-  const width = (groups: string[]) => groups.reduce((sum, group) => sum + (group.includes('.') ? 2 : 1), 0);
-  const groups = tail ? [...head, ...Array<string>(8 - width(head) - width(tail)).fill('0'), ...tail] : head;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => parseInt(group, 16).toString(16))
-    .join(':')}::/64`;
 }

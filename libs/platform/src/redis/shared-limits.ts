@@ -1,17 +1,19 @@
+import { clientNetworkOf } from './client-network';
+
 /**
  * Limits that more than one edge counts together in Redis (the gateway's HTTP routes and the mail relay's SMTP), so
  * a guesser or a flood cannot go round one by using the other. The key names are persisted in Redis for a window.
  */
 
 /**
- * Lookups of tag codes that do not exist, per client address (ARCHITECTURE §7): 30 an hour, then every route (or
- * relay address) that takes a code refuses that address until the window ends.
+ * Lookups of tag codes that do not exist, per client (ARCHITECTURE §7; an IPv6 client by its /64, `clientNetworkOf`):
+ * 30 an hour, then every route (or relay address) that takes a code refuses that client until the window ends.
  */
 export const UNKNOWN_CODE_LIMIT = { misses: 30, windowMs: 60 * 60_000 } as const;
 
 export function unknownCodeMissesKey(namespace: string, address: string): string {
-  // Environments (and test workers) sharing one Redis count apart.
-  return `${namespace}:items:unknown-codes:${address}`;
+  // Environments (and test workers) sharing one Redis count apart; both edges count an address by its client.
+  return `${namespace}:items:unknown-codes:${clientNetworkOf(address)}`;
 }
 
 /**
