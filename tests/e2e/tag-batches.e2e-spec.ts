@@ -22,11 +22,15 @@ describe('tag batches', () => {
   let stack: Stack;
   let api: string;
   const admin = testAccessToken({ isAdmin: true });
+  // Identity confirms an admin's rights on every admin request: the tokens' users are admins in its table.
+  const recordAdmin = ({ userId }: { userId: string }) =>
+    stack.db.query(`INSERT INTO "${stack.schemaOf('identity')}".users (id, email, is_admin) VALUES ($1, $2, true)`, [userId, `${userId}@example.test`]);
   const items = () => `"${stack.schemaOf('items')}".items`;
 
   beforeAll(async () => {
     stack = await startStack({ env: { items: { PUBLIC_URL } } });
     ({ api } = stack);
+    await recordAdmin(admin);
   });
 
   afterAll(() => stack?.stop());
@@ -80,7 +84,9 @@ describe('tag batches', () => {
     expect(reused.status).toBe(422);
     expect(((await reused.json()) as HttpErrorBody).response_code).toBe('IDEMPOTENCY_KEY_REUSED');
     // Another admin's key is their own.
-    const other = await mint(body, testAccessToken({ isAdmin: true }).token, key);
+    const otherAdmin = testAccessToken({ isAdmin: true });
+    await recordAdmin(otherAdmin);
+    const other = await mint(body, otherAdmin.token, key);
     expect(other.status).toBe(201);
     expect(((await other.json()) as TagBatch).id).not.toBe(created.id);
     expect(await batchesLabelled(body.label)).toHaveLength(2);

@@ -70,7 +70,7 @@ describe('the tag supply', () => {
 
   const identityCommand = (command: string, email: string) => runServiceCommand('identity', [command, '--email', email], stack.envOf('identity'));
 
-  it('makes an admin by command, who mints, sees activations, and prints the batch as a PDF and a CSV; revoke-admin takes it away', async () => {
+  it('makes an admin by command, who mints, sees activations, and prints the batch as a PDF and a CSV; revoke-admin takes it away at once', async () => {
     const operator = await newUser();
     const before = await logIn(operator);
     expect((await call('GET', '/admin/tag-batches', before)).status).toBe(403);
@@ -134,6 +134,9 @@ describe('the tag supply', () => {
     }
 
     await identityCommand('revoke-admin', operator.email);
+    // At once: the token issued while an admin still says `is_admin`, and is refused all the same.
+    expect((await call('GET', '/admin/tag-batches', admin)).status).toBe(403);
+    expect((await call('POST', '/admin/tag-batches', admin, { count: 1, label: 'After the revocation' })).status).toBe(403);
     const revoked = await logIn(operator);
     expect((await call('GET', '/admin/tag-batches', revoked)).status).toBe(403);
   });

@@ -265,6 +265,16 @@ describe('identity: accounts and sessions', () => {
       expect(await identity.ok('identity.rpc.language-of-email', { email: email('nobody') })).toEqual({ language: null });
     });
 
+    it('answers whether a user is an admin as of now, and no for a user that does not exist', async () => {
+      const { userId } = await identity.ok('identity.rpc.ensure-user', { email: email('operator'), language: 'en' });
+      expect(await identity.ok('identity.rpc.admin-rights', { userId })).toEqual({ isAdmin: false });
+      await identity.query('UPDATE users SET is_admin = true WHERE id = $1', [userId]);
+      expect(await identity.ok('identity.rpc.admin-rights', { userId })).toEqual({ isAdmin: true });
+      await identity.query('UPDATE users SET is_admin = false WHERE id = $1', [userId]);
+      expect(await identity.ok('identity.rpc.admin-rights', { userId })).toEqual({ isAdmin: false });
+      expect(await identity.ok('identity.rpc.admin-rights', { userId: randomUUID() })).toEqual({ isAdmin: false });
+    });
+
     it('answers 404 for an unknown user and refuses a language it does not offer', async () => {
       expect(await identity.refused('identity.rpc.get-user', { userId: randomUUID() })).toMatchObject({ status: 404, response_code: 'NOT_FOUND' });
       expect(await identity.refused('identity.rpc.set-language', { userId: randomUUID(), language: 'it' as never })).toMatchObject({

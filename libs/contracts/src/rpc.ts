@@ -477,6 +477,14 @@ export const RpcMap = {
     response: userSchema.extend({ hasPassword: z.boolean().optional() }),
   },
   /**
+   * Whether the user is an admin now (false when there is no such user): the gateway asks on every admin route, so a
+   * revoked admin is refused at once, not when their access token (which carries `is_admin` as of its issue) expires.
+   */
+  'identity.rpc.admin-rights': {
+    request: z.object({ userId: z.uuid() }),
+    response: z.object({ isAdmin: z.boolean() }),
+  },
+  /**
    * The language of the account with this address, or null when none has it: notifications words an invitation in the
    * invitee's language (the inviter's when they have no account). The language only: never whether the address is
    * anyone's to the gateway, which does not call it.

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ResponseCode } from '@homing/contracts';
-import { IS_PUBLIC_KEY } from '@homing/platform';
+import { IS_PUBLIC_KEY, RpcClient } from '@homing/platform';
 import { isAdminRoute } from '../http/api-route.decorator';
 import { ApiError } from '../http/http-error';
 import { AccessTokens, bearerTokenOf } from './access-tokens';
@@ -12,13 +12,16 @@ import type { AuthenticatedRequest } from './authenticated-user';
  * with identity's public key) whose session is not revoked, unless it is marked `@Public()`. On a public route a
  * valid token still tells who the caller is (an owner scanning their own tag); an invalid one makes them anonymous.
  * A route for admins (`@ApiRoute({ caller: 'admin' })`) refuses anyone else here, before its pipes validate the body or
- * query: a guard runs before pipes, so a non-admin gets 403, not a 422 telling what the route accepts.
+ * query: a guard runs before pipes, so a non-admin gets 403, not a 422 telling what the route accepts. The token's
+ * `is_admin` is as of its issue, up to an hour ago, so an admin's request is also asked of identity
+ * (`identity.rpc.admin-rights`): rights revoked are refused at once. Admin routes are few and rarely called.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly accessTokens: AccessTokens,
+    private readonly rpc: RpcClient,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,7 +39,11 @@ export class AuthGuard implements CanActivate {
       if (isPublic) return true;
       throw error;
     }
-    if (!request.user.isAdmin && isAdminRoute(this.reflector, context.getHandler())) throw new ApiError(403, ResponseCode.FORBIDDEN);
+    if (isAdminRoute(this.reflector, context.getHandler()) && !(request.user.isAdmin && (await this.isAdminNow(request.user.id)))) throw new ApiError(403, ResponseCode.FORBIDDEN);
     return true;
+  }
+
+  private async isAdminNow(userId: string): Promise<boolean> {
+    return (await this.rpc.request('identity.rpc.admin-rights', { userId })).isAdmin;
   }
 }

@@ -28,6 +28,11 @@ export class AccountsRpcController {
     return this.accounts.getUser(userId);
   }
 
+  @RpcHandler('identity.rpc.admin-rights')
+  adminRights(@Payload() { userId }: Request<'identity.rpc.admin-rights'>): Promise<Response<'identity.rpc.admin-rights'>> {
+    return this.accounts.adminRights(userId);
+  }
+
   @RpcHandler('identity.rpc.language-of-email')
   languageOfEmail(@Payload() { email }: Request<'identity.rpc.language-of-email'>): Promise<Response<'identity.rpc.language-of-email'>> {
     return this.accounts.languageOfEmail(email);

@@ -85,6 +85,12 @@ export class AccountsService {
     return { ...toUser(user), hasPassword: user.passwordHash !== null };
   }
 
+  /** Whether the user is an admin as of now (no such user: not one), for the gateway's admin routes. */
+  async adminRights(userId: string): Promise<{ isAdmin: boolean }> {
+    const user = await this.users.findById(undefined, userId);
+    return { isAdmin: user?.isAdmin ?? false };
+  }
+
   /** The language of the account with this address (any case), null when there is none: for an invitation's e-mail. */
   async languageOfEmail(email: string): Promise<{ language: UserLanguage | null }> {
     const user = await this.users.findByEmail(undefined, email);

@@ -22,17 +22,17 @@ export function emailArgument(args: string[]): string {
 
 /**
  * `main.js grant-admin --email <address>` / `revoke-admin --email <address>`: sets the user's admin right. Access
- * tokens carry `is_admin` as read at login and refresh, so the change takes effect at the user's next token.
+ * tokens carry `is_admin` as read at login and refresh, so a grant takes effect at the user's next token; the gateway
+ * asks identity on every admin request too (`identity.rpc.admin-rights`), so a revocation takes effect at once.
  */
 function adminRightsCommand(isAdmin: boolean): ServiceCommand<IdentityConfig> {
-  const verb = isAdmin ? 'grant' : 'revoke';
   return {
-    describe: `${verb} a user's admin rights (--email <address>); effective from their next access token`,
+    describe: isAdmin ? `grant a user's admin rights (--email <address>); effective from their next access token` : `revoke a user's admin rights (--email <address>); effective at once`,
     async run(config, args) {
       const email = emailArgument(args);
       const userId = await withDatabase(identityDatabase(config), (database) => new UsersRepository(database).setAdminByEmail(undefined, email, isAdmin));
       if (!userId) throw new Error(`no user has the address ${maskEmail(email)}`);
-      process.stdout.write(`identity: user ${userId} (${maskEmail(email)}) is ${isAdmin ? 'now' : 'no longer'} an admin, from their next access token\n`);
+      process.stdout.write(`identity: user ${userId} (${maskEmail(email)}) is ${isAdmin ? 'now an admin, from their next access token' : 'no longer an admin'}\n`);
     },
   };
 }
