@@ -144,12 +144,16 @@ describe('co-owners and the hand-over of ownership', () => {
     expect(aboutMessages(coOwner.email)).toHaveLength(0);
   });
 
-  it('hands the item over: the new owner starts with an empty thread, the old owner and the co-owners lose it', async () => {
+  it('hands the item over: the new owner starts with an empty thread and no reward the old owner offered, the old owner and the co-owners lose it', async () => {
     const owner = await ownerWithItem();
     const coOwner = await person();
     await invited(owner.code, owner.token, coOwner.email, coOwner.token);
     expect((await call('POST', `/items/${owner.code}/messages`, { body: { content: 'Found your bike' } })).status).toBe(201);
     const streams = await Promise.all([owner.token, coOwner.token].map(async (token) => (await EventStreamClient.open(`${stack.api}/items/${owner.code}/messages/stream`, { token })).stream!));
+
+    // The old owner offered a reward: a promise of theirs, not the new owner's.
+    const items = `"${stack.schemaOf('items')}".items`;
+    await stack.db.query(`UPDATE ${items} SET reward_cents = 5000 WHERE code = upper(replace($1, '-', ''))`, [owner.code]);
 
     // A new address: accepting without a log-in makes its account, as activation does.
     const newOwnerEmail = `new-owner-${randomUUID()}@example.test`;
@@ -164,6 +168,7 @@ describe('co-owners and the hand-over of ownership', () => {
     expect((await call<PublicItem>('GET', `/user/items/${owner.code}`, { token: newOwner })).body).toMatchObject({ is_owner: true, role: 'owner', shared: false });
     expect((await call('GET', `/user/items/${owner.code}`, { token: owner.token })).status).toBe(404);
     expect((await call('GET', `/user/items/${owner.code}`, { token: coOwner.token })).status).toBe(404);
+    expect((await stack.db.query(`SELECT reward_cents FROM ${items} WHERE code = upper(replace($1, '-', ''))`, [owner.code])).rows).toEqual([{ reward_cents: null }]);
     await expectEventually(async () => expect((await call<Message[]>('GET', `/items/${owner.code}/messages`, { token: newOwner })).body).toEqual([]));
     expect((await call('GET', `/items/${owner.code}/messages`, { token: owner.token })).status).toBe(403);
   });

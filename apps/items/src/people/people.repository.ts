@@ -97,7 +97,9 @@ export class PeopleRepository {
     await this.database.affected('DELETE FROM scans WHERE item_code = $1', [code], transaction);
     await this.database.affected('UPDATE item_invitations SET cancelled_at = now() WHERE item_code = $1 AND accepted_at IS NULL AND cancelled_at IS NULL', [code], transaction);
     const row = await this.database.one<{ version: number }>(
-      `UPDATE items SET owner_user_id = $2, lost_at = NULL, lost_note = NULL, version = version + 1, updated_at = now() WHERE code = $1 RETURNING version`,
+      // The previous owner's words and promise stay theirs: lost mode and its note end, and the reward they offered is
+      // not one the new owner makes (the item's name and photo pass with it; the new owner may change both).
+      `UPDATE items SET owner_user_id = $2, lost_at = NULL, lost_note = NULL, reward_cents = NULL, version = version + 1, updated_at = now() WHERE code = $1 RETURNING version`,
       [code, newOwnerUserId],
       transaction,
     );
