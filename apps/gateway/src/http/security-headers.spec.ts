@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { CONTENT_SECURITY_POLICY, pathOfTarget, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers';
+import { CONTENT_SECURITY_POLICY, IMAGE_CONTENT_SECURITY_POLICY, pathOfTarget, registerSecurityHeaders, SECURITY_HEADERS } from './security-headers';
 
 describe('security headers', () => {
   const app = Fastify();
@@ -26,10 +26,17 @@ describe('security headers', () => {
     expect((await app.inject({ url: '/api/v1/cached' })).headers['cache-control']).toBe('public, max-age=60');
   });
 
-  it.each(['/page', '/qr.svg'])('adds the Content-Security-Policy to the document %s and leaves its caching alone', async (url) => {
+  it.each([
+    ['/page', CONTENT_SECURITY_POLICY],
+    ['/qr.svg', IMAGE_CONTENT_SECURITY_POLICY],
+  ])('adds its Content-Security-Policy to the document %s and leaves its caching alone', async (url, policy) => {
     const response = await app.inject({ url });
-    expect(response.headers).toMatchObject({ ...SECURITY_HEADERS, 'content-security-policy': CONTENT_SECURITY_POLICY });
+    expect(response.headers).toMatchObject({ ...SECURITY_HEADERS, 'content-security-policy': policy });
     expect(response.headers).not.toHaveProperty('cache-control');
+  });
+
+  it('lets nothing load or run in an SVG image opened on its own, and sandboxes it', () => {
+    expect(IMAGE_CONTENT_SECURITY_POLICY.split(';')).toEqual(["default-src 'none'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'none'", 'sandbox']);
   });
 
   it('reads the path of a target in origin form and in absolute form (which escaped the API’s no-store)', () => {

@@ -32,16 +32,26 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join(';');
 
+/**
+ * An SVG image opened on its own is a document too, and needs nothing at all: ours (QR images, tag sheets) are shapes
+ * and text in presentation attributes, with no script, style sheet, font, link or form. So nothing may load or run in
+ * one, and `sandbox` gives it an origin of its own: an SVG that somehow carried a script could reach nothing of ours.
+ * The directives that do not fall back to `default-src` are named, as in the pages' policy.
+ */
+export const IMAGE_CONTENT_SECURITY_POLICY = ["default-src 'none'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'none'", 'sandbox'].join(';');
+
 // A CSP governs documents a browser renders (the web app, Swagger UI, an SVG opened on its own); JSON needs none.
-const DOCUMENT_TYPE = /^\s*(text\/html|image\/svg\+xml)/i;
+const PAGE_TYPE = /^\s*text\/html/i;
+const SVG_TYPE = /^\s*image\/svg\+xml/i;
 
 /**
- * The one header an answer gets for what it is: a document (the web app, Swagger UI, an SVG opened on its own) its
- * Content-Security-Policy; an API answer that chose no cache policy `no-store` (API answers are personal or change at
+ * The one header an answer gets for what it is: a page (the web app, Swagger UI) the pages' Content-Security-Policy,
+ * an SVG image (a document when opened on its own) one that allows nothing; an API answer that chose no cache policy `no-store` (API answers are personal or change at
  * any moment: never stored by a browser or proxy); anything else none.
  */
 function headerForKind(contentType: unknown, isApi: boolean, hasCacheControl: boolean): readonly [string, string] | undefined {
-  if (typeof contentType === 'string' && DOCUMENT_TYPE.test(contentType)) return ['content-security-policy', CONTENT_SECURITY_POLICY];
+  if (typeof contentType === 'string' && PAGE_TYPE.test(contentType)) return ['content-security-policy', CONTENT_SECURITY_POLICY];
+  if (typeof contentType === 'string' && SVG_TYPE.test(contentType)) return ['content-security-policy', IMAGE_CONTENT_SECURITY_POLICY];
   if (isApi && !hasCacheControl) return ['cache-control', 'no-store'];
   return undefined;
 }
