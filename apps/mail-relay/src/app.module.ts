@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@homing/platform';
+import { SenderAuthenticator } from './authentication/sender-authenticator';
 import type { MailRelayConfig } from './config/mail-relay.config';
 import { MailRelayService } from './relay/mail-relay.service';
 import { RelayLimits } from './relay/relay-limits';
@@ -12,7 +13,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forService({ service: 'mail-relay', config, redisUrl: config.REDIS_URL })],
-      providers: [RelayLimits, RelayedMailsRepository, MailRelayService, RelaySmtpServer],
+      providers: [RelayLimits, RelayedMailsRepository, SenderAuthenticator, MailRelayService, RelaySmtpServer],
     };
   }
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { baseEnvSchema, envSchemas, loadConfig, redisEnvSchema } from '@homing/platform';
 
@@ -33,6 +34,28 @@ const mailRelayEnvSchema = baseEnvSchema
      * Then 421 and closed, once a mail being decided has its answer.
      */
     RELAY_SMTP_MAX_CONNECTION_SECONDS: z.coerce.number().int().min(1).max(24 * 60 * 60).default(600),
+    /**
+     * `required`: a mail to a tag's address is taken only when its From domain is authenticated (SPF or DKIM aligned
+     * with it, DMARC), since the From becomes the finder's address the owner's replies go to. `off` takes any From
+     * (local stacks and tests whose made-up sender domains have no DNS).
+     */
+    RELAY_SENDER_AUTHENTICATION: z.enum(['required', 'off']).default('required'),
+    /**
+     * The DNS servers the sender check asks (SPF, DKIM keys, DMARC), comma-separated `address` or `address:port`
+     * (`[v6 address]:port`); unset, the system's resolver.
+     */
+    RELAY_DNS_SERVERS: z
+      .string()
+      .optional()
+      .transform((value, context) => {
+        const servers = (value ?? '').split(',').map((server) => server.trim()).filter(Boolean);
+        const invalid = servers.find((server) => !isDnsServer(server));
+        if (invalid !== undefined) {
+          context.addIssue({ code: 'custom', message: `not an IP address, with or without a port: ${invalid}` });
+          return z.NEVER;
+        }
+        return servers.length > 0 ? servers : undefined;
+      }),
   })
   .refine((config) => (config.RELAY_TLS_CERT_FILE === undefined) === (config.RELAY_TLS_KEY_FILE === undefined), {
     message: 'RELAY_TLS_CERT_FILE and RELAY_TLS_KEY_FILE go together',
@@ -42,6 +65,14 @@ const mailRelayEnvSchema = baseEnvSchema
     message: 'RELAY_SMTP_MAX_CONNECTIONS_PER_CLIENT cannot be over RELAY_SMTP_MAX_CLIENTS',
     path: ['RELAY_SMTP_MAX_CONNECTIONS_PER_CLIENT'],
   });
+
+/** An IP address, optionally with a port (`192.0.2.1:53`, `[2001:db8::1]:53`), as dns.Resolver#setServers takes it. */
+function isDnsServer(server: string): boolean {
+  const match = /^\[([^\]]+)\]:(\d+)$/.exec(server) ?? /^([^:]+):(\d+)$/.exec(server);
+  if (!match) return isIP(server) !== 0;
+  const port = Number(match[2]);
+  return isIP(match[1]) !== 0 && port >= 1 && port <= 65_535;
+}
 
 export type MailRelayConfig = z.infer<typeof mailRelayEnvSchema>;
 

@@ -3,6 +3,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { MESSAGE_MAX_LENGTH, parseRelayAddress, type RelayRecipient } from '@homing/contracts';
 import { InjectConfig, RpcClient, RpcError } from '@homing/platform';
+import { SenderAuthenticator } from '../authentication/sender-authenticator';
+import { domainOf } from '../authentication/sender-policy';
 import type { MailRelayConfig } from '../config/mail-relay.config';
 import { automatedReason, mailLanguage, messageOf, type MailHeaders } from './inbound-mail';
 import { RelayLimits } from './relay-limits';
@@ -15,6 +17,10 @@ const TRY_LATER = () => new SmtpReply(451, '4.3.0 Temporary failure, please try 
 const CLOSED = () => new SmtpReply(550, '5.7.1 This conversation takes no more mail');
 const INVALID_SENDER = () => new SmtpReply(550, '5.1.7 Invalid sender address');
 const TOO_MANY_GUESSES = (waitMs: number) => new SmtpReply(450, `4.7.1 Too many unknown addresses from your host, try again in ${Math.ceil(waitMs / 60_000)} minutes`);
+// The From of a mail to a tag becomes the finder's address, where the owner's replies go: only its domain's mail may.
+const UNAUTHENTICATED = (domain: string) =>
+  new SmtpReply(550, `5.7.26 This relay could not verify that this mail comes from ${printable(domain) || 'its sender'}; the finder can write through the page the tag's QR code opens`);
+const SENDER_UNVERIFIABLE = () => new SmtpReply(451, '4.4.3 The sender could not be verified (DNS lookup failed), please try again later');
 const TOO_MANY_MESSAGES = (waitMs: number) => new SmtpReply(450, `4.7.1 Too many messages for this tag, try again in ${Math.ceil(waitMs / 60_000)} minutes`);
 
 /** A recipient accepted at `RCPT TO`: what it names, and the tag it is about. */
@@ -25,6 +31,8 @@ export interface RelayTarget {
 
 /** A received mail, as mailparser read it (its body is never kept: it becomes messages, or nothing). */
 export interface ReceivedMail {
+  /** The mail as it came, headers and body: the sender check reads it (DKIM signs these bytes). */
+  raw: Buffer;
   headers: MailHeaders;
   messageId?: string;
   from?: string;
@@ -35,7 +43,7 @@ export interface ReceivedMail {
 
 const mails = new Counter({
   name: 'homing_relay_mails_total',
-  help: 'Mails received by the relay, by outcome (relayed, partial, automated, empty, limited, refused, failed)',
+  help: 'Mails received by the relay, by outcome (relayed, partial, automated, unauthenticated, unverifiable, empty, limited, refused, failed)',
   labelNames: ['outcome'],
 });
 const recipients = new Counter({
@@ -58,6 +66,7 @@ export class MailRelayService {
     private readonly rpc: RpcClient,
     private readonly limits: RelayLimits,
     private readonly relayedMails: RelayedMailsRepository,
+    private readonly senders: SenderAuthenticator,
     @InjectConfig() private readonly config: MailRelayConfig,
   ) {}
 
@@ -113,6 +122,7 @@ export class MailRelayService {
     }
     // A From header without an address (`From: Sam`) is read as none: the envelope's sender then.
     const from = mail.from || envelopeSender || '';
+    await this.authenticateSender(mail, from, envelopeSender, targets, clientAddress);
     const content = messageOf({ text: mail.text ?? '', subject: mail.subject ?? '', attachmentNames: mail.attachmentNames }, MESSAGE_MAX_LENGTH);
     if (!content) {
       mails.inc({ outcome: 'empty' });
@@ -165,4 +175,23 @@ export class MailRelayService {
     }
     mails.inc({ outcome: refusals.length > 0 ? 'partial' : 'relayed' });
   }
+
+  /**
+   * A mail to a tag (RELAY_SENDER_AUTHENTICATION `required`): throws 550 unless the finder's address is its domain's
+   * (sender-policy.ts), 451 when DNS failed. Before any count or post, so a refused mail costs the tag nothing. Mail to
+   * reply addresses only is not checked: its token (128 bits) is the proof, and forwarding would break SPF.
+   */
+  private async authenticateSender(mail: ReceivedMail, from: string, envelopeSender: string | null, targets: RelayTarget[], clientAddress: string): Promise<void> {
+    if (this.config.RELAY_SENDER_AUTHENTICATION === 'off' || !targets.some((target) => target.recipient.kind === 'tag')) return;
+    const verdict = await this.senders.verify({ raw: mail.raw, envelopeSender, clientAddress, finderAddress: from });
+    if (verdict === 'authenticated') return;
+    mails.inc({ outcome: verdict === 'forged' ? 'unauthenticated' : 'unverifiable' });
+    this.logger.log(`mail to a tag refused: sender ${verdict}`);
+    throw verdict === 'forged' ? UNAUTHENTICATED(domainOf(from)) : SENDER_UNVERIFIABLE();
+  }
+}
+
+/** A domain as an SMTP reply may quote it: letters, digits, dots and dashes only, or ''. */
+function printable(domain: string): string {
+  return /^[a-z0-9.-]{1,253}$/.test(domain) ? domain : '';
 }

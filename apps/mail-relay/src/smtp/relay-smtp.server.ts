@@ -153,19 +153,20 @@ export class RelaySmtpServer implements OnApplicationBootstrap, OnApplicationShu
   }
 
   private async receive(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> {
+    // Read whole: the sender check reads the bytes as sent (DKIM signs them), the parser the rest.
+    const raw = await readAll(stream, MAX_MAIL_BYTES);
+    this.deciding.add(session);
+    // smtp-server says so once the stream has ended.
+    if (stream.sizeExceeded) throw new SmtpReply(552, '5.3.4 Message too big: 256 KB at most');
     // A mail that cannot be read will not be readable on the next try either: refused for good, not retried.
-    const parsed = await simpleParser(stream, { skipHtmlToText: false, skipTextToHtml: true, skipImageLinks: true }).catch(() => {
-      // Read what is left of it, or the sender waits for an answer that never comes.
-      stream.resume();
+    const parsed = await simpleParser(raw, { skipHtmlToText: false, skipTextToHtml: true, skipImageLinks: true }).catch(() => {
       throw new SmtpReply(550, '5.6.0 Message could not be read');
     });
-    this.deciding.add(session);
-    // smtp-server stops counting at the limit and says so once the stream has ended.
-    if (stream.sizeExceeded) throw new SmtpReply(552, '5.3.4 Message too big: 256 KB at most');
     const mailFrom = session.envelope.mailFrom;
     const envelopeSender = mailFrom && mailFrom.address ? mailFrom.address : null;
     await this.relay.deliver(
       {
+        raw,
         headers: parsed.headers,
         messageId: parsed.messageId,
         from: parsed.from?.value.find((mailbox) => mailbox.address)?.address,
@@ -178,4 +179,19 @@ export class RelaySmtpServer implements OnApplicationBootstrap, OnApplicationShu
       session.remoteAddress,
     );
   }
+}
+
+/**
+ * Every byte of a mail's DATA, read to its end (or the sender waits for an answer that never comes); past `maxBytes`
+ * the rest is read and dropped: smtp-server passes it on, and the mail is refused as too big anyway.
+ */
+async function readAll(stream: SMTPServerDataStream, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (size > maxBytes) continue;
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return Buffer.concat(chunks);
 }
