@@ -118,12 +118,26 @@ describe('MailRelayService.deliver', () => {
     });
 
     it('refuses the mail (550 5.7.26) when its domain is not authenticated, pointing to the tag’s page; nothing counted nor posted', async () => {
-      const { service, posted, admitMessage, relayedMails } = relayWith([[FIRST, posts], [SECOND, posts]], [], { verdict: 'forged' });
-      const refused = service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND], HOST);
+      const { service, posted, admitMessage, relayedMails } = relayWith([[FIRST, posts]], [], { verdict: 'forged' });
+      const refused = service.deliver(MAIL, 'sam@example.test', [FIRST], HOST);
       await expect(refused).rejects.toMatchObject({ responseCode: 550, message: expect.stringMatching(/^5\.7\.26 .*example\.test.*page the tag's QR code opens/) });
       expect(posted).toEqual([]);
       expect(admitMessage).not.toHaveBeenCalled();
       expect(relayedMails.wasRelayed).not.toHaveBeenCalled();
+    });
+
+    it('takes a mail to a tag and a reply address from a sender that fails for the reply address alone (its token is the proof)', async () => {
+      const { service, posted, admitMessage } = relayWith([[FIRST, posts], [SECOND, posts]], [], { verdict: 'forged' });
+      await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND], HOST)).resolves.toBeUndefined();
+      expect(posted).toEqual([SECOND.recipient]);
+      expect(admitMessage).toHaveBeenCalledTimes(1);
+      expect(admitMessage).toHaveBeenCalledWith(SECOND.itemCode, 'sam@example.test', HOST);
+    });
+
+    it('refuses with 550 5.7.26 a mixed mail from a sender that fails when its reply address is gone too', async () => {
+      const { service, posted } = relayWith([[FIRST, posts], [SECOND, gone]], [], { verdict: 'forged' });
+      await expect(service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND], HOST)).rejects.toMatchObject({ responseCode: 550, message: expect.stringMatching(/^5\.7\.26 /) });
+      expect(posted).toEqual([]);
     });
 
     it('answers 451 4.4.3 when DNS failed on the way, for the sender to retry; nothing counted nor posted', async () => {
@@ -142,8 +156,8 @@ describe('MailRelayService.deliver', () => {
 
     it('is not checked for a mail to reply addresses only (their token is the proof), nor when the setting is off', async () => {
       const toReply = relayWith([[FIRST, posts], [SECOND, posts]], [], { verdict: 'forged' });
-      // The same sender to a tag and a reply address: refused whole, for the tag.
-      await expect(toReply.service.deliver(MAIL, 'sam@example.test', [FIRST, SECOND], HOST)).rejects.toMatchObject({ responseCode: 550 });
+      // The same sender to a tag: refused.
+      await expect(toReply.service.deliver(MAIL, 'sam@example.test', [FIRST], HOST)).rejects.toMatchObject({ responseCode: 550 });
       toReply.verify.mockClear();
       await expect(toReply.service.deliver(MAIL, 'sam@example.test', [SECOND], HOST)).resolves.toBeUndefined();
       expect(toReply.verify).not.toHaveBeenCalled();

@@ -122,7 +122,7 @@ export class MailRelayService {
     }
     // A From header without an address (`From: Sam`) is read as none: the envelope's sender then.
     const from = mail.from || envelopeSender || '';
-    await this.authenticateSender(mail, from, envelopeSender, targets, clientAddress);
+    const { targets: allowed, refusal } = await this.authenticatedTargets(mail, from, envelopeSender, targets, clientAddress);
     const content = messageOf({ text: mail.text ?? '', subject: mail.subject ?? '', attachmentNames: mail.attachmentNames }, MESSAGE_MAX_LENGTH);
     if (!content) {
       mails.inc({ outcome: 'empty' });
@@ -134,8 +134,8 @@ export class MailRelayService {
       .update(mail.messageId ?? `${from}\n${mail.subject ?? ''}\n${content}`)
       .digest('base64url');
     let relayed = 0;
-    const refusals: SmtpReply[] = [];
-    for (const target of targets) {
+    const refusals: SmtpReply[] = refusal ? [refusal] : [];
+    for (const target of allowed) {
       const tag = `tag ${target.itemCode.slice(0, 4)}…`;
       const relayedMail = { recipient: target.recipient, mailId, from, content };
       // Posted on an earlier try whose 250 the sender never saw: nothing to write, nor to count against the limits.
@@ -177,17 +177,36 @@ export class MailRelayService {
   }
 
   /**
-   * A mail to a tag (RELAY_SENDER_AUTHENTICATION `required`): throws 550 unless the finder's address is its domain's
-   * (sender-policy.ts), 451 when DNS failed. Before any count or post, so a refused mail costs the tag nothing. Mail to
-   * reply addresses only is not checked: its token (128 bits) is the proof, and forwarding would break SPF.
+   * The recipients a mail may reach, by its sender (RELAY_SENDER_AUTHENTICATION `required`): a tag only when the
+   * finder's address is its domain's (sender-policy.ts). Mail to reply addresses is not checked: its token (128 bits)
+   * is the proof, and forwarding would break SPF. A sender that fails: the mail is refused (550) when it was for tags
+   * alone; else it goes to its reply addresses, and the tags' part is refused as a recipient gone since RCPT TO is (the
+   * mail is taken, the refusal logged). DNS that failed: 451 for the whole mail, which the sender retries. Decided before
+   * any count or post, so a refused part costs the tag nothing.
    */
-  private async authenticateSender(mail: ReceivedMail, from: string, envelopeSender: string | null, targets: RelayTarget[], clientAddress: string): Promise<void> {
-    if (this.config.RELAY_SENDER_AUTHENTICATION === 'off' || !targets.some((target) => target.recipient.kind === 'tag')) return;
+  private async authenticatedTargets(
+    mail: ReceivedMail,
+    from: string,
+    envelopeSender: string | null,
+    targets: RelayTarget[],
+    clientAddress: string,
+  ): Promise<{ targets: RelayTarget[]; refusal?: SmtpReply }> {
+    if (this.config.RELAY_SENDER_AUTHENTICATION === 'off' || !targets.some((target) => target.recipient.kind === 'tag')) return { targets };
     const verdict = await this.senders.verify({ raw: mail.raw, envelopeSender, clientAddress, finderAddress: from });
-    if (verdict === 'authenticated') return;
-    mails.inc({ outcome: verdict === 'forged' ? 'unauthenticated' : 'unverifiable' });
-    this.logger.log(`mail to a tag refused: sender ${verdict}`);
-    throw verdict === 'forged' ? UNAUTHENTICATED(domainOf(from)) : SENDER_UNVERIFIABLE();
+    if (verdict === 'authenticated') return { targets };
+    if (verdict === 'unverifiable') {
+      mails.inc({ outcome: 'unverifiable' });
+      this.logger.log('mail to a tag refused: sender unverifiable');
+      throw SENDER_UNVERIFIABLE();
+    }
+    const replies = targets.filter((target) => target.recipient.kind !== 'tag');
+    if (replies.length === 0) {
+      mails.inc({ outcome: 'unauthenticated' });
+      this.logger.log('mail to a tag refused: sender forged');
+      throw UNAUTHENTICATED(domainOf(from));
+    }
+    this.logger.warn('mail not relayed to its tags: sender forged; its reply addresses take it');
+    return { targets: replies, refusal: UNAUTHENTICATED(domainOf(from)) };
   }
 }
 
