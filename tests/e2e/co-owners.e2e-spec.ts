@@ -18,7 +18,8 @@ describe('co-owners and the hand-over of ownership', () => {
   let emailQueue: Queue;
 
   beforeAll(async () => {
-    stack = await startStack({ env: { notifications: { PUBLIC_URL: publicUrl } } });
+    // Rewards on: a transfer's reward is one of the things handed over, or not.
+    stack = await startStack({ env: { notifications: { PUBLIC_URL: publicUrl }, items: { REWARDS_ENABLED: 'true' } } });
     redis = new IORedis(stack.shared.REDIS_URL ?? '', { maxRetriesPerRequest: null });
     emailQueue = new Queue('email', { connection: redis, prefix: `homing_${stack.namespace}` });
   });
@@ -151,9 +152,9 @@ describe('co-owners and the hand-over of ownership', () => {
     expect((await call('POST', `/items/${owner.code}/messages`, { body: { content: 'Found your bike' } })).status).toBe(201);
     const streams = await Promise.all([owner.token, coOwner.token].map(async (token) => (await EventStreamClient.open(`${stack.api}/items/${owner.code}/messages/stream`, { token })).stream!));
 
-    // The old owner offered a reward: a promise of theirs, not the new owner's.
-    const items = `"${stack.schemaOf('items')}".items`;
-    await stack.db.query(`UPDATE ${items} SET reward_cents = 5000 WHERE code = upper(replace($1, '-', ''))`, [owner.code]);
+    // The old owner offers a reward, which the finder sees: a promise of theirs, not the new owner's.
+    expect((await call('PATCH', `/user/items/${owner.code}`, { token: owner.token, body: { reward: 5000 } })).status).toBe(200);
+    await expectEventually(async () => expect((await call<PublicItem>('GET', `/items/${owner.code}`)).body.reward).toBe(5000));
 
     // A new address: accepting without a log-in makes its account, as activation does.
     const newOwnerEmail = `new-owner-${randomUUID()}@example.test`;
@@ -168,7 +169,9 @@ describe('co-owners and the hand-over of ownership', () => {
     expect((await call<PublicItem>('GET', `/user/items/${owner.code}`, { token: newOwner })).body).toMatchObject({ is_owner: true, role: 'owner', shared: false });
     expect((await call('GET', `/user/items/${owner.code}`, { token: owner.token })).status).toBe(404);
     expect((await call('GET', `/user/items/${owner.code}`, { token: coOwner.token })).status).toBe(404);
-    expect((await stack.db.query(`SELECT reward_cents FROM ${items} WHERE code = upper(replace($1, '-', ''))`, [owner.code])).rows).toEqual([{ reward_cents: null }]);
+    // Neither the new owner nor a finder sees the old owner's reward.
+    expect((await call<PublicItem>('GET', `/user/items/${owner.code}`, { token: newOwner })).body.reward ?? null).toBeNull();
+    await expectEventually(async () => expect((await call<PublicItem>('GET', `/items/${owner.code}`)).body.reward ?? null).toBeNull());
     await expectEventually(async () => expect((await call<Message[]>('GET', `/items/${owner.code}/messages`, { token: newOwner })).body).toEqual([]));
     expect((await call('GET', `/items/${owner.code}/messages`, { token: owner.token })).status).toBe(403);
   });

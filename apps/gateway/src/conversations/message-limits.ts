@@ -19,9 +19,9 @@ export class MessageLimits {
   ) {}
 
   /**
-   * Counts one write to the tag's thread from the address's client (an IPv6 one by its /64); past a limit, 429 with `Retry-After`. Resolves with a
-   * refund for a write that then fails on the product's side (503, 504): a finder retrying through an outage, as the
-   * web app does with the same Idempotency-Key, must not use up the tag's hour.
+   * Counts one write to the tag's thread from the address's client (an IPv6 one by its /64); past a limit, 429 with
+   * `Retry-After`. Resolves with a refund for a write that then fails on the product's side (503, 504): a finder
+   * retrying through an outage, as the web app does with the same Idempotency-Key, must not use up the tag's hour.
    */
   async admit(address: string, input: string, reply: Pick<FastifyReply, 'header'>): Promise<() => Promise<void>> {
     const code = parseTagCode(input);

@@ -35,7 +35,10 @@ export class LocalRateLimit {
     if (limit > 0xffff) throw new Error('LocalRateLimit counts up to 65535 requests a window');
   }
 
-  /** Counts one request of the address's client (an IPv6 one by its /64): 0 when it may go on, else the seconds to wait (for Retry-After). */
+  /**
+   * Counts one request of the address's client (an IPv6 one by its /64): 0 when it may go on, else the seconds to wait
+   * (for Retry-After).
+   */
   take(address: string, now = Date.now()): number {
     if (now >= this.windowEndsAt) {
       this.rows[0].fill(0);

@@ -46,8 +46,9 @@ const SVG_TYPE = /^\s*image\/svg\+xml/i;
 
 /**
  * The one header an answer gets for what it is: a page (the web app, Swagger UI) the pages' Content-Security-Policy,
- * an SVG image (a document when opened on its own) one that allows nothing; an API answer that chose no cache policy `no-store` (API answers are personal or change at
- * any moment: never stored by a browser or proxy); anything else none.
+ * an SVG image (a document when opened on its own) one that allows nothing; an API answer that chose no cache policy
+ * `no-store` (API answers are personal or change at any moment: never stored by a browser or proxy); anything else
+ * none.
  */
 function headerForKind(contentType: unknown, isApi: boolean, hasCacheControl: boolean): readonly [string, string] | undefined {
   if (typeof contentType === 'string' && PAGE_TYPE.test(contentType)) return ['content-security-policy', CONTENT_SECURITY_POLICY];

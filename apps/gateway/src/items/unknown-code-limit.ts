@@ -54,9 +54,10 @@ export class UnknownCodeLimiter {
 
   /** Counts one miss (the first of a window starts it); at the limit the client is refused until the window ends. */
   async recordMiss(address: string): Promise<void> {
+    const client = clientNetworkOf(address);
     try {
-      const [{ count: misses, remainingMs }] = await countInWindow(this.redis.redis, [this.key(address)], UNKNOWN_CODE_LIMIT.windowMs);
-      if (misses >= UNKNOWN_CODE_LIMIT.misses && remainingMs > 0) this.block(clientNetworkOf(address), Date.now() + remainingMs);
+      const [{ count: misses, remainingMs }] = await countInWindow(this.redis.redis, [this.key(client)], UNKNOWN_CODE_LIMIT.windowMs);
+      if (misses >= UNKNOWN_CODE_LIMIT.misses && remainingMs > 0) this.block(client, Date.now() + remainingMs);
     } catch (error) {
       // A finder is never refused because Redis is away: the limit is a defence in depth, not the lock.
       this.logger.warn(`unknown-code limit unavailable: ${(error as Error).message}`);

@@ -23,7 +23,7 @@ export class ScanLimits {
     @InjectConfig() private readonly config: GatewayConfig,
   ) {}
 
-  /** Counts one scan of the tag from the address's client (an IPv6 one by its /64); past a limit, 429 with `Retry-After`. */
+  /** Counts one scan of the tag from the address's client (an IPv6 one by its /64); past a limit, 429 (`Retry-After`). */
   async admit(address: string, canonicalCode: string, reply: Pick<FastifyReply, 'header'>): Promise<void> {
     let waitMs = 0;
     try {
