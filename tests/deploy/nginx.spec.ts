@@ -1,3 +1,4 @@
+import { WEB_PAGE_PATHS } from '@homing/contracts';
 import { NginxConfFile } from 'nginx-conf';
 import { join } from 'node:path';
 import { root } from './support';
@@ -54,11 +55,21 @@ describe('deploy/nginx/web.conf', () => {
     expect(value(server, 'listen')).toBe('8080');
   });
 
-  it('serves index.html for any page of the app (SPA fallback), found.html for the finder page’s other paths, but 404s a missing asset', () => {
-    for (const uri of ['/', '/found', '/items', '/languages']) {
-      expect({ uri, tryFiles: value(locate(server, uri), 'try_files') }).toEqual({ uri, tryFiles: '$uri /index.html' });
+  it('serves index.html for every page of the app, found.html for the finder page’s preview, but 404s a missing asset', () => {
+    // Each page of the app as the gateway knows them (a parameter filled in), but the finder page's own, proxied below.
+    const pages = WEB_PAGE_PATHS.filter((path) => !path.startsWith('/found/')).map((path) => path.replace(/:\w+/g, 'ABCD-EFGH-JKLM-NPQR'));
+    for (const uri of [...pages, '/Items', '/account/', '/login?ec=ABCD-EFGH-JKLM-NPQR']) {
+      const path = uri.split('?')[0];
+      expect({ uri, tryFiles: value(locate(server, path), 'try_files') }).toEqual({ uri, tryFiles: '$uri /index.html' });
     }
     expect(value(locate(server, '/found/ABCD-EFGH-JKLM-NPQR/preview'), 'try_files')).toBe('$uri /found.html');
+    // Any other path that is no file: the app's HTML (its "Page not found") with status 404.
+    for (const uri of ['/found', '/found/', '/languages', '/nope', '/favicon.ico', '/items/x', '/found/ABCD-EFGH-JKLM-NPQR/preview/x']) {
+      const location = locate(server, uri);
+      expect({ uri, tryFiles: value(location, 'try_files'), errorPage: value(location, 'error_page') }).toEqual({ uri, tryFiles: '$uri =404', errorPage: '404 /index.html' });
+    }
+    // The app's own files are files: index.html found by that fallback too.
+    expect(value(locate(server, '/index.html'), 'try_files')).toBe('$uri =404');
     expect(value(locate(server, '/assets/index-3f2a.js'), 'try_files')).toBe('$uri =404');
     // The gateway's server entry of the finder page is in the build, but never served.
     expect(value(locate(server, '/server/finder-page.mjs'), 'return')).toBe('404');

@@ -222,7 +222,9 @@ describe('items API through the gateway', () => {
   });
 
   it('serves the web shell, with page paths falling back to it and index.html never cached', async () => {
-    for (const [path, status] of [['/', 200], ['/items', 200], ['/found/ABCD-EFGH-JKMN-PQRS', 404]] as const) {
+    // A path that is no page of the app gets the shell (its "Page not found") with 404, as an unknown tag's page does.
+    const paths = [['/', 200], ['/items', 200], ['/login?ec=ABCD-EFGH-JKMN-PQRS', 200], ['/About/', 200], ['/found/ABCD-EFGH-JKMN-PQRS', 404], ['/no-such-page', 404], ['/favicon.ico', 404], ['/items/x?y=z', 404]] as const;
+    for (const [path, status] of paths) {
       const response = await fetch(`${base}${path}`);
       expect(response.status).toBe(status);
       expect(response.headers.get('content-type')).toContain('text/html');

@@ -20,3 +20,4 @@ export * from './shared-location';
 export * from './tag-code';
 export * from './text';
 export * from './validation';
+export * from './web-pages';

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { isWebPagePath } from '@homing/contracts';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pathOfTarget } from '../http/security-headers';
@@ -13,9 +14,10 @@ const SERVER_FILES = /^\/server(\/|$)/;
 const FINDER_PAGES = /^\/found\//;
 
 /**
- * Serves the built web app and answers unknown page paths with index.html (the app routes them), or /found/* with
- * found.html, the finder page prerendered (`/found/{code}` itself is rendered per request by FinderPageHttpController
- * when the build has its server entry).
+ * Serves the built web app and answers page paths with index.html (the app routes them), or /found/* with found.html,
+ * the finder page prerendered (`/found/{code}` itself is rendered per request by FinderPageHttpController when the
+ * build has its server entry). A path that is no page of the app (`isWebPagePath`) gets index.html too, whose app shows
+ * "Page not found", but with status 404: a search engine, a link checker or a monitor learns that nothing is there.
  */
 export class WebAppFallback {
   constructor(
@@ -48,6 +50,8 @@ export class WebAppFallback {
 
   sendIndex(reply: FastifyReply, path = '/'): Promise<void> | FastifyReply {
     const page = this.hasFinderPage && FINDER_PAGES.test(path) ? 'found.html' : 'index.html';
+    // @fastify/static keeps a status other than 200.
+    if (!isWebPagePath(path)) void reply.code(404);
     return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(page, this.root);
   }
 }
