@@ -2,7 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
-import { gateway } from '../testing/gateway';
+import { tokenStorageKey } from '../lib/api-session';
+import { callsTo, gateway, headersOf } from '../testing/gateway';
 import { fakeToken, jsonResponse, renderApp } from '../testing/render-app';
 
 describe('focus across pages', () => {
@@ -26,5 +27,27 @@ describe('focus across pages', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Log out' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
+  });
+});
+
+describe('logging out', () => {
+  it('takes the token out of the browser’s storage at once, while the server has not answered yet, and still ends the session there with it', async () => {
+    let answerLogout: (response: Response) => void = () => undefined;
+    const fetch = gateway({
+      'GET /api/v1/user/items': () => jsonResponse(200, []),
+      'POST /api/v1/auth/logout': () => new Promise<Response>((resolve) => (answerLogout = resolve)),
+    });
+    const token = fakeToken();
+    renderApp('/items', { fetch, token });
+    expect(localStorage.getItem(tokenStorageKey)).toBe(token);
+    await userEvent.click(await screen.findByRole('button', { name: 'Log out' }));
+    // A tab closed now leaves no one logged in: nothing of the session is in storage.
+    await waitFor(() => expect(callsTo(fetch, 'POST', '/api/v1/auth/logout')).toHaveLength(1));
+    expect(localStorage.getItem(tokenStorageKey)).toBeNull();
+    // The server's logout still carries the token, which this page kept.
+    expect(headersOf(callsTo(fetch, 'POST', '/api/v1/auth/logout')[0][1]).authorization).toBe(`Bearer ${token}`);
+    answerLogout(jsonResponse(204));
+    expect(await screen.findByRole('link', { name: 'Log in' })).toBeInTheDocument();
+    expect(localStorage.getItem(tokenStorageKey)).toBeNull();
   });
 });

@@ -73,6 +73,10 @@ export class ApiClient {
     this.session.setToken(token, reason);
   }
 
+  unstoreToken(): void {
+    this.session.unstoreToken();
+  }
+
   isTokenExpired(): boolean {
     return this.session.isTokenExpired();
   }

@@ -196,5 +196,22 @@ describe('the API session', () => {
       first.setToken('a.b.c');
       expect(new ApiClient({ fetch: ok(), storage }).getToken()).toBe('a.b.c');
     });
+
+    it('keeps a logout’s token, and a refresh meanwhile, in the page alone; a later login is stored again', async () => {
+      const storage = memoryStorage();
+      const fresh = fakeToken({ exp: 9_999_999_999 });
+      const fetch = vi.fn<Fetch>(async () => jsonResponse(200, { token: fresh }));
+      const { api, clock } = client(fetch, { storage });
+      api.setToken(fakeToken({ exp: inMinutes(clock.now(), 29) }));
+      api.unstoreToken();
+      expect(storage.getItem(tokenStorageKey)).toBeNull();
+      // A call of the logout (the pushes' unregistering) refreshes the token on its way: the new one is this page's.
+      await api.request('POST', '/user/push/unregister');
+      expect(api.getToken()).toBe(fresh);
+      expect(new ApiClient({ fetch: ok(), storage }).getToken()).toBeNull();
+      api.setToken(null);
+      api.setToken('a.b.c');
+      expect(storage.getItem(tokenStorageKey)).toBe('a.b.c');
+    });
   });
 });

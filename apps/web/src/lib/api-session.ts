@@ -43,6 +43,8 @@ export class ApiSession {
   private lastRefreshCheck = -Infinity;
   private refreshing: Promise<RefreshOutcome> | null = null;
   private readonly listeners = new Set<SessionListener>();
+  // False while a logout's calls run (`unstoreToken`): the token is then this page's alone.
+  private stored = true;
 
   constructor(
     private readonly storage: TokenStorage | null,
@@ -67,13 +69,29 @@ export class ApiSession {
 
   setToken(token: string | null, reason: Parameters<SessionListener>[1] = token ? 'login' : 'logout'): void {
     this.token = token;
+    // A session ended here is stored again from its next login on.
+    if (!token) this.stored = true;
+    if (this.stored) this.write(token);
+    for (const listener of this.listeners) listener(token, reason);
+  }
+
+  /**
+   * Takes the token out of the browser's storage at once, keeping it in this page for the calls that end the session
+   * (a logout's, which the server must still accept): a tab closed or left before they answer leaves no one logged in.
+   * A refresh meanwhile stays in this page too; the next `setToken(null)` ends the session here.
+   */
+  unstoreToken(): void {
+    this.stored = false;
+    this.write(null);
+  }
+
+  private write(token: string | null): void {
     try {
       if (token) this.storage?.setItem(tokenStorageKey, token);
       else this.storage?.removeItem(tokenStorageKey);
     } catch {
       // Storage unavailable: the session lasts as long as the page.
     }
-    for (const listener of this.listeners) listener(token, reason);
   }
 
   /** Whether the stored token is past its expiry: the app then refreshes it and reloads (spec §4). */

@@ -55,9 +55,11 @@ function forgetSession(api: ApiClient) {
 export function useLogout() {
   const api = useApi();
   return useMutation({
-    // The owner's pushes stop first, while the token still counts; then the session ends on the server too. If either
-    // call fails the token still leaves this browser.
+    // The token leaves the browser's storage before any call: a tab closed or left before they answer is logged out
+    // all the same. The owner's pushes stop first, while the token (kept in this page) still counts; then the session
+    // ends on the server too. If either call fails the token still leaves this page.
     mutationFn: async () => {
+      api.unstoreToken();
       await unsubscribeOwnerPush(api, { tellServer: true });
       await api.request<unknown>('POST', '/auth/logout').catch(() => undefined);
     },
