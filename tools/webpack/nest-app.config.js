@@ -1,8 +1,10 @@
-// Builds one NestJS app into dist/apps/<app>/main.js. Workspace libs (@homing/*) and the packages in BUNDLED are
-// bundled; every other package stays a require() so native modules and their files load from node_modules.
+// Builds one NestJS app into dist/apps/<app>/: bundle.js, the app with workspace libs (@homing/*) and the packages in
+// BUNDLED (every other package stays a require() so native modules and their files load from node_modules); main.js,
+// which runs it from V8's code cache (service-launcher.js); and bundle.js.code-cache, that cache.
 // SWC, not esbuild: Nest's dependency injection needs the decorator metadata esbuild drops.
 const path = require('node:path');
 const fs = require('node:fs');
+const { execFileSync } = require('node:child_process');
 const webpack = require('webpack');
 const MinimizerPlugin = require('minimizer-webpack-plugin');
 
@@ -56,6 +58,34 @@ class NodeOptionsFile {
 }
 
 /**
+ * Writes main.js beside the bundle (tools/webpack/service-launcher.js) and, once the bundle is on disk, has it write
+ * bundle.js.code-cache: it evaluates the bundle under the service's own Node options (V8 takes a cache only under the
+ * flags it was made with) and nothing of the builder's environment, and exits without starting the service.
+ */
+class ServiceLauncher {
+  constructor(options) {
+    this.nodeOptions = options.join(' ');
+  }
+
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap(ServiceLauncher.name, (compilation) => {
+      compilation.hooks.processAssets.tap({ name: ServiceLauncher.name, stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        compilation.emitAsset('main.js', new webpack.sources.RawSource(fs.readFileSync(path.join(__dirname, 'service-launcher.js'))));
+      });
+    });
+    compiler.hooks.afterEmit.tap(ServiceLauncher.name, (compilation) => {
+      if (compilation.errors.length > 0) return;
+      const main = path.join(compilation.outputOptions.path, 'main.js');
+      try {
+        execFileSync(process.execPath, [main], { env: { NODE_OPTIONS: this.nodeOptions, HOMING_WRITE_CODE_CACHE: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+      } catch (error) {
+        compilation.errors.push(new webpack.WebpackError(`writing ${main}'s code cache failed: ${error.stderr?.toString().trim() || error.message}`));
+      }
+    });
+  }
+}
+
+/**
  * @param appName the folder under apps/
  * @param nodeOptions Node and V8 options of the service's process (NODE_OPTIONS syntax), written to node-options
  */
@@ -67,7 +97,8 @@ module.exports = function nestAppConfig(appName, { nodeOptions = [] } = {}) {
     devtool: 'source-map',
     context: root,
     entry: path.join(root, 'apps', appName, 'src/main.ts'),
-    output: { path: path.join(root, 'dist/apps', appName), filename: 'main.js', clean: true },
+    // The bundle exports main.ts's `main`; main.js calls it once the bundle is evaluated.
+    output: { path: path.join(root, 'dist/apps', appName), filename: 'bundle.js', library: { type: 'commonjs2' }, clean: true },
     resolve: { extensions: ['.ts', '.js', '.json'] },
     externals: [
       ({ request }, callback) => {
@@ -81,6 +112,9 @@ module.exports = function nestAppConfig(appName, { nodeOptions = [] } = {}) {
     ],
     module: {
       rules: [{ test: /\.ts$/, exclude: /node_modules/, use: { loader: 'swc-loader', options: swcOptions } }],
+      // createRequire() gives Node's own require, for a file known only at run time (the gateway's finder page module):
+      // webpack would otherwise make it its own, which finds only what it bundled.
+      parser: { javascript: { createRequire: false } },
     },
     // Whitespace and comments out, every non-ASCII character escaped; names and code as written (no compression, no
     // mangling), so stack traces name the functions and the source map gives the place. V8 keeps a script's source in the
@@ -90,7 +124,9 @@ module.exports = function nestAppConfig(appName, { nodeOptions = [] } = {}) {
       minimize: true,
       minimizer: [
         new MinimizerPlugin({
-          // Licence and copyright notices go to main.js.LICENSE.txt beside the bundle (swc takes no regexp flags).
+          // The bundle only: main.js is the launcher as written.
+          test: /^bundle\.js$/,
+          // Licence and copyright notices go to bundle.js.LICENSE.txt beside the bundle (swc takes no regexp flags).
           extractComments: { condition: /^\**!|@preserve|@license|[Cc]opyright|COPYRIGHT/ },
           minify: { implementation: MinimizerPlugin.swcMinify, options: { compress: false, mangle: false, format: { asciiOnly: true } } },
         }),
@@ -106,8 +142,8 @@ module.exports = function nestAppConfig(appName, { nodeOptions = [] } = {}) {
       },
     ],
     // One file per service: a dynamic import() of our own code (a service's commands, the database module) stays in
-    // main.js, its modules evaluated only when it is called.
-    plugins: [new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }), new NodeOptionsFile(nodeOptions)],
+    // bundle.js, its modules evaluated only when it is called.
+    plugins: [new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }), new NodeOptionsFile(nodeOptions), new ServiceLauncher(nodeOptions)],
     node: { __dirname: false, __filename: false },
     stats: 'errors-warnings',
     performance: { hints: false },

@@ -1,6 +1,7 @@
+// The bundle's entry: main.js (tools/webpack/service-launcher.js) evaluates it, then calls `main`.
 import { startTracing } from '@homing/platform/tracing';
 
 startTracing('items');
 // Required after tracing starts, so its instrumentations can patch pg, http and fastify as they load.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-void (require('./service') as typeof import('./service')).main();
+export const { main } = require('./service') as typeof import('./service');

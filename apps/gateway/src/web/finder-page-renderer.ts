@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Message, PublicItem, ValidationMap } from '@homing/contracts';
 
 // The web build's server entry for the finder page (apps/web/src/prerender/finder-page.server.tsx), loaded at run time
@@ -26,9 +26,10 @@ export const FINDER_PAGE_TEMPLATE = 'server/finder-page.html';
 
 const ROOT = '<div id="root"></div>';
 
-// A real dynamic import, which neither webpack nor Jest's CommonJS transform rewrites into a require() (an ES module
-// cannot be required on Node 20).
-const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+// Node's own require, which webpack leaves alone, of an ES module (Node 20.19 and later, package.json's engines). Not
+// import(): the bundle runs as a vm script compiled from its code cache (tools/webpack/service-launcher.js), where
+// import() takes vm's loader, which Node 20 still calls experimental and warns of.
+const requireAtRunTime = createRequire(__filename);
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -46,7 +47,7 @@ export class FinderPageRenderer {
     const modulePath = resolve(webDist, FINDER_PAGE_MODULE);
     const templatePath = resolve(webDist, FINDER_PAGE_TEMPLATE);
     if (!existsSync(modulePath) || !existsSync(templatePath)) return null;
-    const module = (await importModule(pathToFileURL(modulePath).href)) as Partial<FinderPageModule>;
+    const module = requireAtRunTime(modulePath) as Partial<FinderPageModule>;
     if (typeof module.renderFinderPage !== 'function') throw new Error(`${modulePath} exports no renderFinderPage`);
     return FinderPageRenderer.of(module as FinderPageModule, await readFile(templatePath, 'utf8'));
   }
