@@ -33,4 +33,17 @@ describe('the finder page’s form without script', () => {
     const thread = await apiCall<Array<{ content: string }>>(stack, 'GET', `/items/${code}/messages`, { token });
     expect(thread.body.map((message) => message.content)).toEqual(['Found your keys at the station']);
   });
+
+  it('answers a form over its size limit with the page, saying the message is too long, and writes nothing', async () => {
+    const { code, token } = await ownedItem(stack);
+    // 40,000 characters: past the form's 32 KB, so refused before it is read.
+    const tooLarge = await post(code, { content: 'x'.repeat(40_000), language: 'en' });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const page = await tooLarge.text();
+    expect(page).toContain('<h1>You found someone&#x27;s item</h1>');
+    expect(page).toContain('Maximum: 2000.');
+    expect(tooLarge.headers.get('set-cookie')).toBeNull();
+    expect((await apiCall<unknown[]>(stack, 'GET', `/items/${code}/messages`, { token })).body).toEqual([]);
+  });
 });

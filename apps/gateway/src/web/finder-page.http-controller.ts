@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { finderResumeBodySchema, ResponseCode, type Message, type PublicItem } from '@homing/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { finderResumeBodySchema, MESSAGE_MAX_LENGTH, ResponseCode, type Message, type PublicItem } from '@homing/contracts';
 import { InjectConfig } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ConversationsService } from '../conversations/conversations.service';
@@ -22,7 +22,11 @@ import {
 } from './finder-form';
 import { FinderPageRenderer, type FinderPageInput } from './finder-page-renderer';
 
-type FinderPageRequest = FastifyRequest<{ Params: { code: string }; Querystring: { resume?: unknown } }>;
+interface FinderPageRoute {
+  Params: { code: string };
+  Querystring: { resume?: unknown };
+}
+type FinderPageRequest = FastifyRequest<FinderPageRoute>;
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -82,7 +86,11 @@ export class FinderPageHttpController implements OnModuleInit {
     // Both look the code up first, behind the unknown-code limit, and answer a blocked address with the page.
     const config = { limitsUnknownCodesItself: true };
     fastify.get('/found/:code', { config }, (request: FinderPageRequest, reply) => this.showPage(request, reply));
-    fastify.post('/found/:code', { config }, (request: FinderPageRequest, reply) => this.postForm(request, reply));
+    fastify.post<FinderPageRoute>(
+      '/found/:code',
+      { config, errorHandler: (error, request, reply) => this.refusePost(error, request, reply) },
+      (request, reply) => this.postForm(request, reply),
+    );
   }
 
   private async showPage(request: FinderPageRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -158,6 +166,23 @@ export class FinderPageHttpController implements OnModuleInit {
       }
     }
     return reply.redirect(finderPagePath(code), 303);
+  }
+
+  /**
+   * A post refused before the form was read (a body over the limit, a type the page's form never sends): the page
+   * again, saying why, as for any other refused form, rather than the API's JSON error a browser would show as text.
+   * A body over the limit is a message far over its length (FINDER_FORM_BODY_LIMIT_BYTES), so the page says so at the
+   * message; what was typed cannot be given back, as it was never read. Anything else goes on to the server's handler.
+   */
+  private async refusePost(error: FastifyError, request: FinderPageRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const answer = toHttpError(error);
+    if (!answer || answer.status >= 500 || reply.sent) throw error;
+    const { code } = request.params;
+    const language = namedLanguage(request) ?? 'en';
+    const item = await this.lookUp(request, reply, code, language);
+    if (!item) return reply;
+    const refused = answer.status === 413 ? { ...answer, body: { ...answer.body, validation: { content: `max=${MESSAGE_MAX_LENGTH}` as const } } } : answer;
+    return this.sendPage(reply, { code, language, item, finderToken: finderTokenFromCookies(request.headers.cookie), error: refused });
   }
 
   /** The item, or null once the answer is sent: the not-found page (404, a miss of the unknown-code limit) or an error. */
