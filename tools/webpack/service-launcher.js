@@ -63,9 +63,12 @@ if (writing) {
   writeFileSync(CODE_CACHE, Buffer.concat([digest, script.createCachedData()]));
   process.exit(0);
 }
+// A start without the cache is worth an operator's notice (info); a one-off command's (`main.js migrate`, which a
+// migration Job or npm start runs without node-options) is not.
+const command = process.argv[2] !== undefined;
 log(cache.data && !script.cachedDataRejected
   ? { level: 'debug', msg: `bundle.js compiled from its code cache in ${compileMs.toFixed(0)} ms` }
-  : { level: 'info', msg: `bundle.js compiled without its code cache (${cache.why ?? 'V8 refused it: another Node, or V8 flags other than node-options'}) in ${compileMs.toFixed(0)} ms` });
+  : { level: command ? 'debug' : 'info', msg: `bundle.js compiled without its code cache (${cache.why ?? 'V8 refused it: another Node, or V8 flags other than node-options'}) in ${compileMs.toFixed(0)} ms` });
 bundle.exports.main();
 
 /**

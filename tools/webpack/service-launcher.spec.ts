@@ -63,6 +63,13 @@ describe('main.js, the launcher of a built service', () => {
     expect(started.logged).toEqual([expect.objectContaining({ level: 30, msg: expect.stringContaining('without its code cache (V8 refused it') })]);
   });
 
+  it('says so only at debug for a one-off command, which migration Jobs run without node-options', () => {
+    writeCache();
+    const migrate = (level: string) => run({ flags: '', args: ['migrate'], env: { LOG_LEVEL: level } });
+    expect(migrate('info')).toMatchObject({ output: { argv: ['migrate'] }, logged: [] });
+    expect(migrate('debug').logged).toEqual([expect.objectContaining({ level: 20, msg: expect.stringContaining('without its code cache (V8 refused it') })]);
+  });
+
   it('never runs a bundle changed after the build with the old bytecode, even at the same length', () => {
     writeCache();
     writeFileSync(join(app, 'bundle.js'), bundleSaying('howdy'));
