@@ -17,7 +17,7 @@ describe('service start-up', () => {
     });
     // A bad PORT: the service says so and exits 1, after the launcher's line.
     expect(run.status).toBe(1);
-    expect(JSON.parse(run.stderr.split('\n')[0])).toMatchObject({ level: 20, service, context: 'CodeCache', msg: expect.stringMatching(/^bundle\.js compiled from its code cache in \d+ ms$/) });
+    expect(JSON.parse(run.stderr.split('\n')[0])).toMatchObject({ level: 20, service, context: 'CodeCache', msg: expect.stringMatching(/^bundle\.js compiled from its code cache and evaluated in \d+ ms$/) });
   });
 
   it.each(services)('%s lists every bad variable at once and exits 1', async (service) => {

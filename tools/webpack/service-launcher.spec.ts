@@ -53,7 +53,7 @@ describe('main.js, the launcher of a built service', () => {
     const started = run({ args: ['migrate', '--now', 'x'] });
     expect(started.status).toBe(0);
     expect(started.output).toEqual({ said: 'bundle hello', argv: ['migrate', '--now', 'x'], dirname: app, os: 'function', evaluated: 7 });
-    expect(started.logged).toEqual([expect.objectContaining({ level: 20, service: 'demo', context: 'CodeCache', msg: expect.stringMatching(/^bundle\.js compiled from its code cache in \d+ ms$/) })]);
+    expect(started.logged).toEqual([expect.objectContaining({ level: 20, service: 'demo', context: 'CodeCache', msg: expect.stringMatching(/^bundle\.js compiled from its code cache and evaluated in \d+ ms$/) })]);
   });
 
   it('compiles the bundle as usual, and says why, when V8 refuses the cache (other flags)', () => {
@@ -68,6 +68,18 @@ describe('main.js, the launcher of a built service', () => {
     const migrate = (level: string) => run({ flags: '', args: ['migrate'], env: { LOG_LEVEL: level } });
     expect(migrate('info')).toMatchObject({ output: { argv: ['migrate'] }, logged: [] });
     expect(migrate('debug').logged).toEqual([expect.objectContaining({ level: 20, msg: expect.stringContaining('without its code cache (V8 refused it') })]);
+  });
+
+  it('leaves the bundle to Node\'s own loader when source maps are on, so that stack traces point into the sources', () => {
+    writeCache();
+    // A bundle whose main throws on its line 2, mapped to line 20 of its source.
+    writeFileSync(join(app, 'bundle.js'), 'exports.main = () => {\n  throw new Error("boom");\n};\n//# sourceMappingURL=bundle.js.map\n');
+    const mappings = 'AAAA;AAoBA;AAUA'; // generated lines 1, 2, 3 → source lines 1, 21, 31 (0-based 0, 20, 30)
+    writeFileSync(join(app, 'bundle.js.map'), JSON.stringify({ version: 3, file: 'bundle.js', sources: ['main.ts'], names: [], mappings }));
+    const child = spawnSync(process.execPath, ['--enable-source-maps', join(app, 'main.js')], { env: { PATH: process.env.PATH, NODE_OPTIONS: FLAGS, LOG_LEVEL: 'debug' }, encoding: 'utf8' });
+    expect(child.status).toBe(1);
+    expect(child.stderr).toContain('"msg":"bundle.js compiled without its code cache (source maps are on)"');
+    expect(child.stderr).toMatch(/at (Object\.)?exports\.main \(\S*main\.ts:21:\d+\)/);
   });
 
   it('never runs a bundle changed after the build with the old bytecode, even at the same length', () => {
