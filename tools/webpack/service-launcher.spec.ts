@@ -72,9 +72,9 @@ describe('main.js, the launcher of a built service', () => {
 
   it('leaves the bundle to Node\'s own loader when source maps are on, so that stack traces point into the sources', () => {
     writeCache();
-    // A bundle whose main throws on its line 2, mapped to line 20 of its source.
+    // A bundle whose main throws on its line 2, which its map places on line 21 of main.ts.
     writeFileSync(join(app, 'bundle.js'), 'exports.main = () => {\n  throw new Error("boom");\n};\n//# sourceMappingURL=bundle.js.map\n');
-    const mappings = 'AAAA;AAoBA;AAUA'; // generated lines 1, 2, 3 → source lines 1, 21, 31 (0-based 0, 20, 30)
+    const mappings = 'AAAA;AAoBA;AAUA'; // bundle lines 1, 2, 3 → main.ts lines 1, 21, 31
     writeFileSync(join(app, 'bundle.js.map'), JSON.stringify({ version: 3, file: 'bundle.js', sources: ['main.ts'], names: [], mappings }));
     const child = spawnSync(process.execPath, ['--enable-source-maps', join(app, 'main.js')], { env: { PATH: process.env.PATH, NODE_OPTIONS: FLAGS, LOG_LEVEL: 'debug' }, encoding: 'utf8' });
     expect(child.status).toBe(1);
