@@ -76,7 +76,7 @@ describe('deploy/nginx/web.conf', () => {
   });
 
   it('proxies /api/, /qr/, /lang and the finder page (/found/{code}) to the gateway, and nothing else', () => {
-    for (const uri of ['/api/v1/items/X', '/qr/ABCD-EFGH-JKLM-NPQR', '/lang', '/lang/nl', '/found/ABCD-EFGH-JKLM-NPQR']) {
+    for (const uri of ['/api/v1/items/X', '/qr/ABCD-EFGH-JKLM-NPQR', '/lang', '/lang/nl', '/found/ABCD-EFGH-JKLM-NPQR', '/found/ABCD-EFGH-JKLM-NPQR/']) {
       expect({ uri, proxied: proxiesToGateway(uri) }).toEqual({ uri, proxied: true });
     }
     for (const uri of ['/', '/languages', '/apidocs', '/assets/a.js', '/sw.js', '/found/ABCD-EFGH-JKLM-NPQR/preview']) {

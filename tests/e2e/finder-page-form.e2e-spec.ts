@@ -46,4 +46,16 @@ describe('the finder page’s form without script', () => {
     expect(tooLarge.headers.get('set-cookie')).toBeNull();
     expect((await apiCall<unknown[]>(stack, 'GET', `/items/${code}/messages`, { token })).body).toEqual([]);
   });
+
+  it('sends a link with a trailing slash to the page’s one address, its query kept and its code kept in the path', async () => {
+    const { code } = await ownedItem(stack);
+    const slashed = await fetch(`${stack.base}/found/${code}/?resume=abc&lang=nl`, { redirect: 'manual' });
+    expect(slashed.status).toBe(301);
+    expect(slashed.headers.get('location')).toBe(`/found/${code}?resume=abc&lang=nl`);
+    expect((await fetch(`${stack.base}/found/${code}/`, { redirect: 'follow' })).url).toBe(`${stack.base}/found/${code}`);
+    // A code that decodes to slashes stays one segment of this site's path: never another host.
+    const crafted = await fetch(`${stack.base}/found/%2F%2Fevil.example/`, { redirect: 'manual' });
+    expect(crafted.status).toBe(301);
+    expect(crafted.headers.get('location')).toBe('/found/%2F%2Fevil.example');
+  });
 });

@@ -86,6 +86,9 @@ export class FinderPageHttpController implements OnModuleInit {
     // Both look the code up first, behind the unknown-code limit, and answer a blocked address with the page.
     const config = { limitsUnknownCodesItself: true };
     fastify.get('/found/:code', { config }, (request: FinderPageRequest, reply) => this.showPage(request, reply));
+    // A link typed or copied with a trailing slash is the same page: sent to its one address (relative, so the
+    // public host stays), query and all, where the form posts and its links resolve as they should.
+    fastify.get('/found/:code/', (request: FinderPageRequest, reply) => reply.redirect(canonicalFinderPath(request.params.code, request.url), 301));
     fastify.post<FinderPageRoute>(
       '/found/:code',
       { config, errorHandler: (error, request, reply) => this.refusePost(error, request, reply) },
@@ -251,4 +254,10 @@ function caller(finderToken: string | undefined): ThreadCaller {
 
 function errorAnswer(status: number, code: ResponseCode, validation?: HttpErrorAnswer['body']['validation']): HttpErrorAnswer {
   return { status, body: { response_code: code, message: code, ...(validation ? { validation } : {}) } };
+}
+
+/** `/found/{code}` with the query of `url`: the code encoded again, so a decoded `/` or `\` cannot leave the page's path. */
+function canonicalFinderPath(code: string, url: string): string {
+  const query = url.indexOf('?');
+  return `/found/${encodeURIComponent(code)}${query >= 0 ? url.slice(query) : ''}`;
 }
