@@ -24,7 +24,9 @@ const js = jetstream(nc);
 
 const connection = { connection: new IORedis(REDIS_URL, { maxRetriesPerRequest: null }), prefix: STREAM };
 const queue = new Queue('email', connection);
-const transport = nodemailer.createTransport({ url: SMTP_URL, pool: true, maxConnections: 5 });
+// The product's pool settings (apps/notifications' SmtpRepository): connections kept, not retired every 100 mails, so
+// neither side's tail is a new connection's handshake and the sink's 100 ms greeting pause.
+const transport = nodemailer.createTransport({ url: SMTP_URL, pool: true, maxConnections: 5, maxMessages: Infinity });
 new Worker(
   'email',
   async (job) => {

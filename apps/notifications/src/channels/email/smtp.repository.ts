@@ -26,6 +26,11 @@ export class SmtpRepository implements OnModuleDestroy {
       url: config.SMTP_URL,
       pool: true,
       maxConnections: 5,
+      // A connection is kept for as long as the server keeps it, not retired after nodemailer's default of 100 mails:
+      // each retirement held the mails queued behind it for the pool's 150 ms pause plus a new handshake (TCP, TLS,
+      // EHLO, AUTH, and an MTA's greeting pause: smtp-server's is 100 ms), B3's slowest mails (docs/benchmarks.md,
+      // stop 73). A server that ends a session itself is met with a new connection; a mail it cut off is sent again.
+      maxMessages: Infinity,
       // A hung server must not hold a job past its lock: fail and retry instead.
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
