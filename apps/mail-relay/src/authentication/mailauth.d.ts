@@ -27,7 +27,15 @@ declare module 'mailauth' {
     /** Of the envelope sender (MAIL FROM); its `domain` is that sender's domain. */
     spf: { domain: string; status: AuthenticationStatus } | false;
     /** false when the From header names no address, or several. */
-    dmarc: { domain?: string; status: AuthenticationStatus; policy?: string } | false;
+    dmarc:
+      | {
+          domain?: string;
+          status: AuthenticationStatus;
+          policy?: string;
+          /** What aligned, and whether the record asks for strict alignment (`aspf=s`, `adkim=s`); absent without a record. */
+          alignment?: { spf: { result?: string; strict: boolean }; dkim: { result?: string; strict: boolean } };
+        }
+      | false;
   }
 
   export interface AuthenticateOptions {

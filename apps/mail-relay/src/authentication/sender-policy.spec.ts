@@ -22,6 +22,12 @@ const DNS: Record<string, Answer> = {
   '_dmarc.slow.test': 'ETIMEOUT',
   'slow.test': [`v=spf1 ip4:${CLIENT} -all`],
   'mail._domainkey.flaky-key.test': 'ESERVFAIL',
+  // A domain whose DMARC record asks for strict alignment: only its own exact domain vouches for it.
+  '_dmarc.strict.test': ['v=DMARC1; p=reject; adkim=s; aspf=s'],
+  'mail._domainkey.strict.test': [DKIM_KEY],
+  'mail._domainkey.news.strict.test': [DKIM_KEY],
+  'strict.test': [`v=spf1 ip4:${CLIENT} -all`],
+  'bounces.strict.test': [`v=spf1 ip4:${CLIENT} -all`],
 };
 
 async function resolve(name: string, type: string): Promise<string[][]> {
@@ -61,6 +67,15 @@ describe('senderVerdict', () => {
 
   it('authenticates a domain that publishes DMARC (p=reject) when its own signature passed', async () => {
     expect(senderVerdict(await mail({ from: 'ceo@bank.test', sender: 'ceo@bank.test', signedBy: 'bank.test' }), 'ceo@bank.test')).toBe('authenticated');
+  });
+
+  it('holds a domain to the strict alignment its DMARC record asks for (adkim=s, aspf=s), not the relaxed one', async () => {
+    // Its own signature, or SPF for its own domain: it vouched.
+    expect(senderVerdict(await mail({ from: 'ceo@strict.test', sender: 'x@other.test', signedBy: 'strict.test' }), 'ceo@strict.test')).toBe('authenticated');
+    expect(senderVerdict(await mail({ from: 'ceo@strict.test', sender: 'ceo@strict.test' }), 'ceo@strict.test')).toBe('authenticated');
+    // A subdomain's signature, or SPF for a subdomain's envelope: relaxed alignment would take them, the record does not.
+    expect(senderVerdict(await mail({ from: 'ceo@strict.test', sender: 'x@other.test', signedBy: 'news.strict.test' }), 'ceo@strict.test')).toBe('forged');
+    expect(senderVerdict(await mail({ from: 'ceo@strict.test', sender: 'bounce@bounces.strict.test' }), 'ceo@strict.test')).toBe('forged');
   });
 
   it('refuses a From naming several addresses, or another address than the one taken as the finder’s', async () => {
