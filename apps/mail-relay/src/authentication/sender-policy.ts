@@ -24,12 +24,10 @@ export function senderVerdict(result: AuthenticationResult, finderAddress: strin
   if (fromHeader.length === 1 && fromHeader[0].toLowerCase() !== finderAddress.toLowerCase()) return 'forged';
 
   // Without a From address DMARC has nothing to check (mailauth gives false): the envelope sender is the address.
-  // A pass that only relaxed alignment gave, where the record asks for strict, is the record's fail.
-  const dmarc = result.dmarc ? (result.dmarc.status.result === 'pass' && !alignedAsRecordAsks(result, domain) ? 'fail' : result.dmarc.status.result) : 'none';
+  const dmarc = result.dmarc ? dmarcResult(result, result.dmarc, domain) : 'none';
   if (dmarc === 'pass') return 'authenticated';
-  const aligned = (other: string | undefined) => !!other && getAlignment(domain, [other]) !== false;
-  const spf = result.spf && aligned(result.spf.domain) ? result.spf.status.result : 'none';
-  const dkim = result.dkim.results.filter((signature) => aligned(signature.signingDomain)).map((signature) => signature.status.result);
+  const spf = result.spf && relaxedAligned(domain, result.spf.domain) ? result.spf.status.result : 'none';
+  const dkim = result.dkim.results.filter((signature) => relaxedAligned(domain, signature.signingDomain)).map((signature) => signature.status.result);
   // A record that fails is the domain's own word; without a record, relaxed alignment decides as DMARC would.
   if (dmarc === 'none' && (spf === 'pass' || dkim.includes('pass'))) return 'authenticated';
   // A lookup that failed could have been the pass: of the DMARC record, or of SPF or a key for this domain.
@@ -37,18 +35,25 @@ export function senderVerdict(result: AuthenticationResult, finderAddress: strin
 }
 
 /**
- * Whether a passing SPF result or DKIM signature aligns with `domain` as its DMARC record asks: strict (`aspf=s`,
- * `adkim=s`) is the exact domain, relaxed the same organizational domain. mailauth 4.9.5 reports a DMARC pass on
- * relaxed alignment whatever the record says (its `getAlignment` is handed `{ strict }` where it reads a boolean, and
- * falls back to the organizational domain), so a subdomain's signature would pass for a domain that forbids it.
+ * mailauth's DMARC result, but a pass only relaxed alignment gave where the record asks for strict (`aspf=s`,
+ * `adkim=s`: the exact domain) is the record's fail. mailauth 4.9.5 reports a pass on relaxed alignment whatever the
+ * record says (its `getAlignment` is handed `{ strict }` where it reads a boolean, and falls back to the
+ * organizational domain), so a subdomain's signature would pass for a domain that forbids it.
  */
-function alignedAsRecordAsks(result: AuthenticationResult, domain: string): boolean {
-  const alignment = result.dmarc ? result.dmarc.alignment : undefined;
+function dmarcResult(result: AuthenticationResult, dmarc: Exclude<AuthenticationResult['dmarc'], false>, domain: string): string {
+  const strict = dmarc.alignment ?? { spf: { strict: false }, dkim: { strict: false } };
+  if (dmarc.status.result !== 'pass' || (!strict.spf.strict && !strict.dkim.strict)) return dmarc.status.result;
   const exact = domainToASCII(domain);
-  const matches = (other: string | undefined, strict: boolean) =>
-    !!other && (strict ? exact !== '' && domainToASCII(other.toLowerCase()) === exact : getAlignment(domain, [other]) !== false);
-  const spf = !!result.spf && result.spf.status.result === 'pass' && matches(result.spf.domain, alignment?.spf.strict ?? false);
-  return spf || result.dkim.results.some((signature) => signature.status.result === 'pass' && matches(signature.signingDomain, alignment?.dkim.strict ?? false));
+  const matches = (other: string | undefined, strictly: boolean) =>
+    strictly ? !!other && exact !== '' && domainToASCII(other.toLowerCase()) === exact : relaxedAligned(domain, other);
+  const spf = !!result.spf && result.spf.status.result === 'pass' && matches(result.spf.domain, strict.spf.strict);
+  const dkim = result.dkim.results.some((signature) => signature.status.result === 'pass' && matches(signature.signingDomain, strict.dkim.strict));
+  return spf || dkim ? 'pass' : 'fail';
+}
+
+/** Whether `other` is in the same organizational domain as `domain` (DMARC's relaxed alignment). */
+function relaxedAligned(domain: string, other: string | undefined): boolean {
+  return !!other && getAlignment(domain, [other]) !== false;
 }
 
 /** The domain of an address, lower-cased, or '' when it has none. */
