@@ -59,6 +59,24 @@ describe('the owner’s delayed e-mail', () => {
     expect(withoutPush.emails.enqueue).toHaveBeenCalledWith(expect.anything(), 'event-1', { delayMs: 0 });
   });
 
+  it('opens the window and reads the item’s people side by side (each a round trip before the job is queued)', async () => {
+    const { consumer, emails, recipients } = setUp([]);
+    let peopleAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (peopleAsked = resolve));
+    recipients.recipientsOf.mockImplementation(async () => {
+      peopleAsked();
+      return [{ userId: OWNER, email: true, push: false }];
+    });
+    // The window is decided only once the people were asked: a handler that waited for the window first never ends.
+    const windows = (consumer as unknown as { windows: { windowOf: jest.Mock } }).windows;
+    windows.windowOf.mockImplementation(async () => {
+      await asked;
+      return { eventId: 'event-1', messageId: 41 };
+    });
+    await consumer.handle(event('finder'));
+    expect(emails.enqueue).toHaveBeenCalledWith(expect.objectContaining({ kind: 'new-message' }), 'event-1', { delayMs: 0 });
+  });
+
   it('gives the owner and each co-owner with e-mail on their own job of the window, none to one with e-mail off', async () => {
     const { consumer, emails, recipients } = setUp([{ id: 'subscription' }], { eventId: 'event-1', messageId: 41 }, [
       { userId: OWNER, email: true, push: true },

@@ -48,18 +48,26 @@ export class NewMessageMailConsumer extends MessageNoticeConsumer {
       await this.emails.enqueue({ kind: EMAIL_JOBS.ownerReply, data: { conversationId, tagCode, messageId } }, event.id);
       return;
     }
-    const window = await this.windows.windowOf(conversationId, event.id, new Date(event.occurredAt), messageId);
+    // Side by side: the window is a write of this service's own, the item's people a read; neither needs the other,
+    // and each is a round trip on the way from a finder's message to its e-mail (B3). A message in a window already
+    // told of costs the read for nothing, which is cheaper than a round trip on every message.
+    const [window, recipients] = await Promise.all([
+      this.windows.windowOf(conversationId, event.id, new Date(event.occurredAt), messageId),
+      this.recipients.recipientsOf(tagCode, ownerUserId),
+    ]);
     if (!window) return;
-    for (const recipient of await this.recipients.recipientsOf(tagCode, ownerUserId)) {
-      if (!recipient.email) continue;
-      // Push off for the item: nothing was pushed to them, so the e-mail is all they get, at once.
-      const pushed = recipient.push && (await this.subscriptions.listFor({ userId: recipient.userId })).length > 0;
-      await this.emails.enqueue(
-        // The message that opened the window: the worker asks whether it, or a later one, is still unread.
-        { kind: EMAIL_JOBS.newMessage, data: { userId: recipient.userId, tagCode, conversationId, messageId: window.messageId } },
-        window.eventId,
-        { delayMs: ownerEmailDelayMs(pushed, this.config.OWNER_EMAIL_DELAY_MINUTES) },
-      );
-    }
+    const told = recipients.filter((recipient) => recipient.email);
+    // Push off for the item: nothing was pushed to them, so the e-mail is all they get, at once.
+    const pushed = await Promise.all(told.map(async (recipient) => recipient.push && (await this.subscriptions.listFor({ userId: recipient.userId })).length > 0));
+    await Promise.all(
+      told.map((recipient, index) =>
+        this.emails.enqueue(
+          // The message that opened the window: the worker asks whether it, or a later one, is still unread.
+          { kind: EMAIL_JOBS.newMessage, data: { userId: recipient.userId, tagCode, conversationId, messageId: window.messageId } },
+          window.eventId,
+          { delayMs: ownerEmailDelayMs(pushed[index], this.config.OWNER_EMAIL_DELAY_MINUTES) },
+        ),
+      ),
+    );
   }
 }

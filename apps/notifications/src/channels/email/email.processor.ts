@@ -56,7 +56,9 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
       // erasure's event leaves identity after its commit), and that run forgets its row: asked side by side, a lookup
       // answered just before the erasure could meet a claim made just after it, leaving the erased id in a new row.
       // What mints a token (the unread check, the conversation's links) comes after both, so a mail not sent mints none.
-      const claim = await this.deliveries.claim(attempt, this.config.DELIVERY_CLAIM_SECONDS);
+      // Whether the person is still told (a read of this service's own tables) is asked alongside the claim: it needs
+      // nothing of the claim, and each is a round trip before the mail goes (B3).
+      const [claim, standingNow] = await Promise.all([this.deliveries.claim(attempt, this.config.DELIVERY_CLAIM_SECONDS), settled(this.standingOf(mail))]);
       if (claim.outcome === 'sent-before') {
         this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
         await this.scrub(job);
@@ -71,7 +73,7 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
       let standing: EmailStanding;
       try {
         // Asked before the address, so a person no longer told costs no lookup.
-        standing = await this.standingOf(mail);
+        standing = standingNow.unwrap();
         recipient = standing === 'told' ? await this.recipient(mail) : null;
       } catch (error) {
         // Nobody to write to, now or later (the user is gone): no row is left, as no mail is sent.
@@ -257,5 +259,19 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
    */
   private async scrub(job: Job<StoredEmailJobData>): Promise<void> {
     await job.updateData(recipientOf(job.data)).catch(() => undefined);
+  }
+}
+
+/** A promise's outcome held without rejecting, so that what awaits it alongside another can rethrow it in its turn. */
+async function settled<T>(promise: Promise<T>): Promise<{ unwrap(): T }> {
+  try {
+    const value = await promise;
+    return { unwrap: () => value };
+  } catch (error) {
+    return {
+      unwrap: () => {
+        throw error;
+      },
+    };
   }
 }
