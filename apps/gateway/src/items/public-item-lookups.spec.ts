@@ -44,6 +44,53 @@ describe('PublicItemLookups', () => {
     expect(asked).toEqual([['K1', 'K2'], ['K3', 'K4'], ['K5']]);
   });
 
+  it('holds the scans that arrive while a batch is out, and sends them together once it is answered', async () => {
+    const asked: string[][] = [];
+    const answers: Array<() => void> = [];
+    const lookups = new PublicItemLookups((codes) => {
+      asked.push(codes);
+      return new Promise((resolve) => answers.push(() => resolve(codes.map(record))));
+    }, 100, 60_000);
+    const first = lookups.lookUp('K1');
+    await nextTurn();
+    expect(asked).toEqual([['K1']]);
+    const later = [lookups.lookUp('K2'), lookups.lookUp('K3')];
+    await nextTurn();
+    await nextTurn();
+    lookups.lookUp('K4').catch(() => undefined);
+    expect(asked).toEqual([['K1']]);
+    answers[0]();
+    expect(await first).toEqual(record('K1'));
+    await nextTurn();
+    expect(asked).toEqual([['K1'], ['K2', 'K3', 'K4']]);
+    answers[1]();
+    expect(await Promise.all(later)).toEqual([record('K2'), record('K3')]);
+  });
+
+  it('holds them no longer than the hold, however long the batch out takes (an items replica that died with it)', async () => {
+    const asked: string[][] = [];
+    const lookups = new PublicItemLookups(async (codes) => {
+      asked.push(codes);
+      if (codes.includes('K1')) return new Promise<never>(() => undefined);
+      return codes.map(record);
+    }, 100, 5);
+    void lookups.lookUp('K1');
+    await nextTurn();
+    const held = lookups.lookUp('K2');
+    await nextTurn();
+    expect(asked).toEqual([['K1']]);
+    expect(await held).toEqual(record('K2'));
+    expect(asked).toEqual([['K1'], ['K2']]);
+  });
+
+  it('sends a lone scan at the end of the turn, with no batch out to wait for', async () => {
+    const { ask, asked } = items();
+    const lookups = new PublicItemLookups(ask, 100, 60_000);
+    expect(await lookups.lookUp('K1')).toEqual(record('K1'));
+    expect(await lookups.lookUp('K2')).toEqual(record('K2'));
+    expect(asked).toEqual([['K1'], ['K2']]);
+  });
+
   it('fails every lookup of a batch whose request failed, and asks anew afterwards', async () => {
     const unavailable = new Error('items is unavailable');
     const ask = jest.fn<Promise<(PublicItemRecord | null)[]>, [string[]]>().mockRejectedValueOnce(unavailable);
