@@ -1,21 +1,11 @@
-import type { DomainEvent } from '@homing/contracts';
 import type { ItemRecipient, ItemRecipientsService } from '../item-people/item-recipients.service';
 import type { EmailQueueRepository } from '../jobs/email-queue.repository';
 import type { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
+import { CO_OWNER, CONVERSATION, messageCreated, OWNER } from './message-created.fixture';
 import type { MessageMailWindowsRepository } from './message-mail-windows.repository';
 import { NewMessageMailConsumer, ownerEmailDelayMs } from './new-message-mail.consumer';
 
-const OWNER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
-const CONVERSATION = '11111111-1111-4111-8111-111111111111';
-const CO_OWNER = '44444444-4444-4444-8444-444444444444';
-
-const event = (author: 'finder' | 'owner'): DomainEvent<'messaging.message.created.v1'> =>
-  ({
-    id: 'event-2',
-    subject: 'messaging.message.created.v1',
-    occurredAt: '2026-11-25T07:00:00.000Z',
-    data: { itemCode: 'ABCDEFGHJKMNPQRS', conversationId: CONVERSATION, messageId: 42, author, ownerUserId: OWNER },
-  }) as DomainEvent<'messaging.message.created.v1'>;
+const event = (author: 'finder' | 'owner') => messageCreated(author, 'event-2');
 
 function setUp(
   subscriptions: Array<{ id: string }>,
