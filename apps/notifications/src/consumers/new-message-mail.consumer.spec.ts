@@ -1,7 +1,7 @@
 import type { ItemRecipient, ItemRecipientsService } from '../item-people/item-recipients.service';
 import type { EmailQueueRepository } from '../jobs/email-queue.repository';
 import type { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
-import { CO_OWNER, CONVERSATION, messageCreated, OWNER } from './message-created.fixture';
+import { CO_OWNER, CONVERSATION, messageCreated, OWNER } from '../testing/message-created.fixture';
 import type { MessageMailWindowsRepository } from './message-mail-windows.repository';
 import { NewMessageMailConsumer, ownerEmailDelayMs } from './new-message-mail.consumer';
 

@@ -2,7 +2,7 @@ import type { PushSubscriber } from '@homing/contracts';
 import type { ItemRecipient, ItemRecipientsService } from '../item-people/item-recipients.service';
 import type { PushQueueRepository } from '../jobs/push-queue.repository';
 import type { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
-import { CO_OWNER, CONVERSATION, messageCreated, OWNER } from './message-created.fixture';
+import { CO_OWNER, CONVERSATION, messageCreated, OWNER } from '../testing/message-created.fixture';
 import { NewMessagePushConsumer } from './new-message-push.consumer';
 
 const event = (author: 'finder' | 'owner') => messageCreated(author, 'event-1');

@@ -57,8 +57,12 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
       // answered just before the erasure could meet a claim made just after it, leaving the erased id in a new row.
       // What mints a token (the unread check, the conversation's links) comes after both, so a mail not sent mints none.
       // Whether the person is still told (a read of this service's own tables) is asked alongside the claim: it needs
-      // nothing of the claim, and each is a round trip before the mail goes (B3).
-      const [claim, standingNow] = await Promise.all([this.deliveries.claim(attempt, this.config.DELIVERY_CLAIM_SECONDS), settled(this.standingOf(mail))]);
+      // nothing of the claim, and each is a round trip before the mail goes (B3). Its answer, or failure, is taken
+      // below, once the claim is held.
+      const claimed = this.deliveries.claim(attempt, this.config.DELIVERY_CLAIM_SECONDS);
+      const standingAsked = this.standingOf(mail);
+      standingAsked.catch(() => undefined);
+      const claim = await claimed;
       if (claim.outcome === 'sent-before') {
         this.logger.log(`${jobId} (${job.name}) was sent before; not sending again`);
         await this.scrub(job);
@@ -73,7 +77,7 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
       let standing: EmailStanding;
       try {
         // Asked before the address, so a person no longer told costs no lookup.
-        standing = standingNow.unwrap();
+        standing = await standingAsked;
         recipient = standing === 'told' ? await this.recipient(mail) : null;
       } catch (error) {
         // Nobody to write to, now or later (the user is gone): no row is left, as no mail is sent.
@@ -259,19 +263,5 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
    */
   private async scrub(job: Job<StoredEmailJobData>): Promise<void> {
     await job.updateData(recipientOf(job.data)).catch(() => undefined);
-  }
-}
-
-/** A promise's outcome held without rejecting, so that what awaits it alongside another can rethrow it in its turn. */
-async function settled<T>(promise: Promise<T>): Promise<{ unwrap(): T }> {
-  try {
-    const value = await promise;
-    return { unwrap: () => value };
-  } catch (error) {
-    return {
-      unwrap: () => {
-        throw error;
-      },
-    };
   }
 }
