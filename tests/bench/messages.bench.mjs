@@ -401,7 +401,12 @@ try {
     );
   }
   console.log('\nthe product\'s CPU per message (µs, by process, per round; PostgreSQL backends as "<service> pg"):');
-  const cpuLine = (cpu) => `${Object.entries(cpu).map(([name, micros]) => `${name} ${micros.toFixed(0)}`).join(', ')}; in all ${Object.values(cpu).reduce((a, b) => a + b, 0).toFixed(0)} µs`;
+  // The load messages at RATE put on core 0, where every process but PostgreSQL's backends (not pinned) runs: the CPU
+  // they ask of it per second of sending. Near 100 %, each stage waits for the core and the latencies measure that queue
+  // more than the path; over 100 %, a backlog grows (docs/benchmarks.md, stop 75).
+  const coreLoad = (cpu) => (Object.entries(cpu).reduce((sum, [name, micros]) => (name.endsWith(' pg') ? sum : sum + micros), 0) * RATE) / 1e4;
+  const cpuLine = (cpu) =>
+    `${Object.entries(cpu).map(([name, micros]) => `${name} ${micros.toFixed(0)}`).join(', ')}; in all ${Object.values(cpu).reduce((a, b) => a + b, 0).toFixed(0)} µs, core 0 load ${coreLoad(cpu).toFixed(0)} % at ${RATE}/s`;
   for (const { round, system, plain } of rows) console.log(`  round ${round}: ${cpuLine(system.cpu)} (plain pipeline: ${cpuLine(plain.cpu)})`);
   console.log('\nthe product\'s SQL statements and RPCs per message (by service and the RPC or consumer that sent them; last round):');
   const workLine = (work) => Object.entries(work).sort(([a], [b]) => a.localeCompare(b)).map(([name, n]) => `${name} ${n.toFixed(2)}`);
@@ -434,7 +439,7 @@ try {
       `|---|${rows.map(() => '---|').join('')}`,
       ...rows[0].stages.map(({ name }, index) => `| ${name} | ${rows.map((row) => `${row.stages[index].p50.toFixed(0)} / ${row.stages[index].p99.toFixed(0)}`).join(' | ')} |`),
       '',
-      'The product’s CPU per message, by process (µs, utime + stime from `/proc`, over the round and the wait for its last mail; a PostgreSQL backend counts under its service as “pg”):',
+      'The product’s CPU per message, by process (µs, utime + stime from `/proc`, over the round and the wait for its last mail; a PostgreSQL backend counts under its service as “pg”), and the load that puts on core 0, where every process but PostgreSQL runs, at the round’s rate (the CPU asked of it per second of sending: near 100 %, each stage waits for the core; over 100 %, a backlog grows):',
       '',
       ...rows.map(({ round, system, plain }) => `- round ${round}: ${cpuLine(system.cpu)} (the plain pipeline: ${cpuLine(plain.cpu)})`),
       '',
