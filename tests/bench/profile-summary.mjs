@@ -28,14 +28,12 @@ profile.samples.forEach((id, index) => {
   if (elapsed >= skipMicros) selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
 });
 
-/** The package (`node_modules/<package>`) or app path a path names. */
+/** The package (`node_modules/<package>`) a path lies in, or null. */
 function packageOfPath(path) {
   const modules = path.lastIndexOf('node_modules/');
-  if (modules >= 0) {
-    const parts = path.slice(modules + 'node_modules/'.length).split('/');
-    return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
-  }
-  return null;
+  if (modules < 0) return null;
+  const parts = path.slice(modules + 'node_modules/'.length).split('/');
+  return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
 }
 
 /** A bundle's source map, read once per bundle (null when the bundle has none). */
@@ -48,29 +46,32 @@ function sourceMapOf(url) {
   return sourceMaps.get(url);
 }
 
-/** Where a frame of a service's bundle came from: the package, or our source file (`homing: apps/…/x.ts`). */
-const bundled = new Map();
+/**
+ * Where a frame's code lies: node_modules/<package>, node's own internals, our code (`homing: apps/…/x.ts`, or
+ * `homing (<app>)` for a bundle without its map), or V8's pseudo-frames; and its line there (1-based), if it has one.
+ * A frame of a service's bundle is followed through the bundle's source map to the file it was built from.
+ */
+const origins = new Map();
 function originOf(callFrame) {
-  const key = `${callFrame.url}:${callFrame.lineNumber}:${callFrame.columnNumber}`;
-  if (!bundled.has(key)) {
-    const app = `homing (${callFrame.url.split('/dist/apps/')[1].split('/')[0]})`;
-    const map = sourceMapOf(callFrame.url);
-    const source = map?.originalPositionFor({ line: callFrame.lineNumber + 1, column: callFrame.columnNumber })?.source;
-    bundled.set(key, source ? (packageOfPath(source) ?? `homing: ${source.replace(/^webpack:\/\/(homing)?\/?(\.\/)?/, '')}`) : app);
-  }
-  return bundled.get(key);
+  const { url, functionName, lineNumber, columnNumber } = callFrame;
+  if (!url) return { where: functionName.startsWith('(') ? functionName : '(native)' };
+  const key = `${url}:${lineNumber}:${columnNumber}`;
+  if (!origins.has(key)) origins.set(key, locate(url, lineNumber, columnNumber));
+  return origins.get(key);
 }
 
-/** node_modules/<package>, node's own internals, our code (through a bundle's source map), or V8's pseudo-frames. */
-function packageOf(callFrame) {
-  const { url, functionName } = callFrame;
-  if (!url) return functionName.startsWith('(') ? functionName : '(native)';
+function locate(url, lineNumber, columnNumber) {
+  const line = lineNumber + 1;
   const pkg = packageOfPath(url);
-  if (pkg) return pkg;
-  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
-  if (url.includes('/dist/apps/')) return originOf(callFrame);
-  return url;
+  if (pkg) return { where: pkg, line };
+  if (url.startsWith('node:')) return { where: `node:${url.slice(5).split('/')[0]}`, line };
+  if (!url.includes('/dist/apps/')) return { where: url, line };
+  const original = sourceMapOf(url)?.originalPositionFor({ line, column: columnNumber });
+  if (!original?.source) return { where: `homing (${url.split('/dist/apps/')[1].split('/')[0]})`, line };
+  return { where: packageOfPath(original.source) ?? `homing: ${original.source.replace(/^webpack:\/\/(homing)?\/?(\.\/)?/, '')}`, line: original.line };
 }
+
+const packageOf = (callFrame) => originOf(callFrame).where;
 
 const byPackage = new Map();
 const byFunction = new Map();
@@ -80,9 +81,9 @@ for (const [id, micros] of selfMicros) {
   const { callFrame } = nodes.get(id);
   if (left.has(callFrame.functionName) && !callFrame.url) continue;
   busy += micros;
-  const pkg = packageOf(callFrame);
+  const { where: pkg, line } = originOf(callFrame);
   byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + micros);
-  const name = `${callFrame.functionName || '(anonymous)'} ${pkg}${callFrame.url ? `:${callFrame.lineNumber + 1}` : ''}`;
+  const name = `${callFrame.functionName || '(anonymous)'} ${pkg}${line === undefined ? '' : `:${line}`}`;
   byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
   // Counted once for every package on the sample's stack: the time spent in it and in what it called.
   const onStack = new Set();
