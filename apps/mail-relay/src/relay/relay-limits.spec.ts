@@ -29,24 +29,15 @@ describe('relayMessageWait', () => {
   });
 });
 
-/** Redis as countInWindow and refundInWindow use it (MULTI of SET NX PX, INCR, PTTL; EVAL of the refund), in memory. */
+/** Redis as countInWindow and refundInWindow use it (the count script by its digest; a MULTI of the refund's EVALs), in memory. */
 function fakeRedis() {
   const counts = new Map<string, number>();
+  // The count script: each key's count, started at 0 with its window, plus one, and the window's time left.
+  const evalsha = async (_digest: string, keyCount: number, ...keysAndWindow: Array<string | number>) =>
+    (keysAndWindow.slice(0, keyCount) as string[]).flatMap((key) => [counts.set(key, (counts.get(key) ?? 0) + 1).get(key), HOUR]);
   const multi = () => {
     const queued: Array<() => [null, unknown]> = [];
     const chain = {
-      set(key: string) {
-        queued.push(() => [null, counts.has(key) ? null : (counts.set(key, 0), 'OK')]);
-        return chain;
-      },
-      incr(key: string) {
-        queued.push(() => [null, counts.set(key, (counts.get(key) ?? 0) + 1).get(key)]);
-        return chain;
-      },
-      pttl() {
-        queued.push(() => [null, HOUR]);
-        return chain;
-      },
       eval(_script: string, _keys: number, key: string) {
         queued.push(() => [null, counts.set(key, Math.max(0, (counts.get(key) ?? 0) - 1)).get(key)]);
         return chain;
@@ -55,7 +46,7 @@ function fakeRedis() {
     };
     return chain;
   };
-  return { counts, client: { redis: { multi } } as unknown as RedisClient };
+  return { counts, client: { redis: { evalsha, multi } } as unknown as RedisClient };
 }
 
 describe('RelayLimits.admitMessage', () => {
