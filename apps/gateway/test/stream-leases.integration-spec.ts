@@ -1,21 +1,18 @@
-import IORedis from 'ioredis';
-import { expectEventually, isolatedName, testInfra } from '@homing/testing';
+import type IORedis from 'ioredis';
+import { expectEventually, isolatedRedis, type IsolatedRedis } from '@homing/testing';
 import { StreamLeases } from '../src/conversations/stream-leases';
 
 describe('StreamLeases (real Redis)', () => {
-  const infra = testInfra();
-  const namespace = isolatedName();
+  let isolated: IsolatedRedis;
   let redis: IORedis;
+  let namespace: string;
 
   beforeAll(() => {
-    redis = new IORedis(infra.redisUrl, { lazyConnect: false });
+    isolated = isolatedRedis();
+    ({ redis, namespace } = isolated);
   });
 
-  afterAll(async () => {
-    const keys = await redis.keys(`${namespace}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
-  });
+  afterAll(() => isolated.close());
 
   it('grants up to the cap per address, refuses the next with a wait, and keeps counting other addresses apart', async () => {
     const leases = new StreamLeases(redis, { perAddress: 20, renewEveryMs: 15_000, namespace });

@@ -1,22 +1,18 @@
-import IORedis from 'ioredis';
-import { isolatedName, testInfra } from '@homing/testing';
+import type IORedis from 'ioredis';
+import { isolatedRedis, type IsolatedRedis } from '@homing/testing';
 import { countInWindow, refundInWindow } from '../src/redis/window-counter';
 
 describe('countInWindow and refundInWindow (real Redis)', () => {
-  const infra = testInfra();
-  const namespace = isolatedName();
-  const key = (name: string) => `${namespace}:${name}`;
+  let isolated: IsolatedRedis;
   let redis: IORedis;
+  const key = (name: string) => isolated.key(name);
 
   beforeAll(() => {
-    redis = new IORedis(infra.redisUrl, { lazyConnect: false });
+    isolated = isolatedRedis();
+    redis = isolated.redis;
   });
 
-  afterAll(async () => {
-    const keys = await redis.keys(`${namespace}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
-  });
+  afterAll(() => isolated.close());
 
   it('counts each key in its own window, which the first count starts and which ends with the key', async () => {
     const [address, tag] = [key('address-a'), key('tag-a')];

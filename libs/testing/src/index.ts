@@ -10,3 +10,4 @@ export * from './images';
 export * from './push-sink';
 export * from './soft-authenticator';
 export * from './fault-proxy';
+export * from './redis';
