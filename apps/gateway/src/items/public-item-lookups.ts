@@ -54,10 +54,11 @@ export class PublicItemLookups {
   private schedule(): void {
     if (this.scheduled || this.held) return;
     const holdLeft = this.out > 0 ? this.lastSentAt + this.holdMs - performance.now() : 0;
-    if (holdLeft > 0) {
-      this.held = setTimeout(this.sendHeld, holdLeft);
-      return;
-    }
+    if (holdLeft > 0) this.held = setTimeout(this.sendHeld, holdLeft);
+    else this.sendAtEndOfTurn();
+  }
+
+  private sendAtEndOfTurn(): void {
     this.scheduled = true;
     setImmediate(this.sendScheduled);
   }
@@ -72,22 +73,24 @@ export class PublicItemLookups {
     this.send();
   };
 
+  private endHold(): void {
+    clearTimeout(this.held);
+    this.held = undefined;
+  }
+
   /** A batch was answered (or failed): what waited behind it goes now, at the end of this turn. */
   private readonly answered = (): void => {
     this.out -= 1;
     if (this.waiting.length === 0 || this.scheduled) return;
-    clearTimeout(this.held);
-    this.held = undefined;
-    this.scheduled = true;
-    setImmediate(this.sendScheduled);
+    this.endHold();
+    this.sendAtEndOfTurn();
   };
 
   private send(): void {
     const batch = this.waiting;
     if (batch.length === 0) return;
     this.waiting = [];
-    clearTimeout(this.held);
-    this.held = undefined;
+    this.endHold();
     this.out += 1;
     this.lastSentAt = performance.now();
     let asked: Promise<(PublicItemRecord | null)[]>;

@@ -29,11 +29,11 @@ describe('relayMessageWait', () => {
   });
 });
 
-/** Redis as countInWindow and refundInWindow use it (the count script by its digest; a MULTI of the refund's EVALs), in memory. */
+/** Redis as countInWindow and refundInWindow use it (the count script; a MULTI of the refund's EVALs), in memory. */
 function fakeRedis() {
   const counts = new Map<string, number>();
   // The count script: each key's count, started at 0 with its window, plus one, and the window's time left.
-  const evalsha = async (_digest: string, keyCount: number, ...keysAndWindow: Array<string | number>) =>
+  const countScript = async (_script: string, keyCount: number, ...keysAndWindow: Array<string | number>) =>
     (keysAndWindow.slice(0, keyCount) as string[]).flatMap((key) => [counts.set(key, (counts.get(key) ?? 0) + 1).get(key), HOUR]);
   const multi = () => {
     const queued: Array<() => [null, unknown]> = [];
@@ -46,7 +46,7 @@ function fakeRedis() {
     };
     return chain;
   };
-  return { counts, client: { redis: { evalsha, multi } } as unknown as RedisClient };
+  return { counts, client: { redis: { eval: countScript, multi } } as unknown as RedisClient };
 }
 
 describe('RelayLimits.admitMessage', () => {

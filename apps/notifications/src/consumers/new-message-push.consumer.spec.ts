@@ -7,7 +7,8 @@ import { NewMessagePushConsumer } from './new-message-push.consumer';
 
 const event = (author: 'finder' | 'owner') => messageCreated(author, 'event-1');
 
-function setUp(people: ItemRecipient[]) {
+/** `people`: the item's people; `told`: how many people's subscriptions the message asks for (those it goes to). */
+function setUp(people: ItemRecipient[], told: number) {
   const pushes = { enqueue: jest.fn(async (_job: { data: { subscriptionId: string } }, _eventId: string) => 'job') };
   const asked: string[] = [];
   let everyoneAsked!: () => void;
@@ -17,7 +18,7 @@ function setUp(people: ItemRecipient[]) {
     listFor: jest.fn(async (subscriber: PushSubscriber) => {
       const id = 'userId' in subscriber ? subscriber.userId : `finder:${subscriber.conversationId}`;
       asked.push(id);
-      if (asked.length === Math.max(1, people.filter((person) => person.push).length)) everyoneAsked();
+      if (asked.length === told) everyoneAsked();
       await allAsked;
       return [{ id: `${id}/phone` }, { id: `${id}/laptop` }];
     }),
@@ -33,7 +34,7 @@ describe('a message’s pushes', () => {
       { userId: OWNER, email: true, push: true },
       { userId: CO_OWNER, email: false, push: true },
       { userId: '55555555-5555-4555-8555-555555555555', email: true, push: false },
-    ]);
+    ], 2);
     await consumer.handle(event('finder'));
     const pushed = pushes.enqueue.mock.calls.map(([job, eventId]) => [job.data.subscriptionId, eventId]);
     expect(pushed).toEqual([
@@ -49,7 +50,7 @@ describe('a message’s pushes', () => {
   });
 
   it('pushes a reply to the finder of that conversation', async () => {
-    const { consumer, pushes } = setUp([{ userId: OWNER, email: true, push: true }]);
+    const { consumer, pushes } = setUp([{ userId: OWNER, email: true, push: true }], 1);
     await consumer.handle(event('owner'));
     expect(pushes.enqueue.mock.calls.map(([job]) => job.data.subscriptionId)).toEqual([
       `finder:${CONVERSATION}/phone`,
