@@ -346,6 +346,63 @@ describe('event consumers', () => {
     expect(sent).not.toContain('before');
   });
 
+  /**
+   * A ledger consumer that fails on the event of `code`, noting each try. It starts at new events, so that the event
+   * comes alone (in a batch, a failure is tried once more on its own before it counts).
+   */
+  function brokenConsumer(durableName: string, code: string, tries: string[]): Type<LedgerConsumer> {
+    @Injectable()
+    class BrokenConsumer implements LedgerConsumer<'items.item.created.v1'> {
+      readonly durableName = durableName;
+      readonly subjects = ['items.item.created.v1'] as const;
+      readonly startFrom = 'new';
+      readonly staleAfterMs = 60 * 60 * 1000;
+      readonly idempotency = 'ledger';
+      async handle(event: DomainEvent<'items.item.created.v1'>) {
+        if (event.data.code !== code) return;
+        tries.push(event.data.code);
+        throw new Error('cannot apply this event');
+      }
+    }
+    return BrokenConsumer;
+  }
+  const failureRows = async (consumer: string) =>
+    (await db.query(`SELECT failures FROM "${database.schema}".event_handler_failures WHERE consumer = $1`, [consumer])).rows.map((row: { failures: number }) => row.failures);
+
+  it('counts a failing event’s handler errors for the consumer, not the process: a process started after another stopped goes on from its count', async () => {
+    const tries: string[] = [];
+    const consumer = brokenConsumer('test__broken_restart', 'poison-restart', tries);
+    const threeTries = { ...fast, deadLetterAfter: 3 };
+    const first = await start([consumer], threeTries);
+    await expectEventually(async () => expect((await consumerInfo('test__broken_restart')).name).toBe('test__broken_restart'));
+    await publish(created('poison-restart'));
+    await expectEventually(() => expect(tries).toHaveLength(2));
+    expect(await failureRows('test__broken_restart')).toEqual([2]);
+    // Stopped before its next try (600 ms after the second), as a crash or a rollout would stop it.
+    await first.close();
+    modules.splice(modules.indexOf(first), 1);
+
+    await start([consumer], threeTries);
+    await expectEventually(async () => expect(await deadLettersOf('test__broken_restart')).toBe(1), { timeoutMs: 15_000 });
+    expect(tries).toHaveLength(3);
+    // Dead-lettered: its count went with it.
+    expect(await failureRows('test__broken_restart')).toEqual([]);
+  });
+
+  it('dead-letters after as many tries in all when two replicas share the event’s retries', async () => {
+    const tries: string[] = [];
+    const consumer = brokenConsumer('test__broken_replicas', 'poison-replicas', tries);
+    const fourTries = { ...fast, deadLetterAfter: 4 };
+    await Promise.all([start([consumer], fourTries), start([consumer], fourTries)]);
+    await expectEventually(async () => expect((await consumerInfo('test__broken_replicas')).name).toBe('test__broken_replicas'));
+    await publish(created('poison-replicas'));
+    await expectEventually(async () => expect(await deadLettersOf('test__broken_replicas')).toBe(1), { timeoutMs: 15_000 });
+    // Terminated: nobody tries it again.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(tries).toHaveLength(4);
+    expect(await failureRows('test__broken_replicas')).toEqual([]);
+  });
+
   it('reconciles a stream whose settings drifted, and refuses a drift it cannot change in place', async () => {
     const moduleRef = await Test.createTestingModule({
       imports: [PlatformModule.forService({ service: 'streams-test', config: testConfig(infra.natsUrl, `${namespace}_s`) })],

@@ -1,6 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { PoolConfig } from 'pg';
 import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { EventHandlerFailures1766400000000 } from './event-handler-failures.migration';
 import { IdempotencyAnswersSealed1764910000000 } from './idempotency-answers-sealed.migration';
 import { OutboxSetAside1765700000000 } from './outbox-set-aside.migration';
 import { IdempotencyKeys1763856000001 } from './idempotency-keys.migration';
@@ -52,8 +53,9 @@ function sessionOptions(schema: string): string {
 
 /**
  * TypeORM options for a service's migrations (`main.js migrate`): its own schema (also the search path), the shared
- * outbox, processed_events and idempotency_keys tables first, a statement timeout, and error handlers on the pool so
- * a database restart is an error to log, not a crashed process. Every statement is counted (QueryCountingLogger).
+ * outbox, processed_events, event_handler_failures and idempotency_keys tables first, a statement timeout, and error
+ * handlers on the pool so a database restart is an error to log, not a crashed process. Every statement is counted
+ * (QueryCountingLogger).
  */
 export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
   return {
@@ -62,7 +64,7 @@ export function dataSourceOptions(options: DatabaseOptions): DataSourceOptions {
     schema: options.schema,
     applicationName: options.applicationName,
     entities: options.entities ?? [],
-    migrations: [OutboxAndProcessedEvents1763856000000, IdempotencyKeys1763856000001, IdempotencyAnswersSealed1764910000000, OutboxSetAside1765700000000, ...options.migrations],
+    migrations: [OutboxAndProcessedEvents1763856000000, IdempotencyKeys1763856000001, IdempotencyAnswersSealed1764910000000, OutboxSetAside1765700000000, EventHandlerFailures1766400000000, ...options.migrations],
     migrationsTableName: 'migrations',
     migrationsRun: false,
     synchronize: false,

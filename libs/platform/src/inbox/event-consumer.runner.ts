@@ -7,7 +7,7 @@ import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { NatsDeadLetterSink } from './dead-letters';
 import { EVENT_CONSUMERS, type EventConsumer, type LedgerConsumer } from './event-consumer';
-import { backoffMs, DEFAULT_EVENT_PROCESSING, EventProcessor, type DeliveryOutcome, type EventLedger, type EventProcessingOptions } from './event-processor';
+import { backoffMs, DEFAULT_EVENT_PROCESSING, EventProcessor, type DeliveryKey, type DeliveryOutcome, type EventLedger, type EventProcessingOptions } from './event-processor';
 
 export const EVENT_CONSUMER_OPTIONS = Symbol('EVENT_CONSUMER_OPTIONS');
 
@@ -40,13 +40,21 @@ export const DEFAULT_EVENT_CONSUMER_OPTIONS: EventConsumerOptions = {
 
 // The ledger must outlive the stream (events kept 7 days) so a replay of anything still stored is recognised.
 const KEEP_PROCESSED = '30 days';
+// A failing event is retried for minutes (DEFAULT_EVENT_PROCESSING), or for as long as a dependency is away; a count
+// older than the stream's events (7 days) belongs to an event the stream no longer holds.
+const KEEP_FAILURES = '7 days';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 // Every event every consumer handles writes its ledger row, so each connection keeps these prepared.
 const LEDGER_ONE = prepared('INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING');
 const LEDGER_MANY = prepared('INSERT INTO processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id');
 
-/** The `processed_events` ledger in the service's schema. */
+// Written only when a handler fails, read back in the same statement.
+const COUNT_FAILURE = `INSERT INTO event_handler_failures (consumer, stream, stream_sequence, failures) VALUES ($1, $2, $3, 1)
+  ON CONFLICT (consumer, stream, stream_sequence) DO UPDATE SET failures = event_handler_failures.failures + 1, last_failed_at = now()
+  RETURNING failures`;
+
+/** The `processed_events` ledger and the `event_handler_failures` counts in the service's schema. */
 export class DatabaseEventLedger implements EventLedger {
   constructor(private readonly database: Database) {}
 
@@ -76,6 +84,15 @@ export class DatabaseEventLedger implements EventLedger {
       if (fresh.size > 0) await work(transaction, fresh);
       return fresh;
     });
+  }
+
+  async countFailure(consumer: string, { stream, sequence }: DeliveryKey): Promise<number> {
+    const [row] = await this.database.rows<{ failures: number }>(COUNT_FAILURE, [consumer, stream, sequence]);
+    return row.failures;
+  }
+
+  async forgetFailures(consumer: string, { stream, sequence }: DeliveryKey): Promise<void> {
+    await this.database.affected('DELETE FROM event_handler_failures WHERE consumer = $1 AND stream = $2 AND stream_sequence = $3', [consumer, stream, sequence]);
   }
 }
 
@@ -133,6 +150,9 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
     await this.database
       .affected(`DELETE FROM processed_events WHERE processed_at < now() - interval '${KEEP_PROCESSED}'`)
       .catch((error: Error) => this.logger.warn(`purging processed_events: ${error.message}`));
+    await this.database
+      .affected(`DELETE FROM event_handler_failures WHERE last_failed_at < now() - interval '${KEEP_FAILURES}'`)
+      .catch((error: Error) => this.logger.warn(`purging event_handler_failures: ${error.message}`));
   }
 
   private async keepConsuming(consumer: EventConsumer): Promise<void> {

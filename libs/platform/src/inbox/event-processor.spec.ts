@@ -5,7 +5,7 @@ import { headers as natsHeaders } from '@nats-io/transport-node';
 import type { Transaction } from '../database/database';
 import type { DomainEvent } from '@homing/contracts';
 import type { HandlerConsumer, LedgerConsumer } from './event-consumer';
-import { backoffMs, EventProcessor, REPLAY_FOR_HEADER, type DeadLetterSink, type EventLedger } from './event-processor';
+import { backoffMs, EventProcessor, REPLAY_FOR_HEADER, type DeadLetterSink, type DeliveryKey, type EventLedger } from './event-processor';
 
 type Created = 'items.item.created.v1';
 
@@ -35,6 +35,24 @@ class FakeLedger implements EventLedger {
     for (const id of fresh) this.processed.add(`${consumer}/${id}`);
     this.rows.push(...written);
     return fresh;
+  }
+
+  /** Handler failures by consumer and delivery, as the database keeps them for every replica; `countFailure` throws while `away`. */
+  readonly failures = new Map<string, number>();
+  readonly forgotten: number[] = [];
+  away = false;
+
+  async countFailure(consumer: string, { stream, sequence }: DeliveryKey): Promise<number> {
+    if (this.away) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const key = `${consumer}/${stream}/${sequence}`;
+    const failures = (this.failures.get(key) ?? 0) + 1;
+    this.failures.set(key, failures);
+    return failures;
+  }
+
+  async forgetFailures(consumer: string, { stream, sequence }: DeliveryKey): Promise<void> {
+    this.forgotten.push(sequence);
+    this.failures.delete(`${consumer}/${stream}/${sequence}`);
   }
 }
 
@@ -176,6 +194,46 @@ describe('EventProcessor', () => {
     for (let delivery = 2; delivery <= 4; delivery += 1) outcomes.push(await processor.process(consumer, deliveryOf(event, { seq: 12, delivery })));
     expect(outcomes).toEqual(['dependency', 'retry', 'retry', 'dead-lettered']);
     expect(deadLetters.sent).toEqual([{ consumer: 'test__projection', seq: 12, reason: 'failed 3 times: cannot apply this event' }]);
+  });
+
+  it('counts handler failures in the ledger, so the threshold holds across replicas and restarts', async () => {
+    const consumer = ledgerConsumer(async () => {
+      throw new Error('cannot apply this event');
+    });
+    const event = eventOf();
+    // Three processes with one ledger: two replicas, then one started after the others stopped.
+    const replicas = [processor, new EventProcessor(ledger, deadLetters, options), new EventProcessor(ledger, deadLetters, options)];
+    const outcomes = [];
+    for (let delivery = 1; delivery <= 3; delivery += 1) outcomes.push(await replicas[delivery - 1].process(consumer, deliveryOf(event, { seq: 13, delivery })));
+    expect(outcomes).toEqual(['retry', 'retry', 'dead-lettered']);
+    expect(deadLetters.sent).toEqual([{ consumer: 'test__projection', seq: 13, reason: 'failed 3 times: cannot apply this event' }]);
+    // Dead-lettered: its count is forgotten with it.
+    expect(ledger.failures.size).toBe(0);
+  });
+
+  it('forgets a delivery’s failures once it is handled, and asks nothing of the ledger for a first delivery', async () => {
+    let fail = true;
+    const consumer = ledgerConsumer(async () => {
+      if (fail) throw new Error('a bug, fixed meanwhile');
+    });
+    const event = eventOf();
+    expect(await processor.process(consumer, deliveryOf(event, { seq: 14, delivery: 1 }))).toBe('retry');
+    fail = false;
+    expect(await processor.process(consumer, deliveryOf(event, { seq: 14, delivery: 2 }))).toBe('applied');
+    expect(await processor.process(consumer, deliveryOf(eventOf(), { seq: 15, delivery: 1 }))).toBe('applied');
+    expect(ledger.forgotten).toEqual([14]);
+    expect(ledger.failures.size).toBe(0);
+  });
+
+  it('waits, uncounted, when the failure cannot be counted because the database is away too', async () => {
+    const consumer = ledgerConsumer(async () => {
+      throw new Error('cannot apply this event');
+    });
+    ledger.away = true;
+    const msg = deliveryOf(eventOf(), { seq: 16, delivery: 1 });
+    expect(await processor.process(consumer, msg, 2)).toBe('dependency');
+    expect(msg.settled).toEqual([{ how: 'nak', delay: 4000 }]);
+    expect(deadLetters.sent).toEqual([]);
   });
 
   it('dead-letters a malformed event at once and terminates it', async () => {

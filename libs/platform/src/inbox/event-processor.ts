@@ -31,7 +31,16 @@ export function backoffMs(failures: number, options: Pick<EventProcessingOptions
   return Math.min(options.maxBackoffMs, options.baseBackoffMs * 2 ** Math.min(30, Math.max(0, failures - 1)));
 }
 
-/** Records processed events so a redelivered one changes state once (the `processed_events` table). */
+/** One delivered event's place in its stream: what handler failures are counted against. */
+export interface DeliveryKey {
+  stream: string;
+  sequence: number;
+}
+
+/**
+ * Records processed events so a redelivered one changes state once (the `processed_events` table), and counts handler
+ * failures (the `event_handler_failures` table).
+ */
 export interface EventLedger {
   /** Runs `work` in one transaction with the record of (consumer, eventId); false, without running it, if recorded. */
   applyOnce(consumer: string, eventId: string, work: (manager: Transaction) => Promise<void>): Promise<boolean>;
@@ -40,6 +49,13 @@ export interface EventLedger {
    * transaction: their records and what `work` wrote commit together, or nothing does. Answers the fresh ids.
    */
   applyEachOnce(consumer: string, eventIds: readonly string[], work: (manager: Transaction, fresh: ReadonlySet<string>) => Promise<void>): Promise<ReadonlySet<string>>;
+  /**
+   * Counts one more handler failure of `delivery` for `consumer` and answers how many it has had. The count is the
+   * consumer's, not a process's: every replica, and a process started after a crash, goes on from it.
+   */
+  countFailure(consumer: string, delivery: DeliveryKey): Promise<number>;
+  /** Forgets the failures of `delivery` for `consumer`: it was handled, or dead-lettered. */
+  forgetFailures(consumer: string, delivery: DeliveryKey): Promise<void>;
 }
 
 /** Copies an event that will not be handled to the dead-letter stream; throws if it could not. */
@@ -65,17 +81,17 @@ class PoisonEventError extends Error {}
 interface PreparedDelivery {
   msg: JsMsg;
   event: DomainEvent;
-  key: string;
+  key: DeliveryKey;
 }
 
 /**
  * Decides what to do with each delivered event. Kept apart from pulling (EventConsumerRunner) so every decision
- * is tested with fake messages. Handler failures are counted here, per stream sequence, because JetStream's
+ * is tested with fake messages. Handler failures are counted here, per stream sequence, in the ledger (so every
+ * replica of a consumer, and a process started after a crash, counts on from the same figure), because JetStream's
  * delivery count also counts deliveries that failed for a dependency, which must never lead to dead-lettering.
  */
 export class EventProcessor {
   private readonly logger = new Logger('EventConsumer');
-  private readonly handlerFailures = new Map<string, number>();
 
   constructor(
     private readonly ledger: EventLedger,
@@ -146,7 +162,7 @@ export class EventProcessor {
     }
     for (const delivery of toApply) {
       delivery.msg.ack();
-      this.handlerFailures.delete(delivery.key);
+      await this.forgetFailures(consumer, delivery);
       const applied = fresh.has(delivery.event.id) && firstOfEach.get(delivery.event.id) === delivery;
       outcomes.push(this.count(consumer, applied ? 'applied' : 'duplicate'));
     }
@@ -184,35 +200,55 @@ export class EventProcessor {
       msg.nak(Math.ceil(wait));
       return { outcome: 'deferred' };
     }
-    return { msg, event, key: `${msg.info.stream}:${msg.info.streamSequence}` };
+    return { msg, event, key: { stream: msg.info.stream, sequence: msg.info.streamSequence } };
   }
 
-  private async settle(consumer: EventConsumer, { msg, event, key }: PreparedDelivery, dependencyFailures: number): Promise<DeliveryOutcome> {
+  private async settle(consumer: EventConsumer, delivery: PreparedDelivery, dependencyFailures: number): Promise<DeliveryOutcome> {
+    const { msg, event, key } = delivery;
     try {
       const applied = await this.inContext(consumer, event, msg, () => this.apply(consumer, event));
       msg.ack();
-      this.handlerFailures.delete(key);
+      await this.forgetFailures(consumer, delivery);
       return applied ? 'applied' : 'duplicate';
     } catch (error) {
       const message = (error as Error).message;
-      if (isTransientFailure(error)) {
-        const delay = backoffMs(dependencyFailures + 1, this.options);
-        this.logger.warn(`${consumer.durableName}: ${event.subject} ${event.id} waits for a dependency (next try in ${delay} ms): ${message}`);
-        msg.nak(delay);
-        return 'dependency';
+      if (isTransientFailure(error)) return this.waitForDependency(consumer, delivery, dependencyFailures, message);
+      let failures: number;
+      try {
+        failures = await this.ledger.countFailure(consumer.durableName, key);
+      } catch (countError) {
+        // Not counted: the database is away too. The event waits for it, uncounted, as for any dependency.
+        return this.waitForDependency(consumer, delivery, dependencyFailures, `${message}; its failure not counted: ${(scrubQueryError(countError) as Error).message}`);
       }
-      const failures = (this.handlerFailures.get(key) ?? 0) + 1;
       if (failures >= this.options.deadLetterAfter) {
-        this.handlerFailures.delete(key);
-        return this.deadLetter(consumer, msg, `failed ${failures} times: ${message}`, event.id);
+        const outcome = await this.deadLetter(consumer, msg, `failed ${failures} times: ${message}`, event.id);
+        if (outcome === 'dead-lettered') await this.forgetFailures(consumer, delivery, true);
+        return outcome;
       }
-      this.handlerFailures.set(key, failures);
-      this.trimFailures();
       const delay = backoffMs(failures, this.options);
       this.logger.warn(`${consumer.durableName}: ${event.subject} ${event.id} failed (${failures} of ${this.options.deadLetterAfter}; next try in ${delay} ms): ${message}`);
       msg.nak(delay);
       return 'retry';
     }
+  }
+
+  private waitForDependency(consumer: EventConsumer, { msg, event }: PreparedDelivery, dependencyFailures: number, message: string): DeliveryOutcome {
+    const delay = backoffMs(dependencyFailures + 1, this.options);
+    this.logger.warn(`${consumer.durableName}: ${event.subject} ${event.id} waits for a dependency (next try in ${delay} ms): ${message}`);
+    msg.nak(delay);
+    return 'dependency';
+  }
+
+  /**
+   * Forgets a settled delivery's failures. Only a delivery after the first can have any (each failure hands the event
+   * back to be delivered again), so a first delivery, almost every one, costs no statement. A count that could not be
+   * forgotten is left to the ledger's purge: it is only ever read when that delivery fails again.
+   */
+  private async forgetFailures(consumer: EventConsumer, { msg, key }: PreparedDelivery, counted = false): Promise<void> {
+    if (!counted && msg.info.deliveryCount <= 1) return;
+    await this.ledger.forgetFailures(consumer.durableName, key).catch((error: unknown) => {
+      this.logger.warn(`${consumer.durableName}: the failures of #${key.sequence} could not be forgotten (purged later): ${(scrubQueryError(error) as Error).message}`);
+    });
   }
 
   private apply(consumer: EventConsumer, event: DomainEvent): Promise<boolean> {
@@ -249,13 +285,6 @@ export class EventProcessor {
       msg.nak(backoffMs(msg.info.deliveryCount, this.options));
       return 'dependency';
     }
-  }
-
-  // Failures of events that were then handled elsewhere (another replica) would otherwise stay forever.
-  private trimFailures(): void {
-    if (this.handlerFailures.size <= 10_000) return;
-    const oldest = this.handlerFailures.keys().next().value;
-    if (oldest !== undefined) this.handlerFailures.delete(oldest);
   }
 }
 
