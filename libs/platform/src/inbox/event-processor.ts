@@ -222,7 +222,7 @@ export class EventProcessor {
       }
       if (failures >= this.options.deadLetterAfter) {
         const outcome = await this.deadLetter(consumer, msg, `failed ${failures} times: ${message}`, event.id);
-        if (outcome === 'dead-lettered') await this.forgetFailures(consumer, delivery, true);
+        if (outcome === 'dead-lettered') await this.forgetFailures(consumer, delivery, { counted: true });
         return outcome;
       }
       const delay = backoffMs(failures, this.options);
@@ -242,9 +242,10 @@ export class EventProcessor {
   /**
    * Forgets a settled delivery's failures. Only a delivery after the first can have any (each failure hands the event
    * back to be delivered again), so a first delivery, almost every one, costs no statement. A count that could not be
-   * forgotten is left to the ledger's purge: it is only ever read when that delivery fails again.
+   * forgotten is left to the ledger's purge: it is only ever read when that delivery fails again. `counted`: this
+   * delivery's failure was just counted (its first delivery may be the one that dead-letters it, at a threshold of 1).
    */
-  private async forgetFailures(consumer: EventConsumer, { msg, key }: PreparedDelivery, counted = false): Promise<void> {
+  private async forgetFailures(consumer: EventConsumer, { msg, key }: PreparedDelivery, { counted } = { counted: false }): Promise<void> {
     if (!counted && msg.info.deliveryCount <= 1) return;
     await this.ledger.forgetFailures(consumer.durableName, key).catch((error: unknown) => {
       this.logger.warn(`${consumer.durableName}: the failures of #${key.sequence} could not be forgotten (purged later): ${(scrubQueryError(error) as Error).message}`);
