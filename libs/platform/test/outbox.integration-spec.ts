@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { STREAMS } from '@homing/contracts';
 import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, isolatedName, testInfra, waitForEvent } from '@homing/testing';
 import { testConfig } from './test-config';
-import { Database, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, outboxListenerName, OutboxWriter, PlatformModule, republishSetAside, JetStreamPublishError, JetStreamPublisher, type DatabaseOptions } from '../src';
+import { Database, databaseMetrics, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, outboxListenerName, OutboxWriter, PlatformModule, republishSetAside, JetStreamPublishError, JetStreamPublisher, type DatabaseOptions } from '../src';
 
 // A real tracer provider, so the test can see the trace context an event carries.
 new node.NodeTracerProvider().register();
@@ -375,6 +375,54 @@ describe('transactional outbox', () => {
       expect(sessions[0].pid).not.toBe(current);
     } finally {
       refuse.mockRestore();
+    }
+  });
+
+  it('asks in one statement whether a poll finds anything, and relays a row that only a poll finds', async () => {
+    // The relay's loop runs (started above). Statements outside a request or consumer count as `background`; the
+    // test's own SQL goes through a client of its own so that only the relay's are counted.
+    const background = async () => (await databaseMetrics.queries.get()).values.filter(({ labels }) => labels.work === 'background').reduce((sum, { value }) => sum + value, 0);
+    const own = new Client({ connectionString: infra.databaseUrl });
+    await own.connect();
+    const arrivals = new Map<string, number>();
+    const subscription = nats.nc.subscribe(`${namespace}.items.item.created.v1`, {
+      callback: (_error, msg) => void arrivals.set((msg.json() as { id: string }).id, Date.now()),
+    });
+    const arrivalOf = (id: string, timeoutMs: number) =>
+      expectEventually(
+        () => {
+          const at = arrivals.get(id);
+          if (!at) throw new Error(`event ${id} not published yet`);
+          return at;
+        },
+        { timeoutMs, intervalMs: 10 },
+      );
+    try {
+      // A NOTIFY wakes the relay for a round; once its marks are in, it sleeps a whole poll (5 s).
+      await arrivalOf((await recordElsewhere()).id, 8000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = await background();
+      await new Promise((resolve) => setTimeout(resolve, 5500));
+      // One poll with nothing to publish: one statement, not a transaction's BEGIN, locking read and COMMIT.
+      expect((await background()) - before).toBe(1);
+
+      // A row no one dispatched or notified (its process died just after the commit): the next poll publishes it.
+      const event = {
+        id: randomUUID(),
+        subject: 'items.item.created.v1',
+        occurredAt: new Date().toISOString(),
+        correlationId: 'outbox-test',
+        causationId: null,
+        producer: 'outbox-test',
+        ...aggregate,
+        data: { code: 'ABCDEFGHJKMNPQRS', ownerUserId: randomUUID(), claimedAt: new Date().toISOString() },
+      };
+      const written = Date.now();
+      await own.query(`INSERT INTO "${database.schema}".outbox (id, subject, envelope) VALUES ($1, $2, $3)`, [event.id, event.subject, JSON.stringify(event)]);
+      expect((await arrivalOf(event.id, 8000)) - written).toBeLessThan(5500);
+    } finally {
+      subscription.unsubscribe();
+      await own.end();
     }
   });
 
