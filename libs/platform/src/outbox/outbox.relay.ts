@@ -14,8 +14,8 @@ const BATCH_SIZE = 100;
 const encoder = new TextEncoder();
 // A service's own commits are published as they commit (dispatch); a command's commits NOTIFY, which wakes the relays
 // of every replica at once. The poll finds what neither reached: the rows of a process that died before its dispatch,
-// and notifications missed (a listener silently cut off and not yet replaced). Each poll is a transaction, so an idle
-// service polling every second cost a visible share of the stack's idle CPU (B8).
+// and notifications missed (a listener silently cut off and not yet replaced). A poll that finds nothing costs a
+// statement (`run`), but every second it would still be a visible share of an idle stack's CPU (B8).
 const POLL_INTERVAL_MS = 5000;
 const MAX_BACKOFF_MS = 5000;
 // Published rows are kept a day for inspection, then purged; JetStream de-duplicates by id within 10 minutes.
