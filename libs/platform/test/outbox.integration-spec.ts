@@ -38,6 +38,23 @@ describe('transactional outbox', () => {
   const publishes = async () => (await outboxMetrics.published.get()).values.reduce((sum, { value }) => sum + value, 0);
   const streamMessages = async () => (await (await nats.jsm()).streams.info(streamName)).state.messages;
   const pending = async () => Number((await db.rows<{ n: string }>('SELECT count(*) AS n FROM outbox WHERE published_at IS NULL'))[0].n);
+  /** When each `items.item.created.v1` event reached a subscriber, and a wait for one of them to arrive. */
+  const watchCreated = () => {
+    const arrivals = new Map<string, number>();
+    const subscription = nats.nc.subscribe(`${namespace}.items.item.created.v1`, {
+      callback: (_error, msg) => void arrivals.set((msg.json() as { id: string }).id, Date.now()),
+    });
+    const arrivalOf = (id: string) =>
+      expectEventually(
+        () => {
+          const at = arrivals.get(id);
+          if (!at) throw new Error(`event ${id} not published yet`);
+          return at;
+        },
+        { timeoutMs: 8000, intervalMs: 10 },
+      );
+    return { arrivals, arrivalOf, stop: () => subscription.unsubscribe() };
+  };
 
   beforeAll(async () => {
     await ensureDatabase(infra.databaseUrl);
@@ -273,10 +290,7 @@ describe('transactional outbox', () => {
 
   // Last: it starts the relay's own loop, which the tests above drive by hand.
   it('publishes a row committed while a batch is being published at once, not at the next poll', async () => {
-    const arrivals = new Map<string, number>();
-    const subscription = nats.nc.subscribe(`${namespace}.items.item.created.v1`, {
-      callback: (_error, msg) => void arrivals.set((msg.json() as { id: string }).id, Date.now()),
-    });
+    const { arrivals, stop } = watchCreated();
     const relayOnce = relay.relayOnce.bind(relay);
     let committedDuringBatch: { id: string } | undefined;
     let batchEnded = 0;
@@ -300,7 +314,7 @@ describe('transactional outbox', () => {
       },
       { timeoutMs: 7000, intervalMs: 10 },
     );
-    subscription.unsubscribe();
+    stop();
     expect(published - batchEnded).toBeLessThan(100);
   });
 
@@ -308,19 +322,7 @@ describe('transactional outbox', () => {
     // The relay's loop runs (started above). Its listener is the session waiting on the outbox's channel.
     const listenerPid = async () =>
       (await db.rows<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE query = $1', [`LISTEN ${outboxChannel(database.schema)}`]))[0]?.pid;
-    const arrivals = new Map<string, number>();
-    const subscription = nats.nc.subscribe(`${namespace}.items.item.created.v1`, {
-      callback: (_error, msg) => void arrivals.set((msg.json() as { id: string }).id, Date.now()),
-    });
-    const arrivalOf = (id: string) =>
-      expectEventually(
-        () => {
-          const at = arrivals.get(id);
-          if (!at) throw new Error(`event ${id} not published yet`);
-          return at;
-        },
-        { timeoutMs: 8000, intervalMs: 10 },
-      );
+    const { arrivalOf, stop } = watchCreated();
     const cutOff = await expectEventually(async () => {
       const pid = await listenerPid();
       if (!pid) throw new Error('the relay is not listening yet');
@@ -334,7 +336,7 @@ describe('transactional outbox', () => {
     // Committed while no one listens (or just as the relay listens again): its NOTIFY may reach no one.
     const meanwhile = await recordElsewhere();
     const published = await arrivalOf(meanwhile.id);
-    subscription.unsubscribe();
+    stop();
     expect(published - cutAt).toBeLessThan(2000);
     expect(await listenerPid()).toEqual(expect.any(Number));
     expect(await listenerPid()).not.toBe(cutOff);
@@ -384,22 +386,10 @@ describe('transactional outbox', () => {
     const background = async () => (await databaseMetrics.queries.get()).values.filter(({ labels }) => labels.work === 'background').reduce((sum, { value }) => sum + value, 0);
     const own = new Client({ connectionString: infra.databaseUrl });
     await own.connect();
-    const arrivals = new Map<string, number>();
-    const subscription = nats.nc.subscribe(`${namespace}.items.item.created.v1`, {
-      callback: (_error, msg) => void arrivals.set((msg.json() as { id: string }).id, Date.now()),
-    });
-    const arrivalOf = (id: string, timeoutMs: number) =>
-      expectEventually(
-        () => {
-          const at = arrivals.get(id);
-          if (!at) throw new Error(`event ${id} not published yet`);
-          return at;
-        },
-        { timeoutMs, intervalMs: 10 },
-      );
+    const { arrivalOf, stop } = watchCreated();
     try {
       // A NOTIFY wakes the relay for a round; once its marks are in, it sleeps a whole poll (5 s).
-      await arrivalOf((await recordElsewhere()).id, 8000);
+      await arrivalOf((await recordElsewhere()).id);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const before = await background();
       await new Promise((resolve) => setTimeout(resolve, 5500));
@@ -419,9 +409,9 @@ describe('transactional outbox', () => {
       };
       const written = Date.now();
       await own.query(`INSERT INTO "${database.schema}".outbox (id, subject, envelope) VALUES ($1, $2, $3)`, [event.id, event.subject, JSON.stringify(event)]);
-      expect((await arrivalOf(event.id, 8000)) - written).toBeLessThan(5500);
+      expect((await arrivalOf(event.id)) - written).toBeLessThan(5500);
     } finally {
-      subscription.unsubscribe();
+      stop();
       await own.end();
     }
   });
