@@ -1,4 +1,4 @@
-import { createPublicKey, type KeyObject, randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { ResponseCode } from '@homing/contracts';
@@ -19,6 +19,8 @@ const sessionExpired = () => new RpcError({ status: 401, response_code: Response
 @Injectable()
 export class SessionsService {
   private readonly verificationKeys: KeyObject[];
+  // Parsed once: a PEM would be parsed again on every token signed (signAccessToken).
+  private readonly signingKey: KeyObject;
 
   constructor(
     private readonly database: Database,
@@ -27,7 +29,8 @@ export class SessionsService {
     private readonly revocations: SessionRevocations,
     @InjectConfig() private readonly config: IdentityConfig,
   ) {
-    this.verificationKeys = verificationKeysOf(createPublicKey(config.JWT_PRIVATE_KEY), config.JWT_PREVIOUS_PUBLIC_KEY);
+    this.signingKey = createPrivateKey(config.JWT_PRIVATE_KEY);
+    this.verificationKeys = verificationKeysOf(createPublicKey(this.signingKey), config.JWT_PREVIOUS_PUBLIC_KEY);
   }
 
   /**
@@ -99,7 +102,7 @@ export class SessionsService {
   }
 
   private sign(user: TokenUser, sessionId: string, jti: string): string {
-    return signAccessToken({ id: user.id, email: user.email, is_admin: user.isAdmin, sid: sessionId, jti }, this.config.JWT_PRIVATE_KEY);
+    return signAccessToken({ id: user.id, email: user.email, is_admin: user.isAdmin, sid: sessionId, jti }, this.signingKey);
   }
 }
 

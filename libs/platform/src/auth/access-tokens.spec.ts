@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { InvalidAccessTokenError, signAccessToken, verificationKeysOf, verifyAccessToken } from './access-tokens';
 
@@ -16,6 +16,13 @@ describe('access tokens (S7)', () => {
     const claims = verifyAccessToken(signAccessToken(subject, keys.privateKey), keys.publicKey);
     expect(claims).toMatchObject({ ...subject, iss: 'homing-identity', aud: 'homing' });
     expect(claims.exp - claims.iat).toBe(3600);
+  });
+
+  it('signs with the private key parsed once (a KeyObject) as with its PEM', () => {
+    const parsed = createPrivateKey(keys.privateKey);
+    const token = signAccessToken(subject, parsed, Date.parse('2026-12-06T06:00:00Z'));
+    expect(verifyAccessToken(token, keys.publicKey, { nowMs: Date.parse('2026-12-06T06:10:00Z') })).toMatchObject(subject);
+    expect(() => verifyAccessToken(signAccessToken(subject, createPrivateKey(pair().privateKey)), keys.publicKey)).toThrow('invalid signature');
   });
 
   it('refuses alg:none, HS256 signed with the public key, another key, a tampered payload, a wrong issuer and an expired token', () => {

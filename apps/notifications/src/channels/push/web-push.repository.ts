@@ -4,6 +4,7 @@ import type { PushPayload } from '@homing/contracts';
 import { InjectConfig } from '@homing/platform';
 import type { NotificationsConfig } from '../../config/notifications.config';
 import type { StoredPushSubscription } from '../../push-subscriptions/push-subscriptions.repository';
+import { VapidAuthorizations } from './vapid-authorizations';
 
 // A push older than a day is noise: the push service drops it rather than deliver it late.
 const TTL_SECONDS = 24 * 60 * 60;
@@ -24,20 +25,24 @@ export class PushRefusedError extends Error {
   }
 }
 
-/** web-push with VAPID: encrypts the payload for the subscription (RFC 8291, aes128gcm) and hands it to its push service. */
+/**
+ * web-push with VAPID: encrypts the payload for the subscription (RFC 8291, aes128gcm) and hands it to its push service,
+ * with that push service's VAPID header signed once an hour (VapidAuthorizations), not by web-push on every send.
+ */
 @Injectable()
 export class WebPushRepository {
-  private readonly vapid: { subject: string; publicKey: string; privateKey: string };
+  private readonly authorizations: VapidAuthorizations;
 
   constructor(@InjectConfig() config: NotificationsConfig) {
-    this.vapid = { subject: config.VAPID_SUBJECT, publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY };
+    this.authorizations = new VapidAuthorizations({ subject: config.VAPID_SUBJECT, publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY });
   }
 
   async send(subscription: StoredPushSubscription, payload: PushPayload): Promise<void> {
     try {
       await webpush.sendNotification({ endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } }, JSON.stringify(payload), {
         TTL: TTL_SECONDS,
-        vapidDetails: this.vapid,
+        // No vapidDetails (and no global ones: setVapidDetails is never called), so web-push signs nothing itself.
+        headers: { Authorization: this.authorizations.headerFor(subscription.endpoint) },
         contentEncoding: 'aes128gcm',
         timeout: TIMEOUT_MS,
       });
