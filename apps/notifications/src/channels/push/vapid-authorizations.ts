@@ -2,7 +2,11 @@ import webpush from 'web-push';
 
 /** How long a signed VAPID token says it holds (web-push's own default; RFC 8292 allows at most 24 h). */
 export const VAPID_TOKEN_LIFETIME_SECONDS = 12 * 60 * 60;
-/** How long a token is used before a new one is signed: 11 hours of its 12 are left at its last use. */
+/**
+ * How long a token is used before a new one is signed: 11 hours of its 12 are left at its last use. Apple's push
+ * service asks for no new token more often than once an hour ("Sending web push notifications in web apps and
+ * browsers"), which web-push's token per send did not keep.
+ */
 export const VAPID_TOKEN_RENEWAL_MS = 60 * 60 * 1000;
 // Allowed push services are a handful of hosts, but `*.notify.windows.com` names many: a bound all the same.
 const MAX_AUDIENCES = 256;
