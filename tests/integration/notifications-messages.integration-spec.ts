@@ -220,6 +220,8 @@ describe('notifications of new messages', () => {
     expect(pushed.payload).toEqual({ kind: 'new-message', author: 'finder', url: `/found/${code.match(/.{4}/g)?.join('-')}` });
     expect(pushed.ttl).toBe(24 * 60 * 60);
     expect(pushed.text).not.toContain(owner.email);
+    // One VAPID token for every push to the push service within the hour (VapidAuthorizations), not one a push.
+    expect(new Set([...push.pushesTo(phone), ...push.pushesTo(laptop)].map((each) => each.vapid.token)).size).toBe(1);
 
     await publish(first, randomUUID());
     await settled('notifications__new-message-push');

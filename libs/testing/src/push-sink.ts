@@ -21,8 +21,8 @@ export interface ReceivedPush {
   payload: unknown;
   text: string;
   ttl: number;
-  /** The VAPID JWT's claims (`aud`, `exp`, `sub`), its signature checked with the `k=` key. */
-  vapid: { aud: string; exp: number; sub: string; publicKey: string };
+  /** The VAPID JWT (`token`) and its claims (`aud`, `exp`, `sub`), its signature checked with the `k=` key. */
+  vapid: { aud: string; exp: number; sub: string; publicKey: string; token: string };
   /** When the push arrived (ms since the epoch): latency figures use it. */
   receivedAt: number;
 }
@@ -165,7 +165,7 @@ export class PushSink {
     const now = Date.now() / 1000;
     if (!(payload.exp > now && payload.exp <= now + 24 * 60 * 60)) throw new Error('the VAPID JWT is expired or lives over 24 h');
     if (!/^(mailto:|https:)/.test(payload.sub)) throw new Error('the VAPID subject must be mailto: or https:');
-    return { ...payload, publicKey: match[2] };
+    return { ...payload, publicKey: match[2], token: match[1] };
   }
 }
 
