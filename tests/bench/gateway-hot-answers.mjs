@@ -3,10 +3,12 @@
 // tool than B1's and B6's ratios for a change to the gateway's cached scan or QR image, whose few microseconds drown
 // in those benchmarks' round-to-round swing. Not part of `npm run bench`; compare builds by running it against each.
 // Items and a private nats-server run behind the gateway (the codes are looked up once, then answered from memory).
-// Usage: node tests/bench/gateway-hot-answers.mjs [--path '/qr/{code}' | '/api/v1/items/{code}'] [--requests 60000]
+// '/found/{code}' measures the finder page a first visit gets, with the web build's server entry (`npm run build`), of
+// claimed tags (an unclaimed one's page is a redirect to its claim).
+// Usage: node tests/bench/gateway-hot-answers.mjs [--path '/qr/{code}' | '/api/v1/items/{code}' | '/found/{code}'] [--requests 60000]
 //        [--rounds 3] [--cpu-prof DIR]   (then: node tests/bench/profile-summary.mjs DIR/*.cpuprofile --skip 8)
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchKeys } from './bench-env.mjs';
@@ -28,11 +30,17 @@ try {
   const env = { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, NATS_URL: `nats://127.0.0.1:${natsPort}`, NATS_NAMESPACE: namespace, NODE_ENV: 'production', PUBLIC_URL: 'http://localhost:8080', ...benchKeys() };
   db = await ensureDatabase(databaseUrl);
   runItems(['migrate'], env);
-  const { hotFile } = await seedCodeFiles(db, schema, { rows: 2000, hotTags: 50, work });
+  const seeded = await seedCodeFiles(db, schema, { rows: 2000, hotTags: 50, work });
+  let { hotFile } = seeded;
+  if (path.startsWith('/found/')) {
+    // seedItems claims every second row.
+    hotFile = join(work, 'claimed-hot-codes.txt');
+    writeFileSync(hotFile, seeded.codes.filter((_, index) => index % 2 === 1).slice(0, 50).join('\n'));
+  }
   const [itemsPort, gatewayPort] = [await freePort(), await freePort()];
   startServicePinned('items', { ...env, PORT: String(itemsPort) });
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
-  const gateway = startServicePinned('gateway', { ...env, PORT: String(gatewayPort), TRUSTED_PROXIES: '127.0.0.1' }, profiling);
+  const gateway = startServicePinned('gateway', { ...env, PORT: String(gatewayPort), TRUSTED_PROXIES: '127.0.0.1', WEB_DIST: resolve(import.meta.dirname, '../../dist/apps/web') }, profiling);
   await Promise.all([itemsPort, gatewayPort].map((port) => waitReady(`http://127.0.0.1:${port}/health/ready`)));
   const send = (amount) => loadPinned({ url: `http://127.0.0.1:${gatewayPort}`, path, codesFile: hotFile, requests: amount, connections: 10, spreadAddresses: true });
   const cpu = () => {

@@ -14,6 +14,7 @@ describe('tag scans from the gateway’s cache', () => {
   let stack: Stack;
   let replica: ServiceProcess;
   let replicaApi: string;
+  let replicaBase: string;
   let seeded: string[];
   const owner = testAccessToken();
 
@@ -24,9 +25,10 @@ describe('tag scans from the gateway’s cache', () => {
       },
     });
     const port = await freePort();
-    replica = new ServiceProcess('gateway', port, { ...stack.shared, PUBLIC_URL: `http://localhost:${port}` });
+    replica = new ServiceProcess('gateway', port, { ...stack.shared, WEB_DIST: 'dist/apps/web', PUBLIC_URL: `http://localhost:${port}` });
     await replica.start();
-    replicaApi = `http://127.0.0.1:${port}/api/v1`;
+    replicaBase = `http://127.0.0.1:${port}`;
+    replicaApi = `${replicaBase}/api/v1`;
   });
 
   afterAll(async () => {
@@ -113,6 +115,38 @@ describe('tag scans from the gateway’s cache', () => {
     await replicaShows(code, ({ body }) => body.name === 'House keys');
     // And the stack's own gateway, which made the change, shows it at once.
     expect((await scan(code, undefined, stack.api)).body.name).toBe('House keys');
+  });
+
+  it('renders the finder page of a kept item for a first visit once, again after a change, and a finder’s own page apart', async () => {
+    const code = await createdItem('Spare keys');
+    const page = async (language: string, cookie?: string) =>
+      (await fetch(`${replicaBase}/found/${code}`, { headers: { 'accept-language': language, ...(cookie ? { cookie } : {}) } })).text();
+    await expectEventually(async () => expect(await itemsCallsDuring(async () => expect(await page('en')).toContain('Spare keys'))).toEqual([]));
+    const [english, dutch] = [await page('en'), await page('nl')];
+    expect(english).toContain('<html lang="en">');
+    expect(dutch).toContain('<html lang="nl">');
+    expect(dutch).toContain('Spare keys');
+
+    await change('PATCH', `/user/items/${code}`, { name: 'Garage keys' });
+    await replicaShows(code, ({ body }) => body.name === 'Garage keys');
+    // The page is never staler than the replica's scan: it is kept with the very item the scan cache answers.
+    for (const language of ['en', 'nl']) {
+      const renamed = await page(language);
+      expect(renamed).toContain('Garage keys');
+      expect(renamed).not.toContain('Spare keys');
+    }
+
+    // A finder's page shows their conversation; a first visit's, after it, still does not.
+    const posted = await fetch(`${replicaBase}/found/${code}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(replicaBase.replace('127.0.0.1', 'localhost')).origin },
+      body: new URLSearchParams({ content: 'Found them by the garage door', language: 'en' }).toString(),
+    });
+    expect(posted.status).toBe(303);
+    const cookie = (posted.headers.get('set-cookie') ?? '').split(';')[0];
+    expect(await page('en', cookie)).toContain('Found them by the garage door');
+    expect(await page('en')).not.toContain('Found them by the garage door');
   });
 
   it('shows a new photo, an activation and a deletion on another replica by items’ events', async () => {

@@ -21,6 +21,7 @@ import {
   validateFinderForm,
 } from './finder-form';
 import { FinderPageRenderer, type FinderPageInput } from './finder-page-renderer';
+import { FIRST_VISIT_PAGES_MAX, FirstVisitPages } from './first-visit-pages';
 
 interface FinderPageRoute {
   Params: { code: string };
@@ -51,6 +52,7 @@ interface PageState {
 export class FinderPageHttpController implements OnModuleInit {
   private readonly logger = new Logger(FinderPageHttpController.name);
   private renderer: FinderPageRenderer | null = null;
+  private readonly firstVisitPages: FirstVisitPages;
   private readonly publicOrigin: string;
   private readonly secureCookie: boolean;
 
@@ -64,6 +66,8 @@ export class FinderPageHttpController implements OnModuleInit {
     const publicUrl = new URL(config.PUBLIC_URL);
     this.publicOrigin = publicUrl.origin;
     this.secureCookie = publicUrl.protocol === 'https:';
+    // Without the scan cache every scan's item is a new object, so no kept page would ever be used again.
+    this.firstVisitPages = new FirstVisitPages(config.SCAN_CACHE_MAX_ITEMS === 0 ? 0 : FIRST_VISIT_PAGES_MAX);
   }
 
   async onModuleInit(): Promise<void> {
@@ -215,14 +219,19 @@ export class FinderPageHttpController implements OnModuleInit {
       }
     }
     const status = problem?.status ?? 200;
-    const html = this.renderer!.render({
-      code,
-      language,
-      item,
-      thread,
-      values: problem ? values : null,
-      error: problem ? { status: problem.status, response_code: problem.body.response_code, validation: problem.body.validation } : null,
-    });
+    const renderer = this.renderer!;
+    const render = () =>
+      renderer.render({
+        code,
+        language,
+        item,
+        thread,
+        values: problem ? values : null,
+        error: problem ? { status: problem.status, response_code: problem.body.response_code, validation: problem.body.validation } : null,
+      });
+    // A first visit's page (no conversation shown, nothing refused) is the item's, the language's and the code's
+    // alone: kept while the scan cache answers the same item (FirstVisitPages).
+    const html = item && !thread && !problem ? this.firstVisitPages.pageOf(code, language, item, render) : render();
     return reply
       .status(status)
       .headers(problem?.headers ?? {})
