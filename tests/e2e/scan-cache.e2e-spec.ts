@@ -15,6 +15,7 @@ describe('tag scans from the gateway’s cache', () => {
   let replica: ServiceProcess;
   let replicaApi: string;
   let replicaBase: string;
+  let replicaPublicUrl: string;
   let seeded: string[];
   const owner = testAccessToken();
 
@@ -25,7 +26,8 @@ describe('tag scans from the gateway’s cache', () => {
       },
     });
     const port = await freePort();
-    replica = new ServiceProcess('gateway', port, { ...stack.shared, WEB_DIST: 'dist/apps/web', PUBLIC_URL: `http://localhost:${port}` });
+    replicaPublicUrl = `http://localhost:${port}`;
+    replica = new ServiceProcess('gateway', port, { ...stack.shared, WEB_DIST: 'dist/apps/web', PUBLIC_URL: replicaPublicUrl });
     await replica.start();
     replicaBase = `http://127.0.0.1:${port}`;
     replicaApi = `${replicaBase}/api/v1`;
@@ -140,7 +142,7 @@ describe('tag scans from the gateway’s cache', () => {
     const posted = await fetch(`${replicaBase}/found/${code}`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(replicaBase.replace('127.0.0.1', 'localhost')).origin },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: replicaPublicUrl },
       body: new URLSearchParams({ content: 'Found them by the garage door', language: 'en' }).toString(),
     });
     expect(posted.status).toBe(303);
