@@ -25,6 +25,8 @@ describe('notifications of new messages', () => {
   const finders = new Map<string, string | null>();
   // Conversations a resume token was minted for (get-finder-contact with resumeLink), one entry per mint.
   const resumeTokensMinted: string[] = [];
+  // Conversations their finder's contact was asked of (any get-finder-contact), one entry per ask.
+  const finderContactAsks: string[] = [];
   let emailQueue: Queue;
   let pushQueue: Queue;
   let db: Client;
@@ -65,6 +67,7 @@ describe('notifications of new messages', () => {
     nc.subscribe(`${namespace}.messaging.rpc.get-finder-contact`, {
       callback: (_error, msg) => {
         const { conversationId, resumeLink, replyAddress } = msg.json<{ conversationId: string; resumeLink?: boolean; replyAddress?: boolean }>();
+        finderContactAsks.push(conversationId);
         if (resumeLink) resumeTokensMinted.push(conversationId);
         void msg.respond(
           JSON.stringify({
@@ -178,8 +181,10 @@ describe('notifications of new messages', () => {
     expect(received.messageId).toBe(`<email_${reply.id}_${conversationId}@homing>`);
     expect(linkIn(received, `${publicUrl}/found/`)).toBe(`${publicUrl}/found/${code.match(/.{4}/g)?.join('-')}?resume=resume-${conversationId}`);
     expect(received.headers.find((header) => header.key === 'reply-to')?.value).toBe(`c-${FINDER_REPLY_TOKEN}@relay.localhost`);
-    // The mail's resume token was minted once; a replayed job finds the mail sent and mints none.
+    // The mail's resume token was minted once, with the finder's address in the same round trip; a replayed job finds
+    // the mail sent and mints none.
     expect(resumeTokensMinted.filter((id) => id === conversationId)).toHaveLength(1);
+    expect(finderContactAsks.filter((id) => id === conversationId)).toHaveLength(1);
     // The same job again (as after a worker died between the send and the job's completion): found sent, not minted.
     const jobId = `email_${reply.id}_${conversationId}`;
     const sentJob = await emailQueue.getJob(jobId);

@@ -21,6 +21,24 @@ interface Recipient {
   hasPassword?: boolean;
 }
 
+/** What ties a finder's mail to their conversation, minted by messaging with their address (one round trip). */
+interface FinderLinks {
+  resumeToken?: string;
+  replyToken?: string;
+}
+
+/** Who a mail goes to (null: nobody to write to), and for a finder's mail its links. */
+interface Addressee {
+  recipient: Recipient | null;
+  finderLinks?: FinderLinks;
+}
+
+/** What an e-mail about messages tells of (`receiptOf`), and the owner's reply token minted with it. */
+interface ReceiptAnswer {
+  receipt: MessageReceipt | 'read' | null;
+  ownerReplyToken?: string | null;
+}
+
 /**
  * The worker of the `email` queue: looks the recipient up when the job runs (address and language are never carried
  * in the job, but for the farewell to an erased account, which has nobody left to look up, and an invitation's
@@ -55,10 +73,10 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
       // claimed after an erasure deleted the recipient's rows is always followed by a lookup that finds them gone (the
       // erasure's event leaves identity after its commit), and that run forgets its row: asked side by side, a lookup
       // answered just before the erasure could meet a claim made just after it, leaving the erased id in a new row.
-      // What mints a token (the unread check, the conversation's links) comes after both, so a mail not sent mints none.
-      // Whether the person is still told (a read of this service's own tables) is asked alongside the claim: it needs
-      // nothing of the claim, and each is a round trip before the mail goes (B3). Its answer, or failure, is taken
-      // below, once the claim is held.
+      // What mints a token (the unread check, the conversation's links) comes after the claim and the standing, so a
+      // mail whose row was sent or held elsewhere, or whose person is no longer told, mints none. Whether the person is
+      // still told (a read of this service's own tables) is asked alongside the claim: it needs nothing of the claim,
+      // and each is a round trip before the mail goes (B3). Its answer, or failure, is taken below, once the claim is held.
       const claimed = this.deliveries.claim(attempt, this.config.DELIVERY_CLAIM_SECONDS);
       const standingAsked = this.standingOf(mail);
       standingAsked.catch(() => undefined);
@@ -73,12 +91,19 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         mayScrub = false;
         return await this.comeBackAt(job, token, DeliveriesRepository.retryAfter(claim), HELD_ELSEWHERE);
       }
-      let recipient: Recipient | null;
+      let addressee: Addressee = { recipient: null };
       let standing: EmailStanding;
+      // The unread check, asked alongside the address once the person is told (B3: one round trip less before an
+      // owner's mail goes). Its answer, or failure, is taken in `deliver`, which ends the claim if it failed.
+      let receiptAsked: Promise<ReceiptAnswer> = Promise.resolve({ receipt: null });
       try {
         // Asked before the address, so a person no longer told costs no lookup.
         standing = await standingAsked;
-        recipient = standing === 'told' ? await this.recipient(mail) : null;
+        if (standing === 'told') {
+          receiptAsked = this.receiptOf(mail);
+          receiptAsked.catch(() => undefined);
+          addressee = await this.addresseeOf(mail);
+        }
       } catch (error) {
         // Nobody to write to, now or later (the user is gone): no row is left, as no mail is sent.
         if (error instanceof UnrecoverableError) await this.deliveries.forget(attempt);
@@ -98,14 +123,14 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         await this.scrub(job);
         return;
       }
-      if (!recipient) {
+      if (!addressee.recipient) {
         // A finder who left no address: replies reach them by push or on the found page only.
         await this.deliveries.forget(attempt);
         this.logger.log(`${jobId} (${job.name}) has no address to write to; nothing sent`);
         await this.scrub(job);
         return;
       }
-      await this.deliver(job, mail, attempt, recipient);
+      await this.deliver(job, mail, attempt, addressee.recipient, receiptAsked, addressee.finderLinks);
       await this.scrub(job);
     } catch (error) {
       const final = error instanceof UnrecoverableError || (!(error instanceof DelayedError) && isLastRun(job));
@@ -128,12 +153,19 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
    * before SMTP has the mail ends its claim, so the retry need not wait for it to lapse; one that fails after (the
    * `sent` row could not be written) keeps it, the retry's only guard until it lapses.
    */
-  private async deliver(job: Job<StoredEmailJobData>, mail: EmailJob, attempt: DeliveryAttempt, recipient: Recipient): Promise<void> {
+  private async deliver(
+    job: Job<StoredEmailJobData>,
+    mail: EmailJob,
+    attempt: DeliveryAttempt,
+    recipient: Recipient,
+    receiptAsked: Promise<ReceiptAnswer>,
+    finderLinks: FinderLinks | undefined,
+  ): Promise<void> {
     let handedOver = false;
     // A refusal's outcome, once recorded, has ended this run's claim (RECORD_OUTCOME): nothing left to release.
     let outcomeRecorded = false;
     try {
-      const { receipt, ownerReplyToken } = await this.receiptOf(mail);
+      const { receipt, ownerReplyToken } = await receiptAsked;
       const scan = await this.scanOf(mail);
       if (receipt === 'read') {
         // A delayed owner's e-mail whose messages the owner read meanwhile: nothing to tell.
@@ -144,7 +176,7 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
         await this.deliveries.markSkipped(attempt, 'the scan or its item is gone');
         this.logger.log(`${attempt.jobId} (${job.name}) skipped: the scan or its item is gone`);
       } else {
-        const { resumeToken, replyTo } = await this.conversationLinksOf(mail, ownerReplyToken);
+        const { resumeToken, replyTo } = await this.conversationLinksOf(mail, ownerReplyToken, finderLinks);
         try {
           await this.smtp.send(recipient.email, this.renderer.render(mail, recipient.language, { ...recipient, resumeToken, scan }), attempt.jobId, replyTo);
         } catch (error) {
@@ -168,8 +200,12 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
    * What an e-mail about messages tells of: for the owner's mail, the newest finder's message still unread since the
    * one that opened the window ('read' when there is none: send nothing), asked of messaging with the mail's reply
    * token in the same round trip; for a reply to the finder, that reply.
+   *
+   * Asked alongside the owner's address: an owner who is gone (the lookup's 404) or a lookup that failed leaves a reply
+   * token minted for a mail never sent. Only its hash is kept, nobody holds the token, and it goes with the
+   * conversation (an erased co-owner's with their erasure, whose second pass takes one minted meanwhile).
    */
-  private async receiptOf(mail: EmailJob): Promise<{ receipt: MessageReceipt | 'read' | null; ownerReplyToken?: string | null }> {
+  private async receiptOf(mail: EmailJob): Promise<ReceiptAnswer> {
     if (mail.kind === 'new-message' && mail.data.conversationId && mail.data.messageId !== undefined) {
       const { conversationId, messageId, tagCode, userId } = mail.data;
       const unread = await this.rpc.request('messaging.rpc.unread-since', { conversationId, messageId, replyAddressFor: userId });
@@ -199,17 +235,19 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
 
   /**
    * A user's address, language and whether they have a password from identity; a finder's address and language from
-   * messaging (null when they left no address); the farewell's from the job itself (identity erased the user).
+   * messaging (null when they left no address), with their mail's links minted in the same round trip (messaging mints
+   * none for a finder without an address); the farewell's from the job itself (identity erased the user).
    */
-  private async recipient(mail: EmailJob): Promise<Recipient | null> {
-    if (mail.kind === 'account-deleted') return { email: mail.data.email, language: mail.data.language };
-    if (mail.kind === 'invitation') return { email: mail.data.email, language: await this.languageOfInvitation(mail.data.email, mail.data.inviterUserId) };
+  private async addresseeOf(mail: EmailJob): Promise<Addressee> {
+    if (mail.kind === 'account-deleted') return { recipient: { email: mail.data.email, language: mail.data.language } };
+    if (mail.kind === 'invitation') return { recipient: { email: mail.data.email, language: await this.languageOfInvitation(mail.data.email, mail.data.inviterUserId) } };
     const recipient = recipientOf(mail.data);
-    if ('farewell' in recipient || 'invitationId' in recipient) return null;
+    if ('farewell' in recipient || 'invitationId' in recipient) return { recipient: null };
     try {
-      if ('userId' in recipient) return await this.rpc.request('identity.rpc.get-user', { userId: recipient.userId });
-      const contact = await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId });
-      return contact.email ? { email: contact.email, language: contact.language } : null;
+      if ('userId' in recipient) return { recipient: await this.rpc.request('identity.rpc.get-user', { userId: recipient.userId }) };
+      const contact = await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId, resumeLink: true, replyAddress: true });
+      if (!contact.email) return { recipient: null };
+      return { recipient: { email: contact.email, language: contact.language }, finderLinks: { resumeToken: contact.resumeToken, replyToken: contact.replyToken } };
     } catch (error) {
       // The user is gone: nobody to write to, now or later.
       if (error instanceof RpcError && error.body.status === 404) throw new UnrecoverableError('recipient not found');
@@ -237,13 +275,14 @@ export class EmailProcessor extends QueueWorker<StoredEmailJobData> {
    * event and a job found sent or read already mints none it would never mail: a finder's mail links to their
    * conversation with a new resume token; every mail about a conversation, to the finder or the owner, gets a
    * `Reply-To` of a new reply address at the relay (`c-{token}@RELAY_DOMAIN`), so a reply becomes their message.
+   * A finder's were minted with their address (`addresseeOf`), an owner's with the unread check (`receiptOf`).
    */
-  private async conversationLinksOf(mail: EmailJob, ownerReplyToken: string | null | undefined): Promise<{ resumeToken?: string; replyTo?: string }> {
-    const recipient = recipientOf(mail.data);
-    if ('conversationId' in recipient) {
-      const contact = await this.rpc.request('messaging.rpc.get-finder-contact', { conversationId: recipient.conversationId, resumeLink: true, replyAddress: true });
-      return { resumeToken: contact.resumeToken, replyTo: this.replyAddress(contact.replyToken) };
-    }
+  private async conversationLinksOf(
+    mail: EmailJob,
+    ownerReplyToken: string | null | undefined,
+    finderLinks: FinderLinks | undefined,
+  ): Promise<{ resumeToken?: string; replyTo?: string }> {
+    if (finderLinks) return { resumeToken: finderLinks.resumeToken, replyTo: this.replyAddress(finderLinks.replyToken) };
     if (mail.kind === 'new-message' && mail.data.conversationId) {
       // Answered with the unread check (a messaging that does not know `replyAddressFor` yet answers none: ask).
       const token = ownerReplyToken !== undefined ? ownerReplyToken : (await this.rpc.request('messaging.rpc.owner-reply-address', { conversationId: mail.data.conversationId, userId: mail.data.userId })).token;
