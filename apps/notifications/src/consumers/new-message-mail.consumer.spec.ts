@@ -1,6 +1,5 @@
 import type { ItemRecipient, ItemRecipientsService } from '../item-people/item-recipients.service';
 import type { EmailQueueRepository } from '../jobs/email-queue.repository';
-import type { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
 import { CO_OWNER, CONVERSATION, messageCreated, OWNER } from '../testing/message-created.fixture';
 import type { MessageMailWindowsRepository } from './message-mail-windows.repository';
 import { NewMessageMailConsumer, ownerEmailDelayMs } from './new-message-mail.consumer';
@@ -14,16 +13,15 @@ function setUp(
 ) {
   const emails = { enqueue: jest.fn(async () => 'job') };
   const windows = { windowOf: jest.fn(async () => window) };
-  const pushes = { listFor: jest.fn(async () => subscriptions) };
-  const recipients = { recipientsOf: jest.fn(async () => people) };
+  // Each person's subscriptions come with the item's people, in the same read.
+  const recipients = { recipientsWithSubscriptionsOf: jest.fn(async () => people.map((person) => ({ ...person, subscriptionIds: subscriptions.map(({ id }) => id) }))) };
   const consumer = new NewMessageMailConsumer(
     emails as unknown as EmailQueueRepository,
     windows as unknown as MessageMailWindowsRepository,
-    pushes as unknown as PushSubscriptionsRepository,
     recipients as unknown as ItemRecipientsService,
     { OWNER_EMAIL_DELAY_MINUTES: 0.5 },
   );
-  return { consumer, emails, pushes, recipients };
+  return { consumer, emails, recipients };
 }
 
 describe('the owner’s delayed e-mail', () => {
@@ -37,7 +35,7 @@ describe('the owner’s delayed e-mail', () => {
   it('enqueues the window’s job with the delay, naming the message that opened the window', async () => {
     const withPush = setUp([{ id: 'subscription' }]);
     await withPush.consumer.handle(event('finder'));
-    expect(withPush.pushes.listFor).toHaveBeenCalledWith({ userId: OWNER });
+    expect(withPush.recipients.recipientsWithSubscriptionsOf).toHaveBeenCalledWith('ABCDEFGHJKMNPQRS', OWNER);
     expect(withPush.emails.enqueue).toHaveBeenCalledWith(
       { kind: 'new-message', data: { userId: OWNER, tagCode: 'ABCDEFGHJKMNPQRS', conversationId: CONVERSATION, messageId: 41 } },
       'event-1',
@@ -53,9 +51,9 @@ describe('the owner’s delayed e-mail', () => {
     const { consumer, emails, recipients } = setUp([]);
     let peopleAsked!: () => void;
     const asked = new Promise<void>((resolve) => (peopleAsked = resolve));
-    recipients.recipientsOf.mockImplementation(async () => {
+    recipients.recipientsWithSubscriptionsOf.mockImplementation(async () => {
       peopleAsked();
-      return [{ userId: OWNER, email: true, push: false }];
+      return [{ userId: OWNER, email: true, push: false, subscriptionIds: [] }];
     });
     // The window is decided only once the people were asked: a handler that waited for the window first never ends.
     const windows = (consumer as unknown as { windows: { windowOf: jest.Mock } }).windows;
@@ -74,7 +72,7 @@ describe('the owner’s delayed e-mail', () => {
       { userId: '55555555-5555-4555-8555-555555555555', email: false, push: true },
     ]);
     await consumer.handle(event('finder'));
-    expect(recipients.recipientsOf).toHaveBeenCalledWith('ABCDEFGHJKMNPQRS', OWNER);
+    expect(recipients.recipientsWithSubscriptionsOf).toHaveBeenCalledWith('ABCDEFGHJKMNPQRS', OWNER);
     expect(emails.enqueue.mock.calls).toEqual([
       [{ kind: 'new-message', data: { userId: OWNER, tagCode: 'ABCDEFGHJKMNPQRS', conversationId: CONVERSATION, messageId: 41 } }, 'event-1', { delayMs: 30_000 }],
       // Push off for the item: they were not pushed, so their e-mail does not wait for one, whatever subscriptions they have.
@@ -90,6 +88,6 @@ describe('the owner’s delayed e-mail', () => {
     const reply = setUp([{ id: 'subscription' }]);
     await reply.consumer.handle(event('owner'));
     expect(reply.emails.enqueue).toHaveBeenCalledWith({ kind: 'owner-reply', data: { conversationId: CONVERSATION, tagCode: 'ABCDEFGHJKMNPQRS', messageId: 42 } }, 'event-2');
-    expect(reply.pushes.listFor).not.toHaveBeenCalled();
+    expect(reply.recipients.recipientsWithSubscriptionsOf).not.toHaveBeenCalled();
   });
 });

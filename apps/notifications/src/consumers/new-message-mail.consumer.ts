@@ -4,7 +4,6 @@ import { InjectConfig } from '@homing/platform';
 import type { NotificationsConfig } from '../config/notifications.config';
 import { ItemRecipientsService } from '../item-people/item-recipients.service';
 import { EmailQueueRepository } from '../jobs/email-queue.repository';
-import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
 import { DURABLE_CONSUMERS, EMAIL_JOBS } from '../persisted-names';
 import { MessageMailWindowsRepository } from './message-mail-windows.repository';
 import { MessageNoticeConsumer } from './message-notice.consumer';
@@ -35,7 +34,6 @@ export class NewMessageMailConsumer extends MessageNoticeConsumer {
   constructor(
     private readonly emails: EmailQueueRepository,
     private readonly windows: MessageMailWindowsRepository,
-    private readonly subscriptions: PushSubscriptionsRepository,
     private readonly recipients: ItemRecipientsService,
     @InjectConfig() private readonly config: Pick<NotificationsConfig, 'OWNER_EMAIL_DELAY_MINUTES'>,
   ) {
@@ -48,26 +46,27 @@ export class NewMessageMailConsumer extends MessageNoticeConsumer {
       await this.emails.enqueue({ kind: EMAIL_JOBS.ownerReply, data: { conversationId, tagCode, messageId } }, event.id);
       return;
     }
-    // Side by side: the window is a write of this service's own, the item's people a read; neither needs the other,
-    // and each is a round trip on the way from a finder's message to its e-mail (B3). A message in a window already
-    // told of costs the read for nothing, which is cheaper than a round trip on every message.
+    // Side by side: the window is a write of this service's own, the item's people (with their settings and push
+    // subscriptions, one statement) a read; neither needs the other, and each is a round trip on the way from a
+    // finder's message to its e-mail (B3). A message in a window already told of costs the read for nothing, which is
+    // cheaper than a round trip on every message.
     const [window, recipients] = await Promise.all([
       this.windows.windowOf(conversationId, event.id, new Date(event.occurredAt), messageId),
-      this.recipients.recipientsOf(tagCode, ownerUserId),
+      this.recipients.recipientsWithSubscriptionsOf(tagCode, ownerUserId),
     ]);
     if (!window) return;
-    const told = recipients.filter((recipient) => recipient.email);
-    // Push off for the item: nothing was pushed to them, so the e-mail is all they get, at once.
-    const pushed = await Promise.all(told.map(async (recipient) => recipient.push && (await this.subscriptions.listFor({ userId: recipient.userId })).length > 0));
     await Promise.all(
-      told.map((recipient, index) =>
-        this.emails.enqueue(
-          // The message that opened the window: the worker asks whether it, or a later one, is still unread.
-          { kind: EMAIL_JOBS.newMessage, data: { userId: recipient.userId, tagCode, conversationId, messageId: window.messageId } },
-          window.eventId,
-          { delayMs: ownerEmailDelayMs(pushed[index], this.config.OWNER_EMAIL_DELAY_MINUTES) },
+      recipients
+        .filter((recipient) => recipient.email)
+        .map((recipient) =>
+          this.emails.enqueue(
+            // The message that opened the window: the worker asks whether it, or a later one, is still unread.
+            { kind: EMAIL_JOBS.newMessage, data: { userId: recipient.userId, tagCode, conversationId, messageId: window.messageId } },
+            window.eventId,
+            // Push off for the item: nothing was pushed to them, so the e-mail is all they get, at once.
+            { delayMs: ownerEmailDelayMs(recipient.push && recipient.subscriptionIds.length > 0, this.config.OWNER_EMAIL_DELAY_MINUTES) },
+          ),
         ),
-      ),
     );
   }
 }

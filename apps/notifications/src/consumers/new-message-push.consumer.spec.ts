@@ -7,35 +7,31 @@ import { NewMessagePushConsumer } from './new-message-push.consumer';
 
 const event = (author: 'finder' | 'owner') => messageCreated(author, 'event-1');
 
-/** `people`: the item's people; `told`: how many people's subscriptions the message asks for (those it goes to). */
-function setUp(people: ItemRecipient[], told: number) {
+/** `people`: the item's people, each with a phone and a laptop subscribed (read with them, in one statement). */
+function setUp(people: ItemRecipient[]) {
   const pushes = { enqueue: jest.fn(async (_job: { data: { subscriptionId: string } }, _eventId: string) => 'job') };
-  const asked: string[] = [];
-  let everyoneAsked!: () => void;
-  const allAsked = new Promise<void>((resolve) => (everyoneAsked = resolve));
   const subscriptions = {
-    // Each person's subscriptions come only once every person's were asked: a loop that waited for each never ends.
     listFor: jest.fn(async (subscriber: PushSubscriber) => {
       const id = 'userId' in subscriber ? subscriber.userId : `finder:${subscriber.conversationId}`;
-      asked.push(id);
-      if (asked.length === told) everyoneAsked();
-      await allAsked;
       return [{ id: `${id}/phone` }, { id: `${id}/laptop` }];
     }),
   };
-  const recipients = { recipientsOf: jest.fn(async () => people) };
+  const recipients = {
+    recipientsWithSubscriptionsOf: jest.fn(async () => people.map((person) => ({ ...person, subscriptionIds: [`${person.userId}/phone`, `${person.userId}/laptop`] }))),
+  };
   const consumer = new NewMessagePushConsumer(pushes as unknown as PushQueueRepository, subscriptions as unknown as PushSubscriptionsRepository, recipients as unknown as ItemRecipientsService);
-  return { consumer, pushes };
+  return { consumer, pushes, subscriptions, recipients };
 }
 
 describe('a message’s pushes', () => {
-  it('pushes a finder’s message to every subscription of each person of the item with push on, asked side by side', async () => {
-    const { consumer, pushes } = setUp([
+  it('pushes a finder’s message to every subscription of each person of the item with push on, read with the people', async () => {
+    const { consumer, pushes, subscriptions } = setUp([
       { userId: OWNER, email: true, push: true },
       { userId: CO_OWNER, email: false, push: true },
       { userId: '55555555-5555-4555-8555-555555555555', email: true, push: false },
-    ], 2);
+    ]);
     await consumer.handle(event('finder'));
+    expect(subscriptions.listFor).not.toHaveBeenCalled();
     const pushed = pushes.enqueue.mock.calls.map(([job, eventId]) => [job.data.subscriptionId, eventId]);
     expect(pushed).toEqual([
       [`${OWNER}/phone`, 'event-1'],
@@ -50,8 +46,9 @@ describe('a message’s pushes', () => {
   });
 
   it('pushes a reply to the finder of that conversation', async () => {
-    const { consumer, pushes } = setUp([{ userId: OWNER, email: true, push: true }], 1);
+    const { consumer, pushes, recipients } = setUp([{ userId: OWNER, email: true, push: true }]);
     await consumer.handle(event('owner'));
+    expect(recipients.recipientsWithSubscriptionsOf).not.toHaveBeenCalled();
     expect(pushes.enqueue.mock.calls.map(([job]) => job.data.subscriptionId)).toEqual([
       `finder:${CONVERSATION}/phone`,
       `finder:${CONVERSATION}/laptop`,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { DomainEvent, PushSubscriber } from '@homing/contracts';
+import type { DomainEvent } from '@homing/contracts';
 import { ItemRecipientsService } from '../item-people/item-recipients.service';
 import { PushQueueRepository } from '../jobs/push-queue.repository';
 import { DURABLE_CONSUMERS, PUSH_JOBS } from '../persisted-names';
@@ -24,20 +24,19 @@ export class NewMessagePushConsumer extends MessageNoticeConsumer {
 
   async handle(event: DomainEvent<'messaging.message.created.v1'>): Promise<void> {
     const { author, itemCode: tagCode, conversationId, messageId } = event.data;
-    // Each person's subscriptions read, and each push queued, side by side: a round trip each, and none needs another.
-    const subscribers = await this.otherSideOf(event);
-    const subscriptions = (await Promise.all(subscribers.map((subscriber) => this.subscriptions.listFor(subscriber)))).flat();
+    // Each push queued side by side: a round trip each, and none needs another.
     await Promise.all(
-      subscriptions.map((subscription) =>
-        this.pushes.enqueue({ kind: PUSH_JOBS.newMessage, data: { subscriptionId: subscription.id, tagCode, author, conversationId, messageId } }, event.id),
+      (await this.subscriptionIdsOfOtherSide(event)).map((subscriptionId) =>
+        this.pushes.enqueue({ kind: PUSH_JOBS.newMessage, data: { subscriptionId, tagCode, author, conversationId, messageId } }, event.id),
       ),
     );
   }
 
-  private async otherSideOf(event: DomainEvent<'messaging.message.created.v1'>): Promise<PushSubscriber[]> {
+  /** A reply's finder's subscriptions; for a finder's message, those of each person of the item with push on (one read). */
+  private async subscriptionIdsOfOtherSide(event: DomainEvent<'messaging.message.created.v1'>): Promise<string[]> {
     const { author, itemCode, conversationId, ownerUserId } = event.data;
-    if (author === 'owner') return [{ conversationId }];
-    const recipients = await this.recipients.recipientsOf(itemCode, ownerUserId);
-    return recipients.filter((recipient) => recipient.push).map(({ userId }) => ({ userId }));
+    if (author === 'owner') return (await this.subscriptions.listFor({ conversationId })).map(({ id }) => id);
+    const recipients = await this.recipients.recipientsWithSubscriptionsOf(itemCode, ownerUserId);
+    return recipients.filter((recipient) => recipient.push).flatMap((recipient) => recipient.subscriptionIds);
   }
 }

@@ -3,7 +3,6 @@ import type { DomainEvent } from '@homing/contracts';
 import { ItemRecipientsService } from '../item-people/item-recipients.service';
 import { PushQueueRepository } from '../jobs/push-queue.repository';
 import { DURABLE_CONSUMERS, PUSH_JOBS } from '../persisted-names';
-import { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
 import { NotificationConsumer } from './notification.consumer';
 import { SCAN_ALERT_STALE_AFTER_MS } from './stale-after';
 
@@ -16,7 +15,6 @@ import { SCAN_ALERT_STALE_AFTER_MS } from './stale-after';
 export class ScanAlertPushConsumer extends NotificationConsumer<'items.item.scanned.v1'> {
   constructor(
     private readonly pushes: PushQueueRepository,
-    private readonly subscriptions: PushSubscriptionsRepository,
     private readonly recipients: ItemRecipientsService,
   ) {
     super(DURABLE_CONSUMERS.scanAlertPush, 'items.item.scanned.v1', SCAN_ALERT_STALE_AFTER_MS);
@@ -24,10 +22,10 @@ export class ScanAlertPushConsumer extends NotificationConsumer<'items.item.scan
 
   async handle(event: DomainEvent<'items.item.scanned.v1'>): Promise<void> {
     const { code: tagCode, ownerUserId, scanId } = event.data;
-    for (const recipient of await this.recipients.recipientsOf(tagCode, ownerUserId)) {
+    for (const recipient of await this.recipients.recipientsWithSubscriptionsOf(tagCode, ownerUserId)) {
       if (!recipient.push) continue;
-      for (const subscription of await this.subscriptions.listFor({ userId: recipient.userId })) {
-        await this.pushes.enqueue({ kind: PUSH_JOBS.scanAlert, data: { subscriptionId: subscription.id, tagCode, scanId } }, event.id);
+      for (const subscriptionId of recipient.subscriptionIds) {
+        await this.pushes.enqueue({ kind: PUSH_JOBS.scanAlert, data: { subscriptionId, tagCode, scanId } }, event.id);
       }
     }
   }

@@ -3,7 +3,6 @@ import type { EmailQueueRepository } from '../jobs/email-queue.repository';
 import { notificationJobId } from '../jobs/job-ids';
 import type { PushQueueRepository } from '../jobs/push-queue.repository';
 import type { ItemRecipient, ItemRecipientsService } from '../item-people/item-recipients.service';
-import type { PushSubscriptionsRepository } from '../push-subscriptions/push-subscriptions.repository';
 import { ScanAlertMailConsumer } from './scan-alert-mail.consumer';
 import { ScanAlertPushConsumer } from './scan-alert-push.consumer';
 import type { ScanAlertWindow, ScanAlertWindowsRepository } from './scan-alert-windows.repository';
@@ -83,35 +82,35 @@ describe('the scan alert e-mail', () => {
 });
 
 describe('the scan alert push', () => {
-  function setUp(subscriptions: Array<{ id: string }>, people = ownerAlone) {
+  /** `subscriptions`: each person's, as the one read of the item's people answers them. */
+  function setUp(subscriptions: string[], people = ownerAlone) {
     const pushes = { enqueue: jest.fn(async () => 'job') };
-    const listed = { listFor: jest.fn(async () => subscriptions) };
-    const consumer = new ScanAlertPushConsumer(pushes as unknown as PushQueueRepository, listed as unknown as PushSubscriptionsRepository, recipientsOf(people));
-    return { consumer, pushes, listed };
+    const recipients = { recipientsWithSubscriptionsOf: jest.fn(async () => people.map((person) => ({ ...person, subscriptionIds: subscriptions.map((id) => `${person.userId}/${id}`) }))) };
+    const consumer = new ScanAlertPushConsumer(pushes as unknown as PushQueueRepository, recipients as unknown as ItemRecipientsService);
+    return { consumer, pushes, recipients };
   }
 
   it('pushes every scan to each of the owner’s subscriptions, ids only, one job per event and subscription', async () => {
-    const { consumer, pushes, listed } = setUp([{ id: 'phone' }, { id: 'laptop' }]);
+    const { consumer, pushes, recipients } = setUp(['phone', 'laptop']);
     await consumer.handle(event('event-1'));
     await consumer.handle(event('event-2'));
-    expect(listed.listFor).toHaveBeenCalledWith({ userId: OWNER });
+    expect(recipients.recipientsWithSubscriptionsOf).toHaveBeenCalledWith('ABCDEFGHJKMNPQRS', OWNER);
     // Not coalesced: each scan pushes again.
     expect(pushes.enqueue.mock.calls).toEqual([
-      [{ kind: 'scan-alert', data: { subscriptionId: 'phone', tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-1'],
-      [{ kind: 'scan-alert', data: { subscriptionId: 'laptop', tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-1'],
-      [{ kind: 'scan-alert', data: { subscriptionId: 'phone', tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-2'],
-      [{ kind: 'scan-alert', data: { subscriptionId: 'laptop', tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-2'],
+      [{ kind: 'scan-alert', data: { subscriptionId: `${OWNER}/phone`, tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-1'],
+      [{ kind: 'scan-alert', data: { subscriptionId: `${OWNER}/laptop`, tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-1'],
+      [{ kind: 'scan-alert', data: { subscriptionId: `${OWNER}/phone`, tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-2'],
+      [{ kind: 'scan-alert', data: { subscriptionId: `${OWNER}/laptop`, tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-2'],
     ]);
   });
 
   it('pushes to the subscriptions of each person of the item with push on, and none of one with push off', async () => {
-    const { consumer, pushes, listed } = setUp([{ id: 'phone' }], [
+    const { consumer, pushes } = setUp(['phone'], [
       { userId: OWNER, email: true, push: false },
       { userId: CO_OWNER, email: false, push: true },
     ]);
     await consumer.handle(event('event-1'));
-    expect(listed.listFor.mock.calls).toEqual([[{ userId: CO_OWNER }]]);
-    expect(pushes.enqueue).toHaveBeenCalledTimes(1);
+    expect(pushes.enqueue.mock.calls).toEqual([[{ kind: 'scan-alert', data: { subscriptionId: `${CO_OWNER}/phone`, tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-1']]);
   });
 
   it('pushes nothing to an owner without subscriptions', async () => {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ItemPeopleRepository } from './item-people.repository';
+import { ItemRecipientsRepository } from './item-recipients.repository';
 import { ItemRecipientsService } from './item-recipients.service';
 import { ItemSettingsRepository } from './item-settings.repository';
 import { ItemSettingsRpcController } from './item-settings.rpc-controller';
@@ -10,7 +11,7 @@ import { ItemSettingsRpcController } from './item-settings.rpc-controller';
  */
 @Module({
   controllers: [ItemSettingsRpcController],
-  providers: [ItemPeopleRepository, ItemSettingsRepository, ItemRecipientsService],
+  providers: [ItemPeopleRepository, ItemSettingsRepository, ItemRecipientsRepository, ItemRecipientsService],
   exports: [ItemPeopleRepository, ItemSettingsRepository, ItemRecipientsService],
 })
 export class ItemPeopleModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { applyIfNewer, Database, prepared, type Transaction } from '@homing/platform';
+import { applyIfNewer, Database, type Transaction } from '@homing/platform';
 
 /** The people of an item as items last said: its owner (none once the item is deleted) and its co-owners. */
 export interface ItemPeople {
@@ -7,10 +7,10 @@ export interface ItemPeople {
   coOwnerUserIds: string[];
 }
 
-// Read for every notification about an item (B3): kept prepared on each connection.
-const PEOPLE_OF = prepared('SELECT owner_user_id, co_owner_user_ids FROM item_people WHERE item_code = $1');
-
-/** The only file that reads or writes the `item_people` projection. */
+/**
+ * The only file that writes the `item_people` projection. Notifications read it with the people's settings and push
+ * subscriptions in one statement (`ItemRecipientsRepository`).
+ */
 @Injectable()
 export class ItemPeopleRepository {
   constructor(private readonly database: Database) {}
@@ -49,14 +49,5 @@ export class ItemPeopleRepository {
       [userId],
       transaction,
     );
-  }
-
-  /** The item's people; null when items has told nothing of them yet. */
-  async peopleOf(itemCode: string): Promise<ItemPeople | null> {
-    const row = await this.database.one<{ owner_user_id: string | null; co_owner_user_ids: string[] }>(
-      PEOPLE_OF,
-      [itemCode],
-    );
-    return row ? { ownerUserId: row.owner_user_id, coOwnerUserIds: row.co_owner_user_ids } : null;
   }
 }

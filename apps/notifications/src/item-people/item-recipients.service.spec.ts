@@ -1,5 +1,5 @@
 import type { Database } from '@homing/platform';
-import type { ItemPeopleRepository } from './item-people.repository';
+import { ItemRecipientsRepository } from './item-recipients.repository';
 import { ItemRecipientsService, peopleToTell } from './item-recipients.service';
 import { ItemSettingsRepository } from './item-settings.repository';
 
@@ -21,16 +21,45 @@ describe('who is told of an item’s news', () => {
     expect(peopleToTell({ ownerUserId: null, coOwnerUserIds: [] }, EVENT_OWNER)).toEqual([]);
   });
 
-  it('is the people with their own settings, both on for whoever has not chosen', async () => {
-    const people = { peopleOf: jest.fn(async () => ({ ownerUserId: OWNER, coOwnerUserIds: [CO_OWNER, OTHER_CO_OWNER] })) };
-    const database = { rows: jest.fn(async () => [{ user_id: CO_OWNER, email: false, push: true }]) };
-    const service = new ItemRecipientsService(people as unknown as ItemPeopleRepository, new ItemSettingsRepository(database as unknown as Database));
+  /** A database answering the one read of the item's people as PostgreSQL would (json columns parsed). */
+  const answering = (row: object) => {
+    const database = { one: jest.fn(async () => row) };
+    return { database, service: new ItemRecipientsService(new ItemRecipientsRepository(database as unknown as Database)) };
+  };
+  const projected = { known: true, owner_user_id: OWNER, co_owner_user_ids: [CO_OWNER, OTHER_CO_OWNER] };
+
+  it('is the people with their own settings, both on for whoever has not chosen, in one read', async () => {
+    const { database, service } = answering({ ...projected, settings: [[CO_OWNER, false, true], [EVENT_OWNER, false, false]], subscriptions: [] });
     expect(await service.recipientsOf('ABCDEFGHJKMNPQRS', EVENT_OWNER)).toEqual([
       { userId: OWNER, email: true, push: true },
       { userId: CO_OWNER, email: false, push: true },
       { userId: OTHER_CO_OWNER, email: true, push: true },
     ]);
-    expect(people.peopleOf).toHaveBeenCalledWith('ABCDEFGHJKMNPQRS');
+    expect(database.one).toHaveBeenCalledTimes(1);
+    expect(database.one).toHaveBeenCalledWith(expect.objectContaining({ text: expect.stringContaining('item_people') }), ['ABCDEFGHJKMNPQRS', EVENT_OWNER, false]);
+  });
+
+  it('comes with each one’s push subscriptions in order when asked, in the same read', async () => {
+    const { database, service } = answering({ ...projected, settings: [], subscriptions: [[OWNER, 'phone'], [CO_OWNER, 'tablet'], [OWNER, 'laptop']] });
+    expect(await service.recipientsWithSubscriptionsOf('ABCDEFGHJKMNPQRS', EVENT_OWNER)).toEqual([
+      { userId: OWNER, email: true, push: true, subscriptionIds: ['phone', 'laptop'] },
+      { userId: CO_OWNER, email: true, push: true, subscriptionIds: ['tablet'] },
+      { userId: OTHER_CO_OWNER, email: true, push: true, subscriptionIds: [] },
+    ]);
+    expect(database.one).toHaveBeenCalledWith(expect.anything(), ['ABCDEFGHJKMNPQRS', EVENT_OWNER, true]);
+  });
+
+  it('is the event’s owner while items has said nothing, and nobody once the item is deleted', async () => {
+    expect(await answering({ known: false, owner_user_id: null, co_owner_user_ids: null, settings: [], subscriptions: [] }).service.recipientsOf('ABCDEFGHJKMNPQRS', EVENT_OWNER)).toEqual([
+      { userId: EVENT_OWNER, email: true, push: true },
+    ]);
+    expect(await answering({ known: true, owner_user_id: null, co_owner_user_ids: [], settings: [], subscriptions: [] }).service.recipientsOf('ABCDEFGHJKMNPQRS', EVENT_OWNER)).toEqual([]);
+  });
+
+  it('tells a person by e-mail while they are of the item and have not turned it off', async () => {
+    expect(await answering({ ...projected, settings: [], subscriptions: [] }).service.emailStanding('ABCDEFGHJKMNPQRS', CO_OWNER)).toBe('told');
+    expect(await answering({ ...projected, settings: [[CO_OWNER, false, true]], subscriptions: [] }).service.emailStanding('ABCDEFGHJKMNPQRS', CO_OWNER)).toBe('email-off');
+    expect(await answering({ ...projected, settings: [], subscriptions: [] }).service.emailStanding('ABCDEFGHJKMNPQRS', EVENT_OWNER)).toBe('not-of-item');
   });
 });
 

@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { ItemNotificationSettings } from '@homing/contracts';
-import { ItemPeopleRepository, type ItemPeople } from './item-people.repository';
-import { ItemSettingsRepository } from './item-settings.repository';
+import type { ItemPeople } from './item-people.repository';
+import { ItemRecipientsRepository } from './item-recipients.repository';
+import { DEFAULT_ITEM_SETTINGS } from './item-settings.repository';
 
 /** One person told of an item's news, and how they want to be told. */
 export interface ItemRecipient extends ItemNotificationSettings {
   userId: string;
+}
+
+/** A recipient with the ids of their push subscriptions, oldest first (whether or not push is on for the item). */
+export interface ItemRecipientWithSubscriptions extends ItemRecipient {
+  subscriptionIds: string[];
 }
 
 /** Whether a person is still told of an item's news by e-mail (`ItemRecipientsService.emailStanding`). */
@@ -22,18 +28,23 @@ export function peopleToTell(people: ItemPeople | null, eventOwnerUserId: string
   return [...new Set([people.ownerUserId, ...people.coOwnerUserIds])];
 }
 
-/** The people of an item to tell of its news, each with their own settings (both on unless they turned one off). */
+/**
+ * The people of an item to tell of its news, each with their own settings (both on unless they turned one off), read in
+ * one statement (`ItemRecipientsRepository`).
+ */
 @Injectable()
 export class ItemRecipientsService {
-  constructor(
-    private readonly people: ItemPeopleRepository,
-    private readonly settings: ItemSettingsRepository,
-  ) {}
+  constructor(private readonly recipients: ItemRecipientsRepository) {}
 
   async recipientsOf(itemCode: string, eventOwnerUserId: string): Promise<ItemRecipient[]> {
-    const userIds = peopleToTell(await this.people.peopleOf(itemCode), eventOwnerUserId);
-    const settings = await this.settings.settingsOf(itemCode, userIds);
-    return userIds.map((userId) => ({ userId, ...(settings.get(userId) as ItemNotificationSettings) }));
+    const { people, settings } = await this.recipients.read(itemCode, eventOwnerUserId, { withSubscriptions: false });
+    return peopleToTell(people, eventOwnerUserId).map((userId) => ({ userId, ...(settings.get(userId) ?? DEFAULT_ITEM_SETTINGS) }));
+  }
+
+  /** As `recipientsOf`, with each one's push subscriptions, in the same round trip. */
+  async recipientsWithSubscriptionsOf(itemCode: string, eventOwnerUserId: string): Promise<ItemRecipientWithSubscriptions[]> {
+    const { people, settings, subscriptions } = await this.recipients.read(itemCode, eventOwnerUserId, { withSubscriptions: true });
+    return peopleToTell(people, eventOwnerUserId).map((userId) => ({ userId, ...(settings.get(userId) ?? DEFAULT_ITEM_SETTINGS), subscriptionIds: subscriptions.get(userId) ?? [] }));
   }
 
   /**
@@ -43,7 +54,7 @@ export class ItemRecipientsService {
    * item's people, the job's person is told, as the consumer that enqueued it decided.
    */
   async emailStanding(itemCode: string, userId: string): Promise<EmailStanding> {
-    const [people, settings] = await Promise.all([this.people.peopleOf(itemCode), this.settings.settingsOf(itemCode, [userId])]);
+    const { people, settings } = await this.recipients.read(itemCode, userId, { withSubscriptions: false });
     if (!peopleToTell(people, userId).includes(userId)) return 'not-of-item';
     return settings.get(userId)?.email === false ? 'email-off' : 'told';
   }

@@ -11,10 +11,11 @@ interface SettingsRow {
   push: boolean;
 }
 
-// Read for every notification of an item's people (B3): kept prepared on each connection.
+// A person's settings as their item's page shows them (notifications' consumers read them with the item's people,
+// ItemRecipientsRepository).
 const SETTINGS_OF = prepared('SELECT user_id, email, push FROM item_notification_settings WHERE item_code = $1 AND user_id = ANY($2::uuid[])');
 
-/** The only file that reads or writes `item_notification_settings`. */
+/** The only file that writes `item_notification_settings`; ItemRecipientsRepository reads it with the item's people. */
 @Injectable()
 export class ItemSettingsRepository {
   constructor(private readonly database: Database) {}

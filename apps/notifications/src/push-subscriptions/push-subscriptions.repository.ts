@@ -13,7 +13,8 @@ export interface StoredPushSubscription {
 
 const columnOf = (subscriber: PushSubscriber) => ('userId' in subscriber ? 'user_id' : 'conversation_id');
 const idOf = (subscriber: PushSubscriber) => ('userId' in subscriber ? subscriber.userId : subscriber.conversationId);
-// Read for every notification (B3), an owner's or a finder's: each kept prepared on each connection.
+// A finder's are read for every reply pushed to them (an owner's come with their item's people: ItemRecipientsRepository):
+// each kept prepared on each connection.
 const LIST_FOR = {
   user_id: prepared('SELECT id FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at, id'),
   conversation_id: prepared('SELECT id FROM push_subscriptions WHERE conversation_id = $1 ORDER BY created_at, id'),

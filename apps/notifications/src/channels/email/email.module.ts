@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@homing/platform';
 import { publicUrlOf, type NotificationsConfig } from '../../config/notifications.config';
-import { ItemPeopleRepository } from '../../item-people/item-people.repository';
+import { ItemRecipientsRepository } from '../../item-people/item-recipients.repository';
 import { ItemRecipientsService } from '../../item-people/item-recipients.service';
-import { ItemSettingsRepository } from '../../item-people/item-settings.repository';
 import { DeliveriesRepository } from '../deliveries.repository';
 import { DeliveryReceipts } from '../delivery-receipts';
 import { EmailProcessor } from './email.processor';
@@ -16,8 +15,7 @@ import { SmtpRepository } from './smtp.repository';
  */
 @Module({
   providers: [
-    ItemPeopleRepository,
-    ItemSettingsRepository,
+    ItemRecipientsRepository,
     ItemRecipientsService,
     { provide: EmailRenderer, useFactory: (config: NotificationsConfig) => new EmailRenderer(publicUrlOf(config)), inject: [SERVICE_CONFIG] },
     SmtpRepository,
