@@ -176,9 +176,11 @@ describe('co-owners and transfers in messaging (items → JetStream → messagin
     expect(relayed.author).toBe('owner');
     expect(ok(await rpc('unread-since', { conversationId, messageId: 0, replyAddressFor: stranger }))).toEqual({ latestUnreadMessageId: forCoOwner.latestUnreadMessageId, replyToken: null });
     expect(ok(await rpc('unread-since', { conversationId, messageId: 0 }))).toEqual({ latestUnreadMessageId: forCoOwner.latestUnreadMessageId });
-    // Read: nothing to mail, and no token minted for a mail that is not sent.
+    // Read: nothing to mail, and no token minted for a mail that is not sent (nor for the stranger's above).
     ok(await rpc('list-messages', { code, viewerUserId: owner }));
     expect(ok(await rpc('unread-since', { conversationId, messageId: 0, replyAddressFor: owner }))).toEqual({ latestUnreadMessageId: null });
+    const { rows: addresses } = await db.query(`SELECT recipient, user_id FROM "${schema}".reply_addresses WHERE conversation_id = $1`, [conversationId]);
+    expect(addresses).toEqual([{ recipient: 'owner', user_id: coOwner }]);
   });
 
   it('clears the item’s conversations when it passes to a new owner, who starts with an empty thread', async () => {

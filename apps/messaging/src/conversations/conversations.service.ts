@@ -268,9 +268,9 @@ export class ConversationsService {
    * `replyAddressFor` and such a message, the mail's reply token too (none is minted for a mail that is not sent).
    */
   async unreadSince(request: RpcRequest<'messaging.rpc.unread-since'>): Promise<RpcResponse<'messaging.rpc.unread-since'>> {
-    const latestUnreadMessageId = await this.conversations.latestUnreadFinderMessage(request.conversationId, request.messageId);
-    if (latestUnreadMessageId === null || !request.replyAddressFor) return { latestUnreadMessageId };
-    return { latestUnreadMessageId, replyToken: await this.replyAddresses.mintForOwner(request.conversationId, request.replyAddressFor) };
+    if (!request.replyAddressFor) return { latestUnreadMessageId: await this.conversations.latestUnreadFinderMessage(request.conversationId, request.messageId) };
+    const { latestUnreadMessageId, replyToken } = await this.replyAddresses.latestUnreadWithOwnerAddress(request.conversationId, request.replyAddressFor, request.messageId);
+    return latestUnreadMessageId === null ? { latestUnreadMessageId } : { latestUnreadMessageId, replyToken };
   }
 
   // Receipts and their `messaging.messages.receipts.v1` events commit together.

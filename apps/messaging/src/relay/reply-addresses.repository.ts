@@ -40,6 +40,22 @@ const MINT_FOR_OWNER = prepared(
     WHERE c.id = $2 AND ($3::uuid = o.owner_user_id OR $3::uuid = ANY(o.co_owner_user_ids))`,
 );
 
+// An owner's e-mail about a finder's messages asks, as it is made, for the newest of them still unread from the one that
+// opened its window, and its reply address only when there is one (a mail not sent mints none): one statement, one
+// round trip before the mail goes (B3), where they were two in turn. The insert is MINT_FOR_OWNER's.
+const LATEST_UNREAD_WITH_OWNER_ADDRESS = prepared(
+  `WITH unread AS (
+     SELECT max(id)::float8 AS id FROM messages WHERE conversation_id = $2 AND author = 'finder' AND read_at IS NULL AND id >= $4
+   ), minted AS (
+     INSERT INTO reply_addresses (token_hash, conversation_id, recipient, user_id)
+     SELECT $1, c.id, 'owner', $3::uuid FROM conversations c
+       JOIN item_owners o ON o.item_code = c.item_code AND o.deleted_at IS NULL AND o.owner_user_id IS NOT NULL
+      WHERE c.id = $2 AND ($3::uuid = o.owner_user_id OR $3::uuid = ANY(o.co_owner_user_ids)) AND (SELECT id FROM unread) IS NOT NULL
+     RETURNING 1
+   )
+   SELECT (SELECT id FROM unread) AS id, EXISTS (SELECT 1 FROM minted) AS minted`,
+);
+
 /** The relay's reply addresses: minted for an e-mail, looked up when a reply arrives. */
 @Injectable()
 export class ReplyAddressesRepository {
@@ -64,6 +80,17 @@ export class ReplyAddressesRepository {
       [hashReplyToken(token), conversationId, userId],
     );
     return minted > 0 ? token : null;
+  }
+
+  /**
+   * The newest finder's message of the conversation from `fromId` on that the owner has not read (null when none), and,
+   * when there is one, a new address of the conversation for `userId` as `mintForOwner` makes it (null when they no
+   * longer own or co-own its item), in one statement.
+   */
+  async latestUnreadWithOwnerAddress(conversationId: string, userId: string, fromId: number): Promise<{ latestUnreadMessageId: number | null; replyToken: string | null }> {
+    const token = newReplyToken();
+    const row = (await this.database.one<{ id: number | null; minted: boolean }>(LATEST_UNREAD_WITH_OWNER_ADDRESS, [hashReplyToken(token), conversationId, userId, fromId])) as { id: number | null; minted: boolean };
+    return { latestUnreadMessageId: row.id, replyToken: row.minted ? token : null };
   }
 
   /**
