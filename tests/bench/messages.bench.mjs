@@ -7,7 +7,7 @@
 // Usage: npm run bench -- b3 [--rounds 3 --messages 200 --cpu-prof DIR] [--only b3|b5] [--rate 50] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import IORedis from 'ioredis';
@@ -190,24 +190,55 @@ async function workCounts(ports) {
 const countsPerMessage = (before, after, count) =>
   Object.fromEntries(Object.keys(after).map((name) => [name, (after[name] - (before[name] ?? 0)) / count]).filter(([, n]) => n > 0));
 
-/** CPU (utime + stime, µs) of each named process and its PostgreSQL backends (counted under `<name> pg`). */
-async function cpuSnapshot(db, processes) {
-  const snapshot = {};
-  const read = (pid) => {
+/**
+ * Voluntary context switches of a process, over all its threads: each is a wait (for a socket, a lock, a timer), so each
+ * is a wake-up after it. A thread gone meanwhile counts nothing.
+ */
+function wakeUps(pid) {
+  let total = 0;
+  let tasks = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  for (const task of tasks) {
+    try {
+      total += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // The thread ended since the listing.
+    }
+  }
+  return total;
+}
+
+/**
+ * CPU (utime + stime, µs) and wake-ups of each named process and its PostgreSQL backends (counted under `<name> pg`).
+ */
+async function usageSnapshot(db, processes) {
+  const cpu = {};
+  const wakes = {};
+  const cpuOf = (pid) => {
     const { user, system } = cpuOr(pid, { user: 0, system: 0 });
     return user + system;
   };
   for (const [name, pid] of Object.entries(processes)) {
-    snapshot[name] = read(pid);
+    cpu[name] = cpuOf(pid);
+    wakes[name] = wakeUps(pid);
     const backends = ['nats', 'redis'].includes(name) ? [] : await backendsOf(db, pid);
-    snapshot[`${name} pg`] = backends.reduce((sum, backend) => sum + read(backend), 0);
+    cpu[`${name} pg`] = backends.reduce((sum, backend) => sum + cpuOf(backend), 0);
+    wakes[`${name} pg`] = backends.reduce((sum, backend) => sum + wakeUps(backend), 0);
   }
-  return snapshot;
+  return { cpu, wakes };
 }
 
-/** µs of CPU per message by process between two snapshots (backends that came or went meanwhile are not counted). */
-const cpuPerMessage = (before, after, count) =>
-  Object.fromEntries(Object.keys(after).map((name) => [name, Math.max(0, (after[name] - (before[name] ?? 0)) / count)]).filter(([, micros]) => micros >= 1));
+/** Per message, by process, between two snapshots' figures (backends that came or went meanwhile are not counted). */
+const perMessage = (before, after, count, least) =>
+  Object.fromEntries(Object.keys(after).map((name) => [name, Math.max(0, (after[name] - (before[name] ?? 0)) / count)]).filter(([, value]) => value >= least));
+/** µs of CPU per message by process. */
+const cpuPerMessage = (before, after, count) => perMessage(before.cpu, after.cpu, count, 1);
+/** Wake-ups per message by process. */
+const wakesPerMessage = (before, after, count) => perMessage(before.wakes, after.wakes, count, 0.05);
 
 let db;
 let redis;
@@ -384,14 +415,18 @@ try {
   for (let round = 0; round < rounds; round += 1) {
     const batch = recipients.slice(round * messages, (round + 1) * messages);
     const plainProcesses = { plain: pids.plain, nats: pids.nats, redis: pids.redis };
-    const plainBefore = await cpuSnapshot(db, plainProcesses);
+    const plainBefore = await usageSnapshot(db, plainProcesses);
     const plain = await openLoop(batch.map((recipient) => `plain-${recipient}`), (plainRecipient) => baseline(plainRecipient.slice('plain-'.length)));
-    plain.cpu = cpuPerMessage(plainBefore, await cpuSnapshot(db, plainProcesses), batch.length);
+    const plainAfter = await usageSnapshot(db, plainProcesses);
+    plain.cpu = cpuPerMessage(plainBefore, plainAfter, batch.length);
+    plain.wakes = wakesPerMessage(plainBefore, plainAfter, batch.length);
     const productProcesses = Object.fromEntries(['gateway', ...SERVICES, 'nats', 'redis'].map((name) => [name, pids[name]]));
-    const cpuBefore = await cpuSnapshot(db, productProcesses);
+    const usageBefore = await usageSnapshot(db, productProcesses);
     const workBefore = await workCounts(ports);
     const system = await openLoop(batch, product);
-    system.cpu = cpuPerMessage(cpuBefore, await cpuSnapshot(db, productProcesses), batch.length);
+    const usageAfter = await usageSnapshot(db, productProcesses);
+    system.cpu = cpuPerMessage(usageBefore, usageAfter, batch.length);
+    system.wakes = wakesPerMessage(usageBefore, usageAfter, batch.length);
     system.work = countsPerMessage(workBefore, await workCounts(ports), batch.length);
     const ratios = { p50: system.p50 / plain.p50, p99: system.p99 / plain.p99 };
     const stages = await stagesOf(db, redis, bullmqPrefix, batch, system, ownerOf);
@@ -408,6 +443,11 @@ try {
   const cpuLine = (cpu) =>
     `${Object.entries(cpu).map(([name, micros]) => `${name} ${micros.toFixed(0)}`).join(', ')}; in all ${Object.values(cpu).reduce((a, b) => a + b, 0).toFixed(0)} µs, core 0 load ${coreLoad(cpu).toFixed(0)} % at ${RATE}/s`;
   for (const { round, system, plain } of rows) console.log(`  round ${round}: ${cpuLine(system.cpu)} (plain pipeline: ${cpuLine(plain.cpu)})`);
+  // Waking a process costs more than its request's work at these rates (docs/benchmarks.md, stop 77): how many wake-ups
+  // a message asks of each process says where fewer round trips would save most (stop 78).
+  const wakesLine = (wakes) => `${Object.entries(wakes).map(([name, n]) => `${name} ${n.toFixed(1)}`).join(', ')}; in all ${Object.values(wakes).reduce((a, b) => a + b, 0).toFixed(0)}`;
+  console.log('\nthe product\'s wake-ups per message (voluntary context switches, all threads, by process, per round):');
+  for (const { round, system, plain } of rows) console.log(`  round ${round}: ${wakesLine(system.wakes)} (plain pipeline: ${wakesLine(plain.wakes)})`);
   console.log('\nthe product\'s SQL statements and RPCs per message (by service and the RPC or consumer that sent them; last round):');
   const workLine = (work) => Object.entries(work).sort(([a], [b]) => a.localeCompare(b)).map(([name, n]) => `${name} ${n.toFixed(2)}`);
   for (const line of workLine(rows.at(-1).system.work)) console.log(`  ${line}`);
@@ -442,6 +482,10 @@ try {
       'The product’s CPU per message, by process (µs, utime + stime from `/proc`, over the round and the wait for its last mail; a PostgreSQL backend counts under its service as “pg”), and the load that puts on core 0, where every process but PostgreSQL runs, at the round’s rate (the CPU asked of it per second of sending: near 100 %, each stage waits for the core; over 100 %, a backlog grows):',
       '',
       ...rows.map(({ round, system, plain }) => `- round ${round}: ${cpuLine(system.cpu)} (the plain pipeline: ${cpuLine(plain.cpu)})`),
+      '',
+      'The wake-ups each message asks of each process (voluntary context switches of all its threads, from `/proc/<pid>/task/*/status`, over the same span; each is a wait for a socket, a lock or a timer, and waking a process costs more than a small request’s work at this rate, section “Stop 77”):',
+      '',
+      ...rows.map(({ round, system, plain }) => `- round ${round}: ${wakesLine(system.wakes)} (the plain pipeline: ${wakesLine(plain.wakes)})`),
       '',
       'The product’s SQL statements and RPCs per message in the last round, by service and the RPC or consumer that sent them, the time per message each RPC took as its caller waited and as its server handled it, the POST as the gateway served it, and its garbage collections’ time per message by service and kind (from each service’s `homing_db_queries_total`, `homing_rpc_client_duration_seconds`, `homing_rpc_server_duration_seconds`, `homing_http_request_duration_seconds` and `nodejs_gc_duration_seconds_sum`):',
       '',
