@@ -2,7 +2,7 @@
 // from the processes' own accounting (/proc/<pid>/stat), medians of same-run ratios, and its section of
 // docs/benchmarks.md.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -143,6 +143,28 @@ export function cpuOr(pid, fallback) {
   } catch {
     return fallback;
   }
+}
+
+/**
+ * Voluntary context switches of a process, over all its threads: each is a wait (for a socket, a lock, a timer), so each
+ * is a wake-up after it. A thread gone meanwhile counts nothing.
+ */
+export function wakeUps(pid) {
+  let total = 0;
+  let tasks = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  for (const task of tasks) {
+    try {
+      total += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // The thread ended since the listing.
+    }
+  }
+  return total;
 }
 
 /** Resident memory of a process in bytes, from /proc/<pid>/status. */

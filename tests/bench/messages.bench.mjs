@@ -7,13 +7,13 @@
 // Usage: npm run bench -- b3 [--rounds 3 --messages 200 --cpu-prof DIR] [--only b3|b5] [--rate 50] [--smoke]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import IORedis from 'ioredis';
 import { SMTPServer } from 'smtp-server';
 import { benchKeys } from './bench-env.mjs';
-import { backendsOf, cpuOr, ensureDatabase, figureOf, formatRatio, freePort, machineLine, option, root, smoke, startPinned, startServicePinned, stopAll, summaryRow, waitReady, writeSection } from './harness.mjs';
+import { backendsOf, cpuOr, ensureDatabase, figureOf, formatRatio, freePort, machineLine, option, root, smoke, startPinned, startServicePinned, stopAll, summaryRow, waitReady, wakeUps, writeSection } from './harness.mjs';
 
 const rounds = Number(option('rounds', smoke ? '1' : '3'));
 const messages = Number(option('messages', smoke ? '20' : '200'));
@@ -189,28 +189,6 @@ async function workCounts(ports) {
 /** Per message, what changed between two `workCounts` (only what did). */
 const countsPerMessage = (before, after, count) =>
   Object.fromEntries(Object.keys(after).map((name) => [name, (after[name] - (before[name] ?? 0)) / count]).filter(([, n]) => n > 0));
-
-/**
- * Voluntary context switches of a process, over all its threads: each is a wait (for a socket, a lock, a timer), so each
- * is a wake-up after it. A thread gone meanwhile counts nothing.
- */
-function wakeUps(pid) {
-  let total = 0;
-  let tasks = [];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return 0;
-  }
-  for (const task of tasks) {
-    try {
-      total += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      // The thread ended since the listing.
-    }
-  }
-  return total;
-}
 
 /**
  * CPU (utime + stime, µs) and wake-ups of each named process and its PostgreSQL backends (counted under `<name> pg`).
