@@ -123,6 +123,41 @@ describe('transactional outbox', () => {
     expect(await published).toEqual(event);
   });
 
+  it('records a change that draws a number and its event as one statement: the number in the event, nothing without a row', async () => {
+    await db.rows('CREATE TABLE IF NOT EXISTS numbered (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name text UNIQUE)');
+    const change = (name: string) => ({
+      ctes: 'change AS (INSERT INTO numbered (name) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id::float8 AS id, name)',
+      parameters: [name],
+    });
+    const data = { itemCode: 'ABCDEFGHJKMNPQRS', conversationId: randomUUID(), author: 'finder' as const, ownerUserId: randomUUID() };
+    // No relay of this process dispatches yet: the row wakes the relays by NOTIFY, in the same statement.
+    const relays = new Client({ connectionString: infra.databaseUrl });
+    await relays.connect();
+    await relays.query(`LISTEN ${outboxChannel(database.schema)}`);
+    const notified = new Promise<string | undefined>((resolve) => relays.once('notification', (notification) => resolve(notification.payload)));
+    const recorded = await writer.recordNumbered(undefined, change('first'), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', ['messageId']);
+    await expect(notified).resolves.toBe(recorded?.event.id);
+    await relays.end();
+    const [row] = await db.rows<{ id: number }>("SELECT id::float8 AS id FROM numbered WHERE name = 'first'");
+    expect(recorded?.row).toEqual({ id: row.id, name: 'first' });
+    expect(recorded?.event).toMatchObject({ subject: 'messaging.message.created.v1', aggregateId: 'ABCDEFGHJKMNPQRS', version: row.id, data: { ...data, messageId: row.id } });
+    expect(await pending()).toBe(1);
+    // A change that returns no row records no event; one in a transaction that rolls back, neither.
+    expect(await writer.recordNumbered(undefined, change('first'), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', ['messageId'])).toBeNull();
+    await expect(
+      db.transaction(async (transaction) => {
+        expect(await writer.recordNumbered(transaction, change('second'), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', ['messageId'])).not.toBeNull();
+        throw new Error('the rest failed');
+      }),
+    ).rejects.toThrow('the rest failed');
+    expect(await pending()).toBe(1);
+    expect(await db.rows('SELECT name FROM numbered ORDER BY id')).toEqual([{ name: 'first' }]);
+    // What the relay publishes from the row is the event as it was answered, number included.
+    const published = waitForEvent(nats.nc, namespace, 'messaging.message.created.v1');
+    expect(await relay.relayBatch()).toBe(1);
+    expect(await published).toEqual(recorded?.event);
+  });
+
   it('refuses an event whose payload breaks its contract, inside the producer transaction', async () => {
     await expect(
       db.transaction((manager) => writer.record(manager, 'items.item.created.v1', { code: 'X', ownerUserId: 'not-a-uuid', claimedAt: 'yesterday' }, aggregate)),
@@ -424,6 +459,12 @@ describe('transactional outbox', () => {
       return { arrived, stop: () => subscription.unsubscribe() };
     };
     afterEach(() => jest.restoreAllMocks());
+    // Each `messaging.message.created.v1` published, as it was published.
+    const watchCreatedMessages = () => {
+      const arrived = new Map<string, unknown>();
+      const subscription = nats.nc.subscribe(`${namespace}.messaging.message.created.v1`, { callback: (_error, msg) => void arrived.set((msg.json() as { id: string }).id, msg.json()) });
+      return { arrived, stop: () => subscription.unsubscribe() };
+    };
 
     it('publishes one as it commits and marks it, without a round of the relay', async () => {
       // No round of the relay publishes anything here: only the dispatch can.
@@ -458,6 +499,29 @@ describe('transactional outbox', () => {
       const event = await writer.recordAlong({ sql: 'INSERT INTO changes (name) VALUES ($1)', parameters: [randomUUID()] }, 'items.item.created.v1', data, aggregate);
       await expectEventually(() => expect(created.arrived.has(event.id)).toBe(true), { timeoutMs: 3000, intervalMs: 10 });
       await expectEventually(async () => expect(await publishedAt(event.id)).toEqual(expect.any(Date)), { timeoutMs: 3000, intervalMs: 10 });
+      created.stop();
+    });
+
+    it('publishes a numbered change’s event as it is made, or once its transaction commits, with its number', async () => {
+      jest.spyOn(relay, 'relayOnce').mockResolvedValue({ read: 0, published: 0 });
+      const dispatch = jest.spyOn(relay, 'dispatch');
+      const created = watchCreatedMessages();
+      const change = () => ({ ctes: 'change AS (INSERT INTO numbered (name) VALUES ($1) RETURNING id::float8 AS id)', parameters: [randomUUID()] });
+      const data = { itemCode: 'ABCDEFGHJKMNPQRS', conversationId: randomUUID(), author: 'owner' as const, ownerUserId: randomUUID() };
+      const alone = await writer.recordNumbered(undefined, change(), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', ['messageId']);
+      expect(dispatch).toHaveBeenCalledTimes(1);
+      const inTransaction = await db.transaction(async (transaction) => {
+        const recorded = await writer.recordNumbered(transaction, change(), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', ['messageId']);
+        expect(dispatch).toHaveBeenCalledTimes(1);
+        return recorded;
+      });
+      expect(dispatch).toHaveBeenCalledTimes(2);
+      for (const recorded of [alone, inTransaction]) {
+        const event = recorded?.event as { id: string; version: number };
+        await expectEventually(() => expect(created.arrived.get(event.id)).toEqual(event), { timeoutMs: 3000, intervalMs: 10 });
+        expect(event.version).toBe(recorded?.row.id);
+        await expectEventually(async () => expect(await publishedAt(event.id)).toEqual(expect.any(Date)), { timeoutMs: 3000, intervalMs: 10 });
+      }
       created.stop();
     });
 

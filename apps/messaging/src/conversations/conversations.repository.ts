@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageAuthor, SharedLocation, UserLanguage } from '@homing/contracts';
-import { Database, prepared, type Transaction } from '@homing/platform';
+import { Database, prepared, type NumberedChange, type Transaction } from '@homing/platform';
 
 export interface ConversationRow {
   id: string;
@@ -42,6 +42,24 @@ export interface ReceiptChange {
   version: number;
 }
 
+/** A message to write: a finder's shared place has empty content. */
+export interface NewMessage {
+  conversationId: string;
+  author: MessageAuthor;
+  content: string;
+  location?: SharedLocation;
+}
+
+const messageParameters = ({ conversationId, author, content, location }: NewMessage): unknown[] => [
+  conversationId,
+  author,
+  content,
+  location?.lat ?? null,
+  location?.lon ?? null,
+  location?.accuracy_m ?? null,
+  location?.precise ?? null,
+];
+
 const CONVERSATION_COLUMNS = 'id, item_code, finder_email, finder_language, created_at, last_message_at, finder_left_at, finder_consented_at, owner_consented_at, closed_at';
 // bigint arrives from pg as a string; message ids stay far below 2^53.
 const MESSAGE_COLUMNS = 'm.id::float8 AS id, m.conversation_id, m.author, m.content, m.created_at, m.read_at, m.delivered_at, m.receipt_version::float8 AS receipt_version, m.location_lat, m.location_lon, m.location_accuracy_m, m.location_precise';
@@ -60,24 +78,31 @@ const MESSAGE_COLUMNS = 'm.id::float8 AS id, m.conversation_id, m.author, m.cont
  */
 const threadLock = (itemCodeSql: string): string => `pg_advisory_xact_lock(hashtext('messaging.thread'), hashtext((${itemCodeSql})::text))`;
 
-// What every finder's message runs (B3), kept prepared on each connection.
+// A conversation opened by a mail to its tag (the relay) or by `set-finder`, kept prepared on each connection.
 const INSERT_CONVERSATION = prepared(
   `INSERT INTO conversations (item_code, finder_token_hash, finder_email, finder_language) VALUES ($1, $2, $3, $4) RETURNING ${CONVERSATION_COLUMNS}`,
 );
-// The conversation's row is updated first, and only while it takes the message (open, and for a finder's message not
-// left): the update waits for a hand-over's close or a "forget me" under way and then reads their outcome, so no
-// message lands in a conversation closed or forgotten meanwhile. Its time is the message's (both are the
-// transaction's `now()`). Then the item's thread lock (`t` returns the conversation's id only once it is held, and the
-// insert's id, its identity default, is drawn as the insert takes that row: after the lock), so the item's messages
-// draw their ids in the order they commit, whatever their conversation. None for a message refused.
-const INSERT_MESSAGE = prepared(
-  `WITH c AS (UPDATE conversations SET last_message_at = now()
+// A message row as a change's last CTE: the conversation's id from `t`, which returns it only once the item's thread
+// lock is held, so the insert's id (its identity default, drawn as the insert takes that row) is drawn after the lock
+// and the item's messages draw their ids in the order they commit, whatever their conversation.
+const messageRow = (values: string): string =>
+  `change AS (INSERT INTO messages AS m (conversation_id, author, content, location_lat, location_lon, location_accuracy_m, location_precise)
+              SELECT t.id, ${values} FROM t RETURNING ${MESSAGE_COLUMNS})`;
+// A message in a conversation (NumberedChange): its row is updated first, and only while it takes the message (open,
+// and for a finder's message not left): the update waits for a hand-over's close or a "forget me" under way and then
+// reads their outcome, so no message lands in a conversation closed or forgotten meanwhile. Its time is the message's
+// (both are the statement's `now()`). Then the thread lock and the message. No row for a message refused.
+const MESSAGE_CHANGE = `c AS (UPDATE conversations SET last_message_at = now()
                WHERE id = $1 AND closed_at IS NULL AND ($2::text = 'owner' OR finder_left_at IS NULL) RETURNING id, item_code),
         t AS (SELECT c.id, ${threadLock('c.item_code')} AS locked FROM c),
-        m AS (INSERT INTO messages (conversation_id, author, content, location_lat, location_lon, location_accuracy_m, location_precise)
-              SELECT t.id, $2, $3, $4, $5, $6, $7 FROM t RETURNING *)
-   SELECT ${MESSAGE_COLUMNS} FROM m`,
-);
+        ${messageRow('$2, $3, $4, $5, $6, $7')}`;
+// A finder's first message and the conversation it opens (NumberedChange; what every message of B3 runs): the new
+// conversation's row (its id given, its last message now), the thread lock, then the message.
+const FIRST_MESSAGE_CHANGE = `c AS (INSERT INTO conversations (id, item_code, finder_token_hash, finder_language, last_message_at)
+               VALUES ($1, $2, $3, $4, now()) RETURNING id, item_code),
+        t AS (SELECT c.id, ${threadLock('c.item_code')} AS locked FROM c),
+        ${messageRow("'finder', $5, NULL::float8, NULL::float8, NULL::integer, NULL::boolean")}`;
+const INSERT_MESSAGE = prepared(`WITH ${MESSAGE_CHANGE} SELECT change.* FROM change`);
 // The item of the conversation `$2`, for a stamp's thread lock.
 const ITEM_OF_CONVERSATION_2 = 'SELECT item_code FROM conversations WHERE id = $2';
 const LATEST_UNREAD_FINDER_MESSAGE = prepared(
@@ -198,14 +223,24 @@ export class ConversationsRepository {
   }
 
   /** The message, or null when the conversation no longer takes it (closed, or its finder left, meanwhile). */
-  async insertMessage(transaction: Transaction, message: { conversationId: string; author: MessageAuthor; content: string; location?: SharedLocation }): Promise<MessageRow | null> {
-    const { location } = message;
-    const row = await this.database.one<MessageRow>(
-      INSERT_MESSAGE,
-      [message.conversationId, message.author, message.content, location?.lat ?? null, location?.lon ?? null, location?.accuracy_m ?? null, location?.precise ?? null],
-      transaction,
-    );
-    return row as MessageRow;
+  async insertMessage(transaction: Transaction, message: NewMessage): Promise<MessageRow | null> {
+    return (await this.database.one<MessageRow>(INSERT_MESSAGE, messageParameters(message), transaction)) ?? null;
+  }
+
+  /**
+   * A message in a conversation, as a change for `OutboxWriter.recordNumbered` (its event in the same statement); no
+   * row when the conversation no longer takes it (closed, or its finder left, meanwhile).
+   */
+  messageChange(message: NewMessage): NumberedChange<MessageRow> {
+    return { ctes: MESSAGE_CHANGE, parameters: messageParameters(message) };
+  }
+
+  /**
+   * A finder's first message with the conversation it opens (its id chosen by the caller, no address yet), as a
+   * change for `OutboxWriter.recordNumbered`: both rows and the event in one statement.
+   */
+  firstMessageChange(conversation: { id: string; itemCode: string; finderTokenHash: string; finderLanguage: UserLanguage }, content: string): NumberedChange<MessageRow> {
+    return { ctes: FIRST_MESSAGE_CHANGE, parameters: [conversation.id, conversation.itemCode, conversation.finderTokenHash, conversation.finderLanguage, content] };
   }
 
   /** Messages newer than `after`, or whose receipts changed after it, in the given conversations, oldest first. */

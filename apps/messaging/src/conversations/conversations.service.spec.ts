@@ -1,6 +1,6 @@
 import type { IdempotencyKeys, OutboxWriter, Transaction } from '@homing/platform';
 import type { ItemOwner, ItemOwnersRepository } from '../item-owners/item-owners.repository';
-import type { ConversationRow, ConversationsRepository, MessageRow } from './conversations.repository';
+import type { ConversationRow, ConversationsRepository, MessageRow, NewMessage } from './conversations.repository';
 import type { ReplyAddressesRepository } from '../relay/reply-addresses.repository';
 import { ErasedConversations } from './erased-conversations';
 import { ConversationsService } from './conversations.service';
@@ -69,6 +69,8 @@ function setUp({
     markDelivered: jest.fn(async () => [{ conversationId: first.id, messageIds: [2, 3], version: 10 }]),
     insertConversation: jest.fn(async () => second),
     insertMessage: jest.fn(async (_: Transaction, written: { conversationId: string; author: 'finder' | 'owner' }) => message(7, written.author, written.conversationId)),
+    messageChange: jest.fn((written: NewMessage) => ({ ctes: 'message', parameters: [written] })),
+    firstMessageChange: jest.fn((opened: { id: string }, content: string) => ({ ctes: 'first message', parameters: [opened, content] })),
     setFinderEmail: jest.fn(async () => true),
     deleteByItem: jest.fn(async () => [first.id, second.id]),
     forgetFinder: jest.fn(async () => true),
@@ -77,7 +79,12 @@ function setUp({
     countUnread: jest.fn(async () => 2),
   };
   const itemOwners = { findByCode: jest.fn(async () => owner) };
-  const outbox = { record: jest.fn() };
+  // The message's row, as the statement the change is part of would return it (message 7 in the change's conversation).
+  const recordNumbered = jest.fn(async (_: Transaction | undefined, _change: unknown, _subject: string, data: { conversationId: string; author: 'finder' | 'owner' }) => ({
+    row: message(7, data.author, data.conversationId),
+    event: {},
+  }));
+  const outbox = { record: jest.fn(), recordNumbered };
   const replyAddresses = { mintForFinder: jest.fn(async () => 'abcdefghijklmnopqrstuvwxyz') };
   const idempotencyKeys = { run: jest.fn((_: unknown, work: (m: Transaction) => Promise<unknown>) => work(manager)) };
   const service = new ConversationsService(
@@ -98,28 +105,42 @@ describe('ConversationsService', () => {
     const { service, repository, outbox } = setUp();
     const answer = await service.postMessage(post());
     expect(answer.finder_token).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(repository.insertConversation).toHaveBeenCalledWith(manager, { itemCode: CODE, finderTokenHash: hashFinderToken(answer.finder_token as string), finderEmail: null, finderLanguage: 'en' });
-    expect(answer.message).toMatchObject({ id: 7, author: 'finder', conversation_id: second.id, is_read: false });
-    expect(outbox.record).toHaveBeenCalledWith(
-      manager,
+    const [[opened, content]] = repository.firstMessageChange.mock.calls;
+    expect(opened).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), itemCode: CODE, finderTokenHash: hashFinderToken(answer.finder_token as string), finderLanguage: 'en' });
+    expect(content).toBe('Found your keys');
+    expect(answer.message).toMatchObject({ id: 7, author: 'finder', conversation_id: opened.id, is_read: false });
+    // No key: the statement runs on its own, the message's id as the event's messageId and version.
+    expect(outbox.recordNumbered).toHaveBeenCalledWith(
+      undefined,
+      { ctes: 'first message', parameters: [opened, content] },
       'messaging.message.created.v1',
-      { itemCode: CODE, conversationId: second.id, messageId: 7, author: 'finder', ownerUserId: OWNER },
-      { aggregateId: CODE, version: 7 },
+      { itemCode: CODE, conversationId: opened.id, author: 'finder', ownerUserId: OWNER },
+      CODE,
+      ['messageId'],
     );
+    expect(repository.transaction).not.toHaveBeenCalled();
   });
 
   it('writes a finder with a token into their own conversation, with no new token', async () => {
-    const { service, repository } = setUp({ byToken: first });
+    const { service, repository, outbox } = setUp({ byToken: first });
     const answer = await service.postMessage(post({ finderToken: TOKEN }));
     expect(repository.findByFinderToken).toHaveBeenCalledWith(CODE, hashFinderToken(TOKEN));
-    expect(repository.insertConversation).not.toHaveBeenCalled();
+    expect(repository.firstMessageChange).not.toHaveBeenCalled();
+    expect(repository.messageChange).toHaveBeenCalledWith({ conversationId: first.id, author: 'finder', content: 'Found your keys' });
+    expect(outbox.recordNumbered).toHaveBeenCalledWith(undefined, expect.anything(), 'messaging.message.created.v1', expect.objectContaining({ conversationId: first.id }), CODE, ['messageId']);
     expect(answer).toEqual({ message: expect.objectContaining({ conversation_id: first.id }) });
+  });
+
+  it('refuses a message its conversation no longer takes, by what became of it', async () => {
+    const { service, outbox } = setUp({ byToken: first, byId: { ...first, closed_at: new Date() } });
+    outbox.recordNumbered.mockResolvedValueOnce(null as never);
+    await expect(service.postMessage(post({ finderToken: TOKEN }))).rejects.toMatchObject({ body: { status: 409, response_code: 'CONVERSATION_CLOSED' } });
   });
 
   it('refuses the owner’s first message, and answers the latest finder once there is one', async () => {
     const lonely = setUp();
     await expect(lonely.service.postMessage(post({ viewerUserId: OWNER }))).rejects.toMatchObject({ body: { status: 403, response_code: 'CANNOT_FIND_YOUR_OWN_ITEM' } });
-    expect(lonely.outbox.record).not.toHaveBeenCalled();
+    expect(lonely.outbox.recordNumbered).not.toHaveBeenCalled();
     await expect(lonely.service.setFinder({ code: CODE, email: 'me@example.test', viewerUserId: OWNER })).rejects.toMatchObject({ body: { status: 403 } });
 
     const found = setUp({ latest: second });
@@ -224,10 +245,11 @@ describe('ConversationsService', () => {
     expect(outbox.record).toHaveBeenCalledWith(manager, 'messaging.conversation.cleared.v1', { itemCode: CODE, ownerUserId: OWNER }, { aggregateId: CODE, version: 9 });
   });
 
-  it('keys a retried first message by the item, since the finder has no token yet', async () => {
-    const { service, idempotencyKeys } = setUp();
+  it('keys a retried first message by the item, since the finder has no token yet, and writes it in the key’s transaction', async () => {
+    const { service, idempotencyKeys, outbox } = setUp();
     await service.postMessage(post({ idempotencyKey: 'k1' }));
     expect(idempotencyKeys.run).toHaveBeenCalledWith(expect.objectContaining({ caller: `item:${CODE}`, key: 'k1' }), expect.any(Function));
+    expect(outbox.recordNumbered).toHaveBeenCalledWith(manager, expect.anything(), 'messaging.message.created.v1', expect.anything(), CODE, ['messageId']);
   });
 });
 
@@ -301,7 +323,7 @@ describe('a finder’s language', () => {
   it('keeps the language a finder first writes in, and a later one they name', async () => {
     const opening = setUp();
     await opening.service.postMessage(post({ language: 'es' }));
-    expect(opening.repository.insertConversation).toHaveBeenCalledWith(manager, expect.objectContaining({ finderLanguage: 'es' }));
+    expect(opening.repository.firstMessageChange).toHaveBeenCalledWith(expect.objectContaining({ finderLanguage: 'es' }), 'Found your keys');
     await opening.service.setFinder({ code: CODE, email: 'finder@example.test', viewerUserId: null, language: 'nl' });
     expect(opening.repository.insertConversation).toHaveBeenLastCalledWith(manager, expect.objectContaining({ finderLanguage: 'nl', finderEmail: 'finder@example.test' }));
 

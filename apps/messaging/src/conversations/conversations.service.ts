@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type MessageAuthor, type RpcRequest, type RpcResponse, type ThreadAccess, type ThreadMessage, type UserLanguage } from '@homing/contracts';
-import { IdempotencyKeys, OutboxWriter, RpcError, type Transaction } from '@homing/platform';
+import { IdempotencyKeys, OutboxWriter, RpcError, type NumberedChange, type Transaction } from '@homing/platform';
 import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ErasedConversations } from './erased-conversations';
-import { ConversationsRepository, type ConversationRow, type ReceiptChange } from './conversations.repository';
+import { ConversationsRepository, type ConversationRow, type MessageRow, type ReceiptChange } from './conversations.repository';
 import { hashFinderToken, newFinderToken, resumeLinkAlive } from './finder-tokens';
 import { asReadBy, finderLabels, sharesContactDetails, threadCaller, toMessage, withOtherSide } from './thread';
 import { ReplyAddressesRepository } from '../relay/reply-addresses.repository';
@@ -56,7 +57,7 @@ export class ConversationsService {
   }
 
   /**
-   * A message about an item, and `messaging.message.created.v1` in the same transaction. A finder with the token of
+   * A message about an item, and `messaging.message.created.v1` in the same statement. A finder with the token of
    * their conversation writes in it; a finder without one (or with one of a conversation that was reset) opens a
    * conversation and gets its token. The owner answers the latest finder, or the conversation they name, but
    * cannot write first. With an idempotency key, a retry gets the first answer.
@@ -76,32 +77,22 @@ export class ConversationsService {
         }
       : null;
 
-    return this.idempotencyKeys.run(idempotent, async (manager) => {
+    // One statement writes the message (with the conversation it opens) and its event; with a key, in the key's
+    // transaction, without one on its own (atomic as it is).
+    const post = async (transaction: Transaction | undefined): Promise<CreateMessageResponse> => {
       // Where it goes is decided once the key is claimed: a retry of a message stored before its conversation closed,
       // or before its finder left, gets the first answer (the message is in), not the refusal a new message gets.
       const target = caller.role === 'owner' ? await this.ownerTarget(item, request.conversationId) : caller.role === 'finder' ? caller.conversation : null;
       if (target?.closed_at) throw CONVERSATION_CLOSED();
-      let finderToken: string | undefined;
-      let conversation = target;
-      if (!conversation) {
-        finderToken = newFinderToken();
-        conversation = await this.conversations.insertConversation(manager, {
-          itemCode: item.itemCode,
-          finderTokenHash: hashFinderToken(finderToken),
-          finderEmail: null,
-          finderLanguage: request.language ?? 'en',
-        });
-      }
-      const row = await this.conversations.insertMessage(manager, { conversationId: conversation.id, author, content: request.content });
-      if (!row) throw messageRefused(await this.conversations.findById(conversation.id), author);
-      await this.outbox.record(
-        manager,
-        'messaging.message.created.v1',
-        { itemCode: item.itemCode, conversationId: conversation.id, messageId: Number(row.id), author, ownerUserId: item.ownerUserId },
-        { aggregateId: item.itemCode, version: Number(row.id) },
-      );
-      return { message: toMessage(row), ...(finderToken ? { finder_token: finderToken } : {}) };
-    });
+      const finderToken = target ? undefined : newFinderToken();
+      const conversationId = target?.id ?? randomUUID();
+      const change = finderToken
+        ? this.conversations.firstMessageChange({ id: conversationId, itemCode: item.itemCode, finderTokenHash: hashFinderToken(finderToken), finderLanguage: request.language ?? 'en' }, request.content)
+        : this.conversations.messageChange({ conversationId, author, content: request.content });
+      const posted = await this.recordMessage(transaction, change, item, conversationId, author);
+      return { message: toMessage(posted), ...(finderToken ? { finder_token: finderToken } : {}) };
+    };
+    return idempotent ? this.idempotencyKeys.run(idempotent, post) : post(undefined);
   }
 
   /**
@@ -114,18 +105,22 @@ export class ConversationsService {
     const caller = threadCaller(item, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     if (caller.role !== 'finder') throw new RpcError({ status: 403, response_code: ResponseCode.FORBIDDEN, message: 'Only the finder of a conversation shares a place, with their finder token.' });
     if (caller.conversation.closed_at) throw CONVERSATION_CLOSED();
-    const location = roundSharedLocation(request.location);
-    return this.conversations.transaction(async (manager) => {
-      const row = await this.conversations.insertMessage(manager, { conversationId: caller.conversation.id, author: 'finder', content: '', location });
-      if (!row) throw messageRefused(await this.conversations.findById(caller.conversation.id), 'finder');
-      await this.outbox.record(
-        manager,
-        'messaging.message.created.v1',
-        { itemCode: item.itemCode, conversationId: caller.conversation.id, messageId: Number(row.id), author: 'finder', ownerUserId: item.ownerUserId },
-        { aggregateId: item.itemCode, version: Number(row.id) },
-      );
-      return { message: toMessage(row) };
-    });
+    const change = this.conversations.messageChange({ conversationId: caller.conversation.id, author: 'finder', content: '', location: roundSharedLocation(request.location) });
+    return { message: toMessage(await this.recordMessage(undefined, change, item, caller.conversation.id, 'finder')) };
+  }
+
+  /** A message and its `messaging.message.created.v1`, in one statement; refused when its conversation no longer takes it. */
+  private async recordMessage(transaction: Transaction | undefined, change: NumberedChange<MessageRow>, item: ItemOwner, conversationId: string, author: MessageAuthor): Promise<MessageRow> {
+    const posted = await this.outbox.recordNumbered(
+      transaction,
+      change,
+      'messaging.message.created.v1',
+      { itemCode: item.itemCode, conversationId, author, ownerUserId: item.ownerUserId },
+      item.itemCode,
+      ['messageId'],
+    );
+    if (!posted) throw messageRefused(await this.conversations.findById(conversationId), author);
+    return posted.row;
   }
 
   /**

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { EventMap, type DomainEvent, type EventData, type EventSubject } from '@homing/contracts';
 import { requestContext } from '../context';
-import { Database, prepared, type Transaction } from '../database/database';
+import { Database, prepared, type NamedStatement, type Transaction } from '../database/database';
 import { currentTraceHeaders } from '../tracing/propagation';
 import { OUTBOX_OPTIONS, type OutboxOptions, outboxChannel } from './outbox.options';
 import { OutboxRelay, type CommittedEvent } from './outbox.relay';
@@ -11,6 +11,17 @@ import { OutboxRelay, type CommittedEvent } from './outbox.relay';
 export interface EventAggregate {
   aggregateId: string;
   version: number;
+}
+
+/**
+ * A change that draws the number its event carries (`OutboxWriter.recordNumbered`): the statement's CTEs, the last one
+ * named `change` and returning one row or none with an `id` column, and their parameters ($1…$n).
+ */
+export interface NumberedChange<Row extends { id: number }> {
+  ctes: string;
+  parameters: readonly unknown[];
+  /** What the change's row reads as: for the type only, never set. */
+  readonly row?: Row;
 }
 
 /**
@@ -53,6 +64,39 @@ export class OutboxWriter {
     await this.database.rows(statement, [...change.parameters, ...this.parametersFor(recorded, relay !== undefined)]);
     relay?.dispatch([recorded.committed]);
     return event;
+  }
+
+  /**
+   * A change that draws a number as it runs and the event that carries that number, as one statement: for an event
+   * that cannot be made before its change (a message's id, drawn as the row is inserted, after the thread's lock).
+   * `change.ctes`' text is fixed (the statement is prepared once per connection). The event's version, and
+   * each of its data fields named in `numbered`, are that row's `id`. In `transaction` (its events go out once it
+   * commits), or without one: the statement is atomic on its own, which saves a single change's BEGIN and COMMIT.
+   * Answers the row and its event, or null when the change returned no row: then nothing is recorded.
+   */
+  async recordNumbered<S extends EventSubject, Row extends { id: number }, K extends NumberedFields<S>>(
+    transaction: Transaction | undefined,
+    change: NumberedChange<Row>,
+    subject: S,
+    data: Omit<EventData<S>, K>,
+    aggregateId: string,
+    numbered: readonly K[],
+  ): Promise<{ row: Row; event: DomainEvent<S> } | null> {
+    // Checked against its contract with the numbers standing in as 1: the statement puts the real ones in.
+    const template = this.envelope(subject, { ...data, ...Object.fromEntries(numbered.map((field) => [field, 1])) } as EventData<S>, { aggregateId, version: 1 });
+    const recorded = this.recorded(template);
+    const relay = this.dispatchingRelay();
+    const statement = numberedStatement(change, numbered, relay === undefined);
+    const [row] = await this.database.rows<Row>(statement, [...change.parameters, ...this.parametersFor(recorded, relay !== undefined)], transaction);
+    if (!row) return null;
+    const id = Number(row.id);
+    const event = { ...template, version: id, data: { ...template.data, ...Object.fromEntries(numbered.map((field) => [field, id])) } } as DomainEvent<S>;
+    if (relay) {
+      const committed = { ...recorded.committed, envelope: JSON.stringify(event) };
+      if (transaction) this.dispatchOnCommit(transaction, relay).push(committed);
+      else relay.dispatch([committed]);
+    }
+    return { row, event };
   }
 
   /** This process's relay while it publishes events as they commit; none in a command (its rows NOTIFY instead). */
@@ -113,6 +157,39 @@ function recordedRow(before: number, notify: boolean): string {
   const [id, subject, envelope, headers, channel] = [1, 2, 3, 4, 5].map((index) => `$${before + index}`);
   return `recorded AS (INSERT INTO outbox (id, subject, envelope, headers) VALUES (${id}, ${subject}, ${envelope}, ${headers}) RETURNING id)
   SELECT ${notify ? `pg_notify(${channel}, recorded.id::text)` : 'recorded.id'} FROM recorded`;
+}
+
+/** The data fields of an event that are numbers: those `recordNumbered` may fill with the number its change draws. */
+type NumberedFields<S extends EventSubject> = { [F in keyof EventData<S>]: EventData<S>[F] extends number ? F : never }[keyof EventData<S>] & string;
+
+// One statement per change text (a constant: its hash is kept), way of waking the relays and numbered fields
+// (recordNumbered): made once, reused.
+const numberedStatements = new Map<string, Map<string, NamedStatement>>();
+
+/**
+ * `change`'s CTEs, the outbox row of the change's row (its envelope with the version and the numbered fields set to
+ * the row's id), and the change's row as the answer; with `notify`, beside it the NOTIFY that wakes the relays.
+ */
+function numberedStatement(change: NumberedChange<{ id: number }>, numbered: readonly string[], notify: boolean): NamedStatement {
+  let ofChange = numberedStatements.get(change.ctes);
+  if (!ofChange) numberedStatements.set(change.ctes, (ofChange = new Map()));
+  const variant = `${notify ? 'notify' : 'dispatch'}:${numbered.join(',')}`;
+  let statement = ofChange.get(variant);
+  if (!statement) {
+    const before = change.parameters.length;
+    const [id, subject, envelope, headers, channel] = [1, 2, 3, 4, 5].map((index) => `$${before + index}`);
+    let filled = `jsonb_set(${envelope}::jsonb, '{version}', to_jsonb(change.id::bigint))`;
+    for (const field of numbered) {
+      // Field names come from the code (the contract's keys), never from input; checked so a path cannot be made of one.
+      if (!/^[A-Za-z][A-Za-z0-9]*$/.test(field)) throw new Error(`not a data field: ${field}`);
+      filled = `jsonb_set(${filled}, '{data,${field}}', to_jsonb(change.id::bigint))`;
+    }
+    statement = prepared(`WITH ${change.ctes},
+  recorded AS (INSERT INTO outbox (id, subject, envelope, headers) SELECT ${id}, ${subject}, ${filled}, ${headers} FROM change RETURNING id)
+  SELECT change.* FROM change CROSS JOIN recorded${notify ? ` CROSS JOIN LATERAL pg_notify(${channel}, recorded.id::text) AS notified` : ''}`);
+    ofChange.set(variant, statement);
+  }
+  return statement;
 }
 
 // Every event a service records runs one of them (two a finder's message: B3), so each connection keeps it prepared.
