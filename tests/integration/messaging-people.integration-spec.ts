@@ -7,8 +7,9 @@ import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, 
 
 // The people of an item in messaging, with the built service as its own process: items' people-changed and
 // transferred events (published here as items' relay would) reach the projection and the thread; co-owners are owners
-// to the thread, except for a reset; a transfer clears the item's conversations.
-describe('co-owners and transfers in messaging (items → JetStream → messaging)', () => {
+// to the thread, except for a reset; a transfer clears the item's conversations. Notifications' delivery events
+// (published as its relay would) stamp the receipts.
+describe('co-owners, transfers and receipts in messaging (items, notifications → JetStream → messaging)', () => {
   const infra = testInfra();
   const namespace = isolatedName();
   const schema = `messaging_${namespace}`;
@@ -20,6 +21,7 @@ describe('co-owners and transfers in messaging (items → JetStream → messagin
     'items.item.deleted.v1': 'messaging__item-owners',
     'items.item.transferred.v1': 'messaging__item-transfers',
     'identity.user.deleted.v1': 'messaging__user-erasure',
+    'notifications.message.delivered.v1': 'messaging__receipts',
   };
 
   let nc: NatsConnection;
@@ -29,12 +31,12 @@ describe('co-owners and transfers in messaging (items → JetStream → messagin
   const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
   const newCode = () => Array.from({ length: 16 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
 
-  /** Publishes an item's event as items' relay would, and waits until its messaging consumer has taken it. */
-  const deliver = async <S extends EventSubject>(subject: S, data: DomainEvent<S>['data'], envelope: { aggregateId: string; version: number; occurredAt?: Date }) => {
+  /** Publishes an event as its producer's relay would, and waits until its messaging consumer has taken it. */
+  const deliver = async <S extends EventSubject>(subject: S, data: DomainEvent<S>['data'], envelope: { aggregateId: string; version: number; occurredAt?: Date; id?: string }) => {
     const js = jetstream(nc);
     const jsm = await jetstreamManager(nc);
     const event = {
-      id: randomUUID(),
+      id: envelope.id ?? randomUUID(),
       subject,
       occurredAt: (envelope.occurredAt ?? new Date()).toISOString(),
       correlationId: 'messaging-people-test',
@@ -181,6 +183,37 @@ describe('co-owners and transfers in messaging (items → JetStream → messagin
     expect(ok(await rpc('unread-since', { conversationId, messageId: 0, replyAddressFor: owner }))).toEqual({ latestUnreadMessageId: null });
     const { rows: addresses } = await db.query(`SELECT recipient, user_id FROM "${schema}".reply_addresses WHERE conversation_id = $1`, [conversationId]);
     expect(addresses).toEqual([{ recipient: 'owner', user_id: coOwner }]);
+  });
+
+  it('stamps a finder’s messages delivered once, with one receipts event, however often notifications tell it', async () => {
+    const code = newCode();
+    await createItem(code, randomUUID());
+    const first = ok(await rpc<CreateMessageResponse>('post-message', { code, content: 'I found your backpack', viewerUserId: null }));
+    const second = ok(await rpc<CreateMessageResponse>('post-message', { code, content: 'It is at the station', viewerUserId: null, finderToken: first.finder_token }));
+    const conversationId = second.message.conversation_id;
+    const told = (messageId: number, id?: string) =>
+      deliver('notifications.message.delivered.v1', { itemCode: code, conversationId, messageId }, { aggregateId: conversationId, version: messageId, id });
+
+    // The second message's delivery stamps both (the earlier one of its author too), under one version.
+    const eventId = randomUUID();
+    await told(second.message.id, eventId);
+    // The same event again (a redelivery), and the first message's own, late: nothing left to stamp.
+    await told(second.message.id, eventId);
+    await told(first.message.id);
+
+    const { rows: stamped } = await db.query<{ id: string; delivered: boolean; receipt_version: string }>(
+      `SELECT id, delivered_at IS NOT NULL AS delivered, receipt_version FROM "${schema}".messages WHERE conversation_id = $1 ORDER BY id`,
+      [conversationId],
+    );
+    expect(stamped.map((row) => row.delivered)).toEqual([true, true]);
+    expect(new Set(stamped.map((row) => row.receipt_version)).size).toBe(1);
+    const { rows: receipts } = await db.query<{ envelope: { version: number; data: unknown } }>(
+      `SELECT envelope FROM "${schema}".outbox WHERE subject = 'messaging.messages.receipts.v1' AND envelope->'data'->>'conversationId' = $1`,
+      [conversationId],
+    );
+    expect(receipts.map((row) => row.envelope)).toEqual([
+      expect.objectContaining({ version: Number(stamped[0].receipt_version), data: { itemCode: code, conversationId, messageIds: [first.message.id, second.message.id] } }),
+    ]);
   });
 
   it('clears the item’s conversations when it passes to a new owner, who starts with an empty thread', async () => {

@@ -135,7 +135,7 @@ describe('transactional outbox', () => {
     await relays.connect();
     await relays.query(`LISTEN ${outboxChannel(database.schema)}`);
     const notified = new Promise<string | undefined>((resolve) => relays.once('notification', (notification) => resolve(notification.payload)));
-    const recorded = await writer.recordNumbered(undefined, change('first'), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', ['messageId']);
+    const recorded = await writer.recordFromRow(undefined, change('first'), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', { version: 'id', data: { messageId: 'id' } });
     await expect(notified).resolves.toBe(recorded?.event.id);
     await relays.end();
     const [row] = await db.rows<{ id: number }>("SELECT id::float8 AS id FROM numbered WHERE name = 'first'");
@@ -143,10 +143,10 @@ describe('transactional outbox', () => {
     expect(recorded?.event).toMatchObject({ subject: 'messaging.message.created.v1', aggregateId: 'ABCDEFGHJKMNPQRS', version: row.id, data: { ...data, messageId: row.id } });
     expect(await pending()).toBe(1);
     // A change that returns no row records no event; one in a transaction that rolls back, neither.
-    expect(await writer.recordNumbered(undefined, change('first'), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', ['messageId'])).toBeNull();
+    expect(await writer.recordFromRow(undefined, change('first'), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', { version: 'id', data: { messageId: 'id' } })).toBeNull();
     await expect(
       db.transaction(async (transaction) => {
-        expect(await writer.recordNumbered(transaction, change('second'), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', ['messageId'])).not.toBeNull();
+        expect(await writer.recordFromRow(transaction, change('second'), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', { version: 'id', data: { messageId: 'id' } })).not.toBeNull();
         throw new Error('the rest failed');
       }),
     ).rejects.toThrow('the rest failed');
@@ -156,6 +156,21 @@ describe('transactional outbox', () => {
     const published = waitForEvent(nats.nc, namespace, 'messaging.message.created.v1');
     expect(await relay.relayBatch()).toBe(1);
     expect(await published).toEqual(recorded?.event);
+  });
+
+  it('takes an event’s version and fields from the columns its change names, arrays too', async () => {
+    const change = { ctes: 'change AS (SELECT ARRAY[3, 5]::float8[] AS ids, 9::float8 AS drawn)', parameters: [] };
+    const data = { itemCode: 'ABCDEFGHJKMNPQRS', conversationId: randomUUID() };
+    const recorded = await writer.recordFromRow(undefined, change, 'messaging.messages.receipts.v1', data, 'ABCDEFGHJKMNPQRS', { version: 'drawn', data: { messageIds: 'ids' } });
+    expect(recorded?.event).toMatchObject({ version: 9, data: { ...data, messageIds: [3, 5] } });
+    const published = waitForEvent(nats.nc, namespace, 'messaging.messages.receipts.v1');
+    expect(await relay.relayBatch()).toBe(1);
+    expect(await published).toEqual(recorded?.event);
+    // The rest of the data is checked against the contract before anything is written.
+    await expect(
+      writer.recordFromRow(undefined, change, 'messaging.messages.receipts.v1', { ...data, conversationId: 'not-a-uuid' }, 'ABCDEFGHJKMNPQRS', { version: 'drawn', data: { messageIds: 'ids' } }),
+    ).rejects.toThrow();
+    expect(await pending()).toBe(0);
   });
 
   it('refuses an event whose payload breaks its contract, inside the producer transaction', async () => {
@@ -508,10 +523,10 @@ describe('transactional outbox', () => {
       const created = watchCreatedMessages();
       const change = () => ({ ctes: 'change AS (INSERT INTO numbered (name) VALUES ($1) RETURNING id::float8 AS id)', parameters: [randomUUID()] });
       const data = { itemCode: 'ABCDEFGHJKMNPQRS', conversationId: randomUUID(), author: 'owner' as const, ownerUserId: randomUUID() };
-      const alone = await writer.recordNumbered(undefined, change(), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', ['messageId']);
+      const alone = await writer.recordFromRow(undefined, change(), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', { version: 'id', data: { messageId: 'id' } });
       expect(dispatch).toHaveBeenCalledTimes(1);
       const inTransaction = await db.transaction(async (transaction) => {
-        const recorded = await writer.recordNumbered(transaction, change(), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', ['messageId']);
+        const recorded = await writer.recordFromRow(transaction, change(), 'messaging.message.created.v1', data, 'ABCDEFGHJKMNPQRS', { version: 'id', data: { messageId: 'id' } });
         expect(dispatch).toHaveBeenCalledTimes(1);
         return recorded;
       });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageAuthor, SharedLocation, UserLanguage } from '@homing/contracts';
-import { Database, prepared, type NumberedChange, type Transaction } from '@homing/platform';
+import { Database, prepared, type RowChange, type Transaction } from '@homing/platform';
 
 export interface ConversationRow {
   id: string;
@@ -88,7 +88,7 @@ const INSERT_CONVERSATION = prepared(
 const messageRow = (values: string): string =>
   `change AS (INSERT INTO messages AS m (conversation_id, author, content, location_lat, location_lon, location_accuracy_m, location_precise)
               SELECT t.id, ${values} FROM t RETURNING ${MESSAGE_COLUMNS})`;
-// A message in a conversation (NumberedChange): its row is updated first, and only while it takes the message (open,
+// A message in a conversation (RowChange): its row is updated first, and only while it takes the message (open,
 // and for a finder's message not left): the update waits for a hand-over's close or a "forget me" under way and then
 // reads their outcome, so no message lands in a conversation closed or forgotten meanwhile. Its time is the message's
 // (both are the statement's `now()`). Then the thread lock and the message. No row for a message refused.
@@ -96,7 +96,7 @@ const MESSAGE_CHANGE = `c AS (UPDATE conversations SET last_message_at = now()
                WHERE id = $1 AND closed_at IS NULL AND ($2::text = 'owner' OR finder_left_at IS NULL) RETURNING id, item_code),
         t AS (SELECT c.id, ${threadLock('c.item_code')} AS locked FROM c),
         ${messageRow('$2, $3, $4, $5, $6, $7')}`;
-// A finder's first message and the conversation it opens (NumberedChange; what every message of B3 runs): the new
+// A finder's first message and the conversation it opens (RowChange; what every message of B3 runs): the new
 // conversation's row (its id given, its last message now), the thread lock, then the message.
 const FIRST_MESSAGE_CHANGE = `c AS (INSERT INTO conversations (id, item_code, finder_token_hash, finder_language, last_message_at)
                VALUES ($1, $2, $3, $4, now()) RETURNING id, item_code),
@@ -105,6 +105,20 @@ const FIRST_MESSAGE_CHANGE = `c AS (INSERT INTO conversations (id, item_code, fi
 const INSERT_MESSAGE = prepared(`WITH ${MESSAGE_CHANGE} SELECT change.* FROM change`);
 // The item of the conversation `$2`, for a stamp's thread lock.
 const ITEM_OF_CONVERSATION_2 = 'SELECT item_code FROM conversations WHERE id = $2';
+// A receipt's stamp: `column` set to now on the messages `where` picks (`u`), all under one new version from the
+// message id sequence (`v`), drawn once the thread lock of their item (`itemCodeSql`) is held, as a message's id is.
+// A statement that stamps takes one thread lock, and no transaction takes two, so none waits for another in a cycle.
+const stampCtes = (column: 'read_at' | 'delivered_at', where: string, itemCodeSql: string): string =>
+  `l AS (SELECT ${threadLock(itemCodeSql)} AS locked),
+            v AS (SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS version FROM l),
+            u AS (UPDATE messages SET ${column} = now(), receipt_version = (SELECT version FROM v) WHERE ${where} RETURNING id, conversation_id)`;
+// Notifications told the other side of message $1 in conversation $2 (RowChange: the receipts consumer's one statement).
+const DELIVERED_CHANGE = `${stampCtes(
+  'delivered_at',
+  `delivered_at IS NULL AND id <= $1 AND conversation_id = $2 AND author = (SELECT author FROM messages WHERE id = $1 AND conversation_id = $2)`,
+  ITEM_OF_CONVERSATION_2,
+)},
+        change AS (SELECT array_agg(id::float8 ORDER BY id) AS ids, (SELECT version FROM v)::float8 AS version FROM u HAVING count(*) > 0)`;
 const LATEST_UNREAD_FINDER_MESSAGE = prepared(
   `SELECT max(id)::float8 AS id FROM messages WHERE conversation_id = $1 AND author = 'finder' AND read_at IS NULL AND id >= $2`,
 );
@@ -228,18 +242,18 @@ export class ConversationsRepository {
   }
 
   /**
-   * A message in a conversation, as a change for `OutboxWriter.recordNumbered` (its event in the same statement); no
+   * A message in a conversation, as a change for `OutboxWriter.recordFromRow` (its event in the same statement); no
    * row when the conversation no longer takes it (closed, or its finder left, meanwhile).
    */
-  messageChange(message: NewMessage): NumberedChange<MessageRow> {
+  messageChange(message: NewMessage): RowChange<MessageRow> {
     return { ctes: MESSAGE_CHANGE, parameters: messageParameters(message) };
   }
 
   /**
    * A finder's first message with the conversation it opens (its id chosen by the caller, no address yet), as a
-   * change for `OutboxWriter.recordNumbered`: both rows and the event in one statement.
+   * change for `OutboxWriter.recordFromRow`: both rows and the event in one statement.
    */
-  firstMessageChange(conversation: { id: string; itemCode: string; finderTokenHash: string; finderLanguage: UserLanguage }, content: string): NumberedChange<MessageRow> {
+  firstMessageChange(conversation: { id: string; itemCode: string; finderTokenHash: string; finderLanguage: UserLanguage }, content: string): RowChange<MessageRow> {
     return { ctes: FIRST_MESSAGE_CHANGE, parameters: [conversation.id, conversation.itemCode, conversation.finderTokenHash, conversation.finderLanguage, content] };
   }
 
@@ -280,17 +294,13 @@ export class ConversationsRepository {
     return this.stamp(transaction, 'read_at', `author = 'owner' AND read_at IS NULL AND id <= $1 AND conversation_id = $2`, ITEM_OF_CONVERSATION_2, [upToId, conversationId]);
   }
 
-  /** Marks a message, and every earlier one of its author in its conversation, delivered to the other side. */
-  markDelivered(transaction: Transaction, conversationId: string, messageId: number): Promise<ReceiptChange[]> {
-    return this.stamp(
-      transaction,
-      'delivered_at',
-      `delivered_at IS NULL AND id <= $1 AND conversation_id = $2
-         AND author = (SELECT author FROM messages WHERE id = $1 AND conversation_id = $2)`,
-      ITEM_OF_CONVERSATION_2,
-      [messageId, conversationId],
-      { receiptsConsumerTurn: true },
-    );
+  /**
+   * Marks a message, and every earlier one of its author in its conversation, delivered to the other side, as a change
+   * for `OutboxWriter.recordFromRow` (the receipts event in the same statement): the messages stamped and the version
+   * drawn, or no row when none was left to stamp (the event came again, or late).
+   */
+  deliveredChange(conversationId: string, messageId: number): RowChange<{ ids: number[]; version: number }> {
+    return { ctes: DELIVERED_CHANGE, parameters: [messageId, conversationId] };
   }
 
   /** The newest finder's message of the conversation from `fromId` on that the owner has not read; null when none. */
@@ -302,22 +312,9 @@ export class ConversationsRepository {
     return row?.id ?? null;
   }
 
-  // Sets `column` to now on the messages `where` picks, all under one new version from the message id sequence, drawn
-  // once the thread lock of their item (`itemCodeSql`) is held, as a message's id is. The receipts consumer handles a
-  // batch of events, of several items, in one transaction, the one transaction that takes more than one thread lock:
-  // with `receiptsConsumerTurn` its batches (one per replica) first take turns, so no two take them in opposite orders.
-  private async stamp(
-    transaction: Transaction,
-    column: 'read_at' | 'delivered_at',
-    where: string,
-    itemCodeSql: string,
-    params: unknown[],
-    { receiptsConsumerTurn = false } = {},
-  ): Promise<ReceiptChange[]> {
-    const turn = receiptsConsumerTurn ? `turn AS (SELECT pg_advisory_xact_lock(hashtext('messaging.receipts-consumer'), 0) AS locked),` : '';
-    const text = `WITH ${turn} l AS (SELECT ${threadLock(itemCodeSql)} AS locked ${receiptsConsumerTurn ? 'FROM turn' : ''}),
-            v AS (SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS version FROM l),
-            u AS (UPDATE messages SET ${column} = now(), receipt_version = (SELECT version FROM v) WHERE ${where} RETURNING id, conversation_id)
+  // Sets `column` to now on the messages `where` picks, all under one new version (stampCtes), one change a conversation.
+  private async stamp(transaction: Transaction, column: 'read_at' | 'delivered_at', where: string, itemCodeSql: string, params: unknown[]): Promise<ReceiptChange[]> {
+    const text = `WITH ${stampCtes(column, where, itemCodeSql)}
        SELECT conversation_id, array_agg(id::float8 ORDER BY id) AS ids, (SELECT version FROM v)::float8 AS version FROM u GROUP BY conversation_id`;
     // One text per receipt this repository writes (its callers pass fixed conditions), so it may be prepared.
     const rows = await this.database.rows<{ conversation_id: string; ids: number[]; version: number }>(

@@ -66,7 +66,7 @@ function setUp({
     findMessages: jest.fn(async () => messages),
     markFinderMessagesRead: jest.fn(async () => [{ conversationId: first.id, messageIds: [3], version: 8 }]),
     markRepliesRead: jest.fn(async () => [{ conversationId: first.id, messageIds: [4], version: 9 }]),
-    markDelivered: jest.fn(async () => [{ conversationId: first.id, messageIds: [2, 3], version: 10 }]),
+    deliveredChange: jest.fn((conversationId: string, messageId: number) => ({ ctes: 'delivered', parameters: [conversationId, messageId] })),
     insertConversation: jest.fn(async () => second),
     insertMessage: jest.fn(async (_: Transaction, written: { conversationId: string; author: 'finder' | 'owner' }) => message(7, written.author, written.conversationId)),
     messageChange: jest.fn((written: NewMessage) => ({ ctes: 'message', parameters: [written] })),
@@ -80,11 +80,11 @@ function setUp({
   };
   const itemOwners = { findByCode: jest.fn(async () => owner) };
   // The message's row, as the statement the change is part of would return it (message 7 in the change's conversation).
-  const recordNumbered = jest.fn(async (_: Transaction | undefined, _change: unknown, _subject: string, data: { conversationId: string; author: 'finder' | 'owner' }) => ({
+  const recordFromRow = jest.fn(async (_: Transaction | undefined, _change: unknown, _subject: string, data: { conversationId: string; author: 'finder' | 'owner' }) => ({
     row: message(7, data.author, data.conversationId),
     event: {},
   }));
-  const outbox = { record: jest.fn(), recordNumbered };
+  const outbox = { record: jest.fn(), recordFromRow };
   const replyAddresses = { mintForFinder: jest.fn(async () => 'abcdefghijklmnopqrstuvwxyz') };
   const idempotencyKeys = { run: jest.fn((_: unknown, work: (m: Transaction) => Promise<unknown>) => work(manager)) };
   const service = new ConversationsService(
@@ -110,13 +110,13 @@ describe('ConversationsService', () => {
     expect(content).toBe('Found your keys');
     expect(answer.message).toMatchObject({ id: 7, author: 'finder', conversation_id: opened.id, is_read: false });
     // No key: the statement runs on its own, the message's id as the event's messageId and version.
-    expect(outbox.recordNumbered).toHaveBeenCalledWith(
+    expect(outbox.recordFromRow).toHaveBeenCalledWith(
       undefined,
       { ctes: 'first message', parameters: [opened, content] },
       'messaging.message.created.v1',
       { itemCode: CODE, conversationId: opened.id, author: 'finder', ownerUserId: OWNER },
       CODE,
-      ['messageId'],
+      { version: 'id', data: { messageId: 'id' } },
     );
     expect(repository.transaction).not.toHaveBeenCalled();
   });
@@ -127,20 +127,20 @@ describe('ConversationsService', () => {
     expect(repository.findByFinderToken).toHaveBeenCalledWith(CODE, hashFinderToken(TOKEN));
     expect(repository.firstMessageChange).not.toHaveBeenCalled();
     expect(repository.messageChange).toHaveBeenCalledWith({ conversationId: first.id, author: 'finder', content: 'Found your keys' });
-    expect(outbox.recordNumbered).toHaveBeenCalledWith(undefined, expect.anything(), 'messaging.message.created.v1', expect.objectContaining({ conversationId: first.id }), CODE, ['messageId']);
+    expect(outbox.recordFromRow).toHaveBeenCalledWith(undefined, expect.anything(), 'messaging.message.created.v1', expect.objectContaining({ conversationId: first.id }), CODE, { version: 'id', data: { messageId: 'id' } });
     expect(answer).toEqual({ message: expect.objectContaining({ conversation_id: first.id }) });
   });
 
   it('refuses a message its conversation no longer takes, by what became of it', async () => {
     const { service, outbox } = setUp({ byToken: first, byId: { ...first, closed_at: new Date() } });
-    outbox.recordNumbered.mockResolvedValueOnce(null as never);
+    outbox.recordFromRow.mockResolvedValueOnce(null as never);
     await expect(service.postMessage(post({ finderToken: TOKEN }))).rejects.toMatchObject({ body: { status: 409, response_code: 'CONVERSATION_CLOSED' } });
   });
 
   it('refuses the owner’s first message, and answers the latest finder once there is one', async () => {
     const lonely = setUp();
     await expect(lonely.service.postMessage(post({ viewerUserId: OWNER }))).rejects.toMatchObject({ body: { status: 403, response_code: 'CANNOT_FIND_YOUR_OWN_ITEM' } });
-    expect(lonely.outbox.recordNumbered).not.toHaveBeenCalled();
+    expect(lonely.outbox.recordFromRow).not.toHaveBeenCalled();
     await expect(lonely.service.setFinder({ code: CODE, email: 'me@example.test', viewerUserId: OWNER })).rejects.toMatchObject({ body: { status: 403 } });
 
     const found = setUp({ latest: second });
@@ -209,11 +209,18 @@ describe('ConversationsService', () => {
     expect(nothingToMark.repository.markRepliesRead).not.toHaveBeenCalled();
   });
 
-  it('records a delivery in the consumer’s transaction, with a receipts event', async () => {
+  it('records a delivery and its receipts event in one statement, the stamped messages and version from its row', async () => {
     const { service, repository, outbox } = setUp();
-    await service.messageDelivered(manager, { itemCode: CODE, conversationId: first.id, messageId: 3 });
-    expect(repository.markDelivered).toHaveBeenCalledWith(manager, first.id, 3);
-    expect(outbox.record).toHaveBeenCalledWith(manager, 'messaging.messages.receipts.v1', { itemCode: CODE, conversationId: first.id, messageIds: [2, 3] }, { aggregateId: CODE, version: 10 });
+    await service.messageDelivered({ itemCode: CODE, conversationId: first.id, messageId: 3 });
+    expect(repository.deliveredChange).toHaveBeenCalledWith(first.id, 3);
+    expect(outbox.recordFromRow).toHaveBeenCalledWith(
+      undefined,
+      { ctes: 'delivered', parameters: [first.id, 3] },
+      'messaging.messages.receipts.v1',
+      { itemCode: CODE, conversationId: first.id },
+      CODE,
+      { version: 'version', data: { messageIds: 'ids' } },
+    );
   });
 
   it('shows receipts and a version that rises with them', () => {
@@ -249,7 +256,7 @@ describe('ConversationsService', () => {
     const { service, idempotencyKeys, outbox } = setUp();
     await service.postMessage(post({ idempotencyKey: 'k1' }));
     expect(idempotencyKeys.run).toHaveBeenCalledWith(expect.objectContaining({ caller: `item:${CODE}`, key: 'k1' }), expect.any(Function));
-    expect(outbox.recordNumbered).toHaveBeenCalledWith(manager, expect.anything(), 'messaging.message.created.v1', expect.anything(), CODE, ['messageId']);
+    expect(outbox.recordFromRow).toHaveBeenCalledWith(manager, expect.anything(), 'messaging.message.created.v1', expect.anything(), CODE, { version: 'id', data: { messageId: 'id' } });
   });
 });
 

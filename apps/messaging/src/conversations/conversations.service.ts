@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type MessageAuthor, type RpcRequest, type RpcResponse, type ThreadAccess, type ThreadMessage, type UserLanguage } from '@homing/contracts';
-import { IdempotencyKeys, OutboxWriter, RpcError, type NumberedChange, type Transaction } from '@homing/platform';
+import { IdempotencyKeys, OutboxWriter, RpcError, type RowChange, type Transaction } from '@homing/platform';
 import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ErasedConversations } from './erased-conversations';
 import { ConversationsRepository, type ConversationRow, type MessageRow, type ReceiptChange } from './conversations.repository';
@@ -9,6 +9,10 @@ import { hashFinderToken, newFinderToken, resumeLinkAlive } from './finder-token
 import { asReadBy, finderLabels, sharesContactDetails, threadCaller, toMessage, withOtherSide } from './thread';
 import { ReplyAddressesRepository } from '../relay/reply-addresses.repository';
 
+// A message's id is its `messaging.message.created.v1`'s messageId and version.
+const MESSAGE_ID_IN_EVENT = { version: 'id', data: { messageId: 'id' } } as const;
+// A receipt's stamp: the messages it stamped, and the version it drew as its event's.
+const RECEIPT_IN_EVENT = { version: 'version', data: { messageIds: 'ids' } } as const;
 const ITEM_NOT_FOUND = () => RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
 const OWN_ITEM = () => RpcError.forbidden(ResponseCode.CANNOT_FIND_YOUR_OWN_ITEM, 'You cannot find your own item.');
 // Unknown, altered and expired links answer alike: a guesser learns nothing from which it was.
@@ -110,14 +114,14 @@ export class ConversationsService {
   }
 
   /** A message and its `messaging.message.created.v1`, in one statement; refused when its conversation no longer takes it. */
-  private async recordMessage(transaction: Transaction | undefined, change: NumberedChange<MessageRow>, item: ItemOwner, conversationId: string, author: MessageAuthor): Promise<MessageRow> {
-    const posted = await this.outbox.recordNumbered(
+  private async recordMessage(transaction: Transaction | undefined, change: RowChange<MessageRow>, item: ItemOwner, conversationId: string, author: MessageAuthor): Promise<MessageRow> {
+    const posted = await this.outbox.recordFromRow(
       transaction,
       change,
       'messaging.message.created.v1',
       { itemCode: item.itemCode, conversationId, author, ownerUserId: item.ownerUserId },
       item.itemCode,
-      ['messageId'],
+      MESSAGE_ID_IN_EVENT,
     );
     if (!posted) throw messageRefused(await this.conversations.findById(conversationId), author);
     return posted.row;
@@ -253,9 +257,20 @@ export class ConversationsService {
    * Notifications told the other side of a message (`notifications.message.delivered.v1`): it and the earlier
    * messages of its author in the conversation are delivered, once. Runs in the consumer's ledger transaction.
    */
-  async messageDelivered(transaction: Transaction, data: { itemCode: string; conversationId: string; messageId: number }): Promise<void> {
-    const changes = await this.conversations.markDelivered(transaction, data.conversationId, data.messageId);
-    await this.publishReceipts(transaction, data.itemCode, changes);
+  /**
+   * Notifications told the other side of a message: it (and every earlier one of its author in the conversation) is
+   * stamped delivered with its receipts event in one statement. An event that comes again, or late, finds nothing left
+   * to stamp and records nothing: the stamp is its own idempotency.
+   */
+  async messageDelivered(data: { itemCode: string; conversationId: string; messageId: number }): Promise<void> {
+    await this.outbox.recordFromRow(
+      undefined,
+      this.conversations.deliveredChange(data.conversationId, data.messageId),
+      'messaging.messages.receipts.v1',
+      { itemCode: data.itemCode, conversationId: data.conversationId },
+      data.itemCode,
+      RECEIPT_IN_EVENT,
+    );
   }
 
   /**

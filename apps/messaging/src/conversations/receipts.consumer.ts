@@ -1,21 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@homing/contracts';
-import { EveryEventConsumer, type Transaction } from '@homing/platform';
+import type { HandlerConsumer } from '@homing/platform';
 import { RECEIPTS_CONSUMER } from '../persisted-names';
 import { ConversationsService } from './conversations.service';
 
 /**
  * Notifications told the other side of a message: its `delivered_at` (and that of the earlier messages of its author
- * in the conversation) is set once, with the receipts event, in the ledger's transaction. A redelivered event finds
- * its ledger row; a late one finds the messages delivered already and changes nothing.
+ * in the conversation) is set once, with the receipts event, in one statement. Idempotent by that statement, not a
+ * ledger: a redelivered or late event finds the messages delivered already and changes nothing, records nothing.
+ * Every event the stream holds is handled (`all`): a receipt is never stale.
  */
 @Injectable()
-export class ReceiptsConsumer extends EveryEventConsumer<'notifications.message.delivered.v1'> {
-  constructor(private readonly conversations: ConversationsService) {
-    super(RECEIPTS_CONSUMER, 'notifications.message.delivered.v1');
-  }
+export class ReceiptsConsumer implements HandlerConsumer<'notifications.message.delivered.v1'> {
+  readonly durableName = RECEIPTS_CONSUMER;
+  readonly subjects = ['notifications.message.delivered.v1'] as const;
+  readonly startFrom = 'all';
+  readonly idempotency = 'handler';
 
-  handle(event: DomainEvent<'notifications.message.delivered.v1'>, transaction: Transaction): Promise<void> {
-    return this.conversations.messageDelivered(transaction, event.data);
+  constructor(private readonly conversations: ConversationsService) {}
+
+  handle(event: DomainEvent<'notifications.message.delivered.v1'>): Promise<void> {
+    return this.conversations.messageDelivered(event.data);
   }
 }

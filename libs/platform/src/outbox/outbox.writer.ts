@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
+import { ZodObject, type ZodType } from 'zod';
 import { EventMap, type DomainEvent, type EventData, type EventSubject } from '@homing/contracts';
 import { requestContext } from '../context';
 import { Database, prepared, type NamedStatement, type Transaction } from '../database/database';
@@ -14,14 +15,20 @@ export interface EventAggregate {
 }
 
 /**
- * A change that draws the number its event carries (`OutboxWriter.recordNumbered`): the statement's CTEs, the last one
- * named `change` and returning one row or none with an `id` column, and their parameters ($1…$n).
+ * A change whose row its event is made from (`OutboxWriter.recordFromRow`): the statement's CTEs, the last one named
+ * `change` and returning one row or none, and their parameters ($1…$n).
  */
-export interface NumberedChange<Row extends { id: number }> {
+export interface RowChange<Row extends object> {
   ctes: string;
   parameters: readonly unknown[];
   /** What the change's row reads as: for the type only, never set. */
   readonly row?: Row;
+}
+
+/** Which columns of a change's row an event takes: its version, and each of the data fields named. */
+export interface FromRow<Row extends object, F extends string> {
+  version: keyof Row & string;
+  data: { readonly [K in F]: keyof Row & string };
 }
 
 /**
@@ -67,30 +74,35 @@ export class OutboxWriter {
   }
 
   /**
-   * A change that draws a number as it runs and the event that carries that number, as one statement: for an event
-   * that cannot be made before its change (a message's id, drawn as the row is inserted, after the thread's lock).
-   * `change.ctes`' text is fixed (the statement is prepared once per connection). The event's version, and
-   * each of its data fields named in `numbered`, are that row's `id`. In `transaction` (its events go out once it
-   * commits), or without one: the statement is atomic on its own, which saves a single change's BEGIN and COMMIT.
-   * Answers the row and its event, or null when the change returned no row: then nothing is recorded.
+   * A change and its event as one statement, the event taking its version and some data fields from the change's row:
+   * for an event that cannot be made before its change (a message's id, drawn as the row is inserted after the thread's
+   * lock; the messages a receipt stamped and the version it drew). `change.ctes`' text is fixed (the statement is
+   * prepared once per connection). The rest of the data is checked against the contract here, the columns taken are
+   * typed by their SQL. In `transaction` (its event goes out once it commits), or without one: the statement is atomic
+   * on its own, which saves a single change's BEGIN and COMMIT. Answers the row and its event, or null when the change
+   * returned no row: then nothing is recorded.
    */
-  async recordNumbered<S extends EventSubject, Row extends { id: number }, K extends NumberedFields<S>>(
+  async recordFromRow<S extends EventSubject, Row extends object, F extends keyof EventData<S> & string>(
     transaction: Transaction | undefined,
-    change: NumberedChange<Row>,
+    change: RowChange<Row>,
     subject: S,
-    data: Omit<EventData<S>, K>,
+    data: Omit<EventData<S>, F>,
     aggregateId: string,
-    numbered: readonly K[],
+    from: FromRow<Row, F>,
   ): Promise<{ row: Row; event: DomainEvent<S> } | null> {
-    // Checked against its contract with the numbers standing in as 1: the statement puts the real ones in.
-    const template = this.envelope(subject, { ...data, ...Object.fromEntries(numbered.map((field) => [field, 1])) } as EventData<S>, { aggregateId, version: 1 });
+    const fields = Object.keys(from.data) as F[];
+    const template = this.envelope(subject, contractWithout(subject, fields).parse(data) as EventData<S>, { aggregateId, version: 0 }, false);
     const recorded = this.recorded(template);
     const relay = this.dispatchingRelay();
-    const statement = numberedStatement(change, numbered, relay === undefined);
+    const statement = fromRowStatement(change.ctes, change.parameters.length, from.version, from.data, relay === undefined);
     const [row] = await this.database.rows<Row>(statement, [...change.parameters, ...this.parametersFor(recorded, relay !== undefined)], transaction);
     if (!row) return null;
-    const id = Number(row.id);
-    const event = { ...template, version: id, data: { ...template.data, ...Object.fromEntries(numbered.map((field) => [field, id])) } } as DomainEvent<S>;
+    const column = (name: keyof Row & string) => row[name] as unknown;
+    const event = {
+      ...template,
+      version: Number(column(from.version)),
+      data: { ...template.data, ...Object.fromEntries(fields.map((field) => [field, column(from.data[field])])) },
+    } as DomainEvent<S>;
     if (relay) {
       const committed = { ...recorded.committed, envelope: JSON.stringify(event) };
       if (transaction) this.dispatchOnCommit(transaction, relay).push(committed);
@@ -116,7 +128,8 @@ export class OutboxWriter {
     return events;
   }
 
-  private envelope<S extends EventSubject>(subject: S, data: EventData<S>, aggregate: EventAggregate): DomainEvent<S> {
+  /** The event's envelope; its data checked against the contract unless the caller has (`check` false). */
+  private envelope<S extends EventSubject>(subject: S, data: EventData<S>, aggregate: EventAggregate, check = true): DomainEvent<S> {
     const context = requestContext.current();
     return {
       id: uuidv7(),
@@ -128,7 +141,7 @@ export class OutboxWriter {
       aggregateId: aggregate.aggregateId,
       version: aggregate.version,
       // Parse, so a payload that drifted from its contract fails here, in the producer's transaction.
-      data: EventMap[subject].data.parse(data) as EventData<S>,
+      data: check ? (EventMap[subject].data.parse(data) as EventData<S>) : data,
     } as DomainEvent<S>;
   }
 
@@ -159,32 +172,45 @@ function recordedRow(before: number, notify: boolean): string {
   SELECT ${notify ? `pg_notify(${channel}, recorded.id::text)` : 'recorded.id'} FROM recorded`;
 }
 
-/** The data fields of an event that are numbers: those `recordNumbered` may fill with the number its change draws. */
-type NumberedFields<S extends EventSubject> = { [F in keyof EventData<S>]: EventData<S>[F] extends number ? F : never }[keyof EventData<S>] & string;
+// Each subject's contract without the fields a change's row gives (recordFromRow), made once.
+const contractsWithout = new Map<string, ZodType>();
 
-// One statement per change text (a constant: its hash is kept), way of waking the relays and numbered fields
-// (recordNumbered): made once, reused.
-const numberedStatements = new Map<string, Map<string, NamedStatement>>();
+function contractWithout(subject: EventSubject, fields: readonly string[]): ZodType {
+  const key = `${subject}:${fields.join(',')}`;
+  let contract = contractsWithout.get(key);
+  if (!contract) {
+    const whole = EventMap[subject].data as ZodType;
+    if (!(whole instanceof ZodObject)) throw new Error(`${subject}: only an object's fields can come from a change's row`);
+    contract = whole.omit(Object.fromEntries(fields.map((field) => [field, true])) as Record<string, true>);
+    contractsWithout.set(key, contract);
+  }
+  return contract;
+}
+
+// One statement per change text (a constant: its hash is kept), way of waking the relays and columns taken
+// (recordFromRow): made once, reused.
+const fromRowStatements = new Map<string, Map<string, NamedStatement>>();
 
 /**
- * `change`'s CTEs, the outbox row of the change's row (its envelope with the version and the numbered fields set to
- * the row's id), and the change's row as the answer; with `notify`, beside it the NOTIFY that wakes the relays.
+ * `change`'s CTEs, the outbox row of the change's row (its envelope with the version and data fields set from the
+ * row's columns), and the change's row as the answer; with `notify`, the NOTIFY that wakes the relays beside it.
  */
-function numberedStatement(change: NumberedChange<{ id: number }>, numbered: readonly string[], notify: boolean): NamedStatement {
-  let ofChange = numberedStatements.get(change.ctes);
-  if (!ofChange) numberedStatements.set(change.ctes, (ofChange = new Map()));
-  const variant = `${notify ? 'notify' : 'dispatch'}:${numbered.join(',')}`;
+function fromRowStatement(ctes: string, before: number, version: string, data: Readonly<Record<string, string>>, notify: boolean): NamedStatement {
+  let ofChange = fromRowStatements.get(ctes);
+  if (!ofChange) fromRowStatements.set(ctes, (ofChange = new Map()));
+  const fields = Object.entries(data);
+  const variant = `${notify ? 'notify' : 'dispatch'}:${version}:${fields.map(([field, column]) => `${field}=${column}`).join(',')}`;
   let statement = ofChange.get(variant);
   if (!statement) {
-    const before = change.parameters.length;
     const [id, subject, envelope, headers, channel] = [1, 2, 3, 4, 5].map((index) => `$${before + index}`);
-    let filled = `jsonb_set(${envelope}::jsonb, '{version}', to_jsonb(change.id::bigint))`;
-    for (const field of numbered) {
-      // Field names come from the code (the contract's keys), never from input; checked so a path cannot be made of one.
-      if (!/^[A-Za-z][A-Za-z0-9]*$/.test(field)) throw new Error(`not a data field: ${field}`);
-      filled = `jsonb_set(${filled}, '{data,${field}}', to_jsonb(change.id::bigint))`;
-    }
-    statement = prepared(`WITH ${change.ctes},
+    // Names come from the code (the contract's keys, the change's columns), never from input; checked all the same.
+    const name = (text: string) => {
+      if (!/^[a-z_][A-Za-z0-9_]*$/i.test(text)) throw new Error(`not a name: ${text}`);
+      return text;
+    };
+    let filled = `jsonb_set(${envelope}::jsonb, '{version}', to_jsonb(change.${name(version)}))`;
+    for (const [field, column] of fields) filled = `jsonb_set(${filled}, '{data,${name(field)}}', to_jsonb(change.${name(column)}))`;
+    statement = prepared(`WITH ${ctes},
   recorded AS (INSERT INTO outbox (id, subject, envelope, headers) SELECT ${id}, ${subject}, ${filled}, ${headers} FROM change RETURNING id)
   SELECT change.* FROM change CROSS JOIN recorded${notify ? ` CROSS JOIN LATERAL pg_notify(${channel}, recorded.id::text) AS notified` : ''}`);
     ofChange.set(variant, statement);
