@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { STREAMS } from '@homing/contracts';
 import { deleteNamespaceStreams, dropSchemas, ensureDatabase, expectEventually, isolatedName, testInfra, waitForEvent } from '@homing/testing';
 import { testConfig } from './test-config';
-import { Database, databaseMetrics, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, outboxListenerName, OutboxWriter, PlatformModule, republishSetAside, JetStreamPublishError, JetStreamPublisher, type DatabaseOptions } from '../src';
+import { Database, databaseMetrics, dataSourceOptions, JetStreamStreams, outboxMetrics, migrateSchema, NatsClient, OutboxRelay, outboxChannel, outboxListenerName, OutboxWriter, PlatformModule, republishSetAside, JetStreamPublishError, JetStreamPublisher, type DatabaseOptions, type RowChange } from '../src';
 
 // A real tracer provider, so the test can see the trace context an event carries.
 new node.NodeTracerProvider().register();
@@ -159,7 +159,7 @@ describe('transactional outbox', () => {
   });
 
   it('takes an event’s version and fields from the columns its change names, arrays too', async () => {
-    const change = { ctes: 'change AS (SELECT ARRAY[3, 5]::float8[] AS ids, 9::float8 AS drawn)', parameters: [] };
+    const change: RowChange<{ ids: number[]; drawn: number }> = { ctes: 'change AS (SELECT ARRAY[3, 5]::float8[] AS ids, 9::float8 AS drawn)', parameters: [] };
     const data = { itemCode: 'ABCDEFGHJKMNPQRS', conversationId: randomUUID() };
     const recorded = await writer.recordFromRow(undefined, change, 'messaging.messages.receipts.v1', data, 'ABCDEFGHJKMNPQRS', { version: 'drawn', data: { messageIds: 'ids' } });
     expect(recorded?.event).toMatchObject({ version: 9, data: { ...data, messageIds: [3, 5] } });
