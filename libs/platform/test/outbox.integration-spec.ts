@@ -540,6 +540,36 @@ describe('transactional outbox', () => {
       created.stop();
     });
 
+    it('marks the events dispatched within a moment of each other in one statement, each with when its publication began', async () => {
+      jest.spyOn(relay, 'relayOnce').mockResolvedValue({ read: 0, published: 0 });
+      const affected = jest.spyOn(db, 'affected');
+      const created = arrivalsOf('items.item.created.v1');
+      const events: Array<Awaited<ReturnType<typeof recordCreated>>> = [];
+      for (let index = 0; index < 5; index += 1) events.push(await recordCreated());
+      const committed = new Date();
+      await expectEventually(() => expect(events.every((event) => created.arrived.has(event.id))).toBe(true), { timeoutMs: 3000, intervalMs: 5 });
+      await expectEventually(async () => expect(await Promise.all(events.map((event) => publishedAt(event.id)))).toEqual(events.map(() => expect.any(Date))), { timeoutMs: 3000, intervalMs: 10 });
+      const marks = affected.mock.calls.filter(([sql]) => (typeof sql === 'string' ? sql : sql.text).startsWith('UPDATE outbox o SET published_at'));
+      expect(marks).toHaveLength(1);
+      expect(marks[0][1]?.[0]).toEqual(events.map((event) => event.id));
+      // Each row says when its publication began, not when the mark was written (up to 100 ms later).
+      for (const event of events) expect((await publishedAt(event.id))!.getTime()).toBeLessThanOrEqual(committed.getTime() + 50);
+      created.stop();
+    });
+
+    it('does not publish again, in a round of its own, a row it published and is about to mark', async () => {
+      const created = arrivalsOf('items.item.created.v1');
+      const event = await recordCreated();
+      await expectEventually(() => expect(created.arrived.has(event.id)).toBe(true), { timeoutMs: 3000, intervalMs: 2 });
+      // Its acknowledgement is in, its mark waits (up to 100 ms): a round now (a poll's, a NOTIFY's) leaves it alone.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const publish = jest.spyOn(JetStreamPublisher.prototype, 'publish');
+      await relay.relayOnce();
+      expect(publish.mock.calls.filter(([, , , options]) => options?.msgID === event.id)).toEqual([]);
+      await expectEventually(async () => expect(await publishedAt(event.id)).toEqual(expect.any(Date)), { timeoutMs: 3000, intervalMs: 10 });
+      created.stop();
+    });
+
     it('commits nothing to publish when the transaction rolls back', async () => {
       expect(relay.dispatches).toBe(true);
       const dispatch = jest.spyOn(relay, 'dispatch');

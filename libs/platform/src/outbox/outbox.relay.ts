@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import { isEventSubject, streamOfEvent } from '@homing/contracts';
-import { CORRELATION_HEADER } from '../context';
+import { CORRELATION_HEADER, requestContext } from '../context';
 import { Database, prepared, type RawConnection } from '../database/database';
 import { outboxMetrics, readOldestPendingWith } from '../metrics/metrics';
 import { isRefusalOfTheMessage, JetStreamPublisher } from '../nats/jetstream-publisher';
@@ -37,6 +37,13 @@ const RETRY_DELAY_MAX_SECONDS = 300;
 const UNANSWERED_RETRY_SECONDS = 30;
 // A batch with rows JetStream did not answer for is logged at most this often (each such batch is counted).
 const UNANSWERED_LOG_EVERY_MS = 30_000;
+// Events a process dispatched are marked published together, in one statement for all those dispatched within this
+// long of the first (or as soon as this many wait), where each commit's events took one: a finder's message makes three
+// events in two services, three marks (B3, B5). A row waiting for its mark is published again only if a relay round
+// takes it meanwhile (a poll, or a wake-up for another row), and JetStream drops that as a duplicate of its msgID; so
+// is one whose process died with its mark waiting, at the next poll, as before.
+const MARK_AFTER_MS = 100;
+const MARK_AT_MOST = 500;
 
 interface OutboxRow {
   id: string;
@@ -90,8 +97,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private lastPurge = 0;
   private lastUnansweredLog = 0;
   private readonly publisher = new JetStreamPublisher();
-  // Dispatches under way, awaited at shutdown so that none uses the pool or NATS after they close.
+  // Dispatches under way, and marks, awaited at shutdown so that none uses the pool or NATS after they close.
   private readonly dispatching = new Set<Promise<void>>();
+  // Dispatched events not marked yet (their ids, and when their publication began), and the timer that marks them.
+  private unmarked: { ids: string[]; startedAt: number[] } = { ids: [], startedAt: [] };
+  private markTimer?: NodeJS.Timeout;
 
   constructor(
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
@@ -114,6 +124,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     this.wake?.();
     await this.loop;
     await Promise.all(this.dispatching);
+    // The marks still waiting go now, while the pool is open.
+    await this.markWaiting();
     // Forgotten first, so that its end is not taken for a lost listener.
     const listener = this.listener;
     this.listener = undefined;
@@ -142,15 +154,21 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     // Stopping since the writer chose not to NOTIFY (a request answered during shutdown): the service's other relays
     // are told, as the writer would have.
     if (!this.running) return this.notifyRelays();
-    const dispatch = this.publishCommitted(events).catch((error: unknown) => {
-      outboxMetrics.dispatchesLeft.inc();
-      this.logger.debug(`outbox: dispatch of ${events.length} event(s) left to the relay: ${error instanceof Error ? error.message : String(error)}`);
-      if (!this.running) return this.notifyRelays();
-      this.notified = true;
-      this.wake?.();
-    });
-    this.dispatching.add(dispatch);
-    void dispatch.finally(() => this.dispatching.delete(dispatch));
+    this.track(this.publishCommitted(events).catch((error: unknown) => this.leftToRelay(events.length, error)));
+  }
+
+  /** A dispatch or a mark that failed: its rows stay unpublished, and this relay takes them over at once. */
+  private leftToRelay(count: number, error: unknown): void {
+    outboxMetrics.dispatchesLeft.inc();
+    this.logger.debug(`outbox: dispatch of ${count} event(s) left to the relay: ${error instanceof Error ? error.message : String(error)}`);
+    if (!this.running) return this.notifyRelays();
+    this.notified = true;
+    this.wake?.();
+  }
+
+  private track(work: Promise<void>): void {
+    this.dispatching.add(work);
+    void work.finally(() => this.dispatching.delete(work));
   }
 
   /** A NOTIFY on the outbox's channel, for the relays of the service's other processes; best effort (they also poll). */
@@ -164,8 +182,36 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     const nc = this.nats.nc;
     await Promise.all(events.map((event) => this.publishOne(nc, event)));
     const { secret, kept } = bySecrecy(events);
+    // A secret (a login code, a reset link) leaves the outbox at once; the others are marked with those dispatched
+    // within MARK_AFTER_MS.
     if (secret.length > 0) await this.database.affected(DELETE_PUBLISHED, [secret]);
-    if (kept.length > 0) await this.database.affected(MARK_PUBLISHED, [kept, performance.now() - startedAt]);
+    if (kept.length > 0) this.markLater(kept, startedAt);
+  }
+
+  /** Marks dispatched events published, in one statement with those dispatched within MARK_AFTER_MS of the first. */
+  private markLater(ids: readonly string[], startedAt: number): void {
+    for (const id of ids) {
+      this.unmarked.ids.push(id);
+      this.unmarked.startedAt.push(startedAt);
+    }
+    if (this.unmarked.ids.length >= MARK_AT_MOST) this.track(this.markWaiting());
+    // Started outside the request that dispatched first, whose context the timer would otherwise keep for all of them.
+    else this.markTimer ??= requestContext.outside(() => setTimeout(() => this.track(this.markWaiting()), MARK_AFTER_MS).unref());
+  }
+
+  /** The marks waiting, now; what fails to be marked is left to the relay (published again, dropped as a duplicate). */
+  private async markWaiting(): Promise<void> {
+    clearTimeout(this.markTimer);
+    this.markTimer = undefined;
+    const { ids, startedAt } = this.unmarked;
+    if (ids.length === 0) return;
+    this.unmarked = { ids: [], startedAt: [] };
+    const now = performance.now();
+    // `published_at` says when each one's publication began, on the database's clock.
+    await this.database.affected(MARK_PUBLISHED, [ids, startedAt.map((at) => now - at)]).then(
+      () => undefined,
+      (error: unknown) => this.leftToRelay(ids.length, error),
+    );
   }
 
   /** One event to JetStream, with the event's id as its msgID (a second publish of it is dropped as a duplicate). */
@@ -190,12 +236,14 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
    */
   relayOnce(): Promise<{ read: number; published: number }> {
     // A failure closes the connection rather than reusing it (withConnection), which also ends its transaction.
+    // Rows this process published and is about to mark are not published again (another process's round may).
+    const waiting = this.unmarked.ids.length > 0 ? `AND id <> ALL(${uuidArray(this.unmarked.ids)})` : '';
     return this.database.withConnection(async (connection) => {
       const [, rows] = await connection.statements<OutboxRow>([
         'BEGIN',
         // Rows JetStream did not take wait for their retry_at, so that the rows behind them go ahead meanwhile.
         `SELECT id, subject, envelope, headers FROM outbox
-          WHERE published_at IS NULL AND set_aside_at IS NULL AND (retry_at IS NULL OR retry_at <= now())
+          WHERE published_at IS NULL AND set_aside_at IS NULL AND (retry_at IS NULL OR retry_at <= now()) ${waiting}
           ORDER BY created_at, id LIMIT ${BATCH_SIZE} FOR UPDATE SKIP LOCKED`,
       ]);
       if (rows.length === 0) {
@@ -469,9 +517,11 @@ function bySecrecy(published: ReadonlyArray<{ id: string; subject: string }>): {
 // round holds (it took the row while it was dispatched, and waits for its acknowledgements) is left to that round,
 // which marks it, rather than waited for on a pooled connection; a row a round marked already keeps its mark.
 // $2: the milliseconds since the dispatch began.
+// Rows a relay's round holds are skipped: it marks them itself.
 const MARK_PUBLISHED = prepared(
-  `UPDATE outbox SET published_at = now() - $2 * interval '1 millisecond'
-    WHERE id IN (SELECT id FROM outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED)`,
+  `UPDATE outbox o SET published_at = now() - marked.elapsed * interval '1 millisecond'
+     FROM unnest($1::uuid[], $2::float8[]) AS marked (id, elapsed)
+    WHERE o.id = marked.id AND o.id IN (SELECT id FROM outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED)`,
 );
 const DELETE_PUBLISHED = prepared('DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE id = ANY($1::uuid[]) FOR UPDATE SKIP LOCKED)');
 const NOTIFY_RELAYS = prepared('SELECT pg_notify($1, $2)');
