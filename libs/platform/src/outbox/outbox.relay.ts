@@ -513,11 +513,10 @@ function bySecrecy(published: ReadonlyArray<{ id: string; subject: string }>): {
   return { secret, kept };
 }
 
-// A dispatched event's mark (every event a process commits runs one: B3), prepared on each connection. A row a relay's
-// round holds (it took the row while it was dispatched, and waits for its acknowledgements) is left to that round,
-// which marks it, rather than waited for on a pooled connection; a row a round marked already keeps its mark.
-// $2: the milliseconds since the dispatch began.
-// Rows a relay's round holds are skipped: it marks them itself.
+// The marks of a process's dispatched events (markWaiting), prepared on each connection. A row a relay's round holds
+// (it took the row while it was dispatched, and waits for its acknowledgements) is left to that round, which marks it,
+// rather than waited for on a pooled connection; a row a round marked already keeps its mark.
+// $1: the rows; $2: for each, the milliseconds since its publication began.
 const MARK_PUBLISHED = prepared(
   `UPDATE outbox o SET published_at = now() - marked.elapsed * interval '1 millisecond'
      FROM unnest($1::uuid[], $2::float8[]) AS marked (id, elapsed)

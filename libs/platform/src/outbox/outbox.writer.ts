@@ -218,6 +218,6 @@ function fromRowStatement(ctes: string, before: number, version: string, data: R
   return statement;
 }
 
-// Every event a service records runs one of them (two a finder's message: B3), so each connection keeps it prepared.
+// Most events a service records run one of them (`record`), so each connection keeps it prepared.
 const RECORD = prepared(`WITH ${recordedRow(0, false)}`);
 const RECORD_AND_NOTIFY = prepared(`WITH ${recordedRow(0, true)}`);
