@@ -550,8 +550,9 @@ describe('transactional outbox', () => {
       await expectEventually(() => expect(events.every((event) => created.arrived.has(event.id))).toBe(true), { timeoutMs: 3000, intervalMs: 5 });
       await expectEventually(async () => expect(await Promise.all(events.map((event) => publishedAt(event.id)))).toEqual(events.map(() => expect.any(Date))), { timeoutMs: 3000, intervalMs: 10 });
       const marks = affected.mock.calls.filter(([sql]) => (typeof sql === 'string' ? sql : sql.text).startsWith('UPDATE outbox o SET published_at'));
-      expect(marks).toHaveLength(1);
-      expect(marks[0][1]?.[0]).toEqual(events.map((event) => event.id));
+      // One statement for all five (two if a slow machine spread them over more than 100 ms), where each took one.
+      expect(marks.length).toBeLessThanOrEqual(2);
+      expect(marks.flatMap(([, parameters]) => parameters?.[0] as string[])).toEqual(events.map((event) => event.id));
       // Each row says when its publication began, not when the mark was written (up to 100 ms later).
       for (const event of events) expect((await publishedAt(event.id))!.getTime()).toBeLessThanOrEqual(committed.getTime() + 50);
       created.stop();
