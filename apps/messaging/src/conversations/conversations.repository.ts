@@ -82,11 +82,12 @@ const threadLock = (itemCodeSql: string): string => `pg_advisory_xact_lock(hasht
 const INSERT_CONVERSATION = prepared(
   `INSERT INTO conversations (item_code, finder_token_hash, finder_email, finder_language) VALUES ($1, $2, $3, $4) RETURNING ${CONVERSATION_COLUMNS}`,
 );
-// A message row as a change's last CTE: the conversation's id from `t`, which returns it only once the item's thread
-// lock is held, so the insert's id (its identity default, drawn as the insert takes that row) is drawn after the lock
-// and the item's messages draw their ids in the order they commit, whatever their conversation.
-const messageRow = (values: string): string =>
-  `change AS (INSERT INTO messages AS m (conversation_id, author, content, location_lat, location_lon, location_accuracy_m, location_precise)
+// A message row after the conversation's row `c` (RowChange's last CTEs): `t` returns the conversation's id only once the
+// item's thread lock is held, so the insert's id (its identity default, drawn as the insert takes that row) is drawn
+// after the lock and the item's messages draw their ids in the order they commit, whatever their conversation.
+const lockedMessageRow = (values: string): string =>
+  `t AS (SELECT c.id, ${threadLock('c.item_code')} AS locked FROM c),
+        change AS (INSERT INTO messages AS m (conversation_id, author, content, location_lat, location_lon, location_accuracy_m, location_precise)
               SELECT t.id, ${values} FROM t RETURNING ${MESSAGE_COLUMNS})`;
 // A message in a conversation (RowChange): its row is updated first, and only while it takes the message (open,
 // and for a finder's message not left): the update waits for a hand-over's close or a "forget me" under way and then
@@ -94,15 +95,12 @@ const messageRow = (values: string): string =>
 // (both are the statement's `now()`). Then the thread lock and the message. No row for a message refused.
 const MESSAGE_CHANGE = `c AS (UPDATE conversations SET last_message_at = now()
                WHERE id = $1 AND closed_at IS NULL AND ($2::text = 'owner' OR finder_left_at IS NULL) RETURNING id, item_code),
-        t AS (SELECT c.id, ${threadLock('c.item_code')} AS locked FROM c),
-        ${messageRow('$2, $3, $4, $5, $6, $7')}`;
+        ${lockedMessageRow('$2, $3, $4, $5, $6, $7')}`;
 // A finder's first message and the conversation it opens (RowChange; what every message of B3 runs): the new
 // conversation's row (its id given, its last message now), the thread lock, then the message.
 const FIRST_MESSAGE_CHANGE = `c AS (INSERT INTO conversations (id, item_code, finder_token_hash, finder_language, last_message_at)
                VALUES ($1, $2, $3, $4, now()) RETURNING id, item_code),
-        t AS (SELECT c.id, ${threadLock('c.item_code')} AS locked FROM c),
-        ${messageRow("'finder', $5, NULL::float8, NULL::float8, NULL::integer, NULL::boolean")}`;
-const INSERT_MESSAGE = prepared(`WITH ${MESSAGE_CHANGE} SELECT change.* FROM change`);
+        ${lockedMessageRow("'finder', $5, NULL::float8, NULL::float8, NULL::integer, NULL::boolean")}`;
 // The item of the conversation `$2`, for a stamp's thread lock.
 const ITEM_OF_CONVERSATION_2 = 'SELECT item_code FROM conversations WHERE id = $2';
 // A receipt's stamp: `column` set to now on the messages `where` picks (`u`), all under one new version from the
@@ -234,11 +232,6 @@ export class ConversationsRepository {
   /** The finder's address, while they have not left the conversation (false once they have: it is forgotten). */
   async setFinderEmail(conversationId: string, email: string): Promise<boolean> {
     return (await this.database.affected('UPDATE conversations SET finder_email = $2 WHERE id = $1 AND finder_left_at IS NULL', [conversationId, email])) > 0;
-  }
-
-  /** The message, or null when the conversation no longer takes it (closed, or its finder left, meanwhile). */
-  async insertMessage(transaction: Transaction, message: NewMessage): Promise<MessageRow | null> {
-    return (await this.database.one<MessageRow>(INSERT_MESSAGE, messageParameters(message), transaction)) ?? null;
   }
 
   /**

@@ -3,6 +3,7 @@ import type { ItemOwner, ItemOwnersRepository } from '../item-owners/item-owners
 import type { ConversationRow, ConversationsRepository, MessageRow, NewMessage } from './conversations.repository';
 import type { ReplyAddressesRepository } from '../relay/reply-addresses.repository';
 import { ErasedConversations } from './erased-conversations';
+import { NewMessages } from './new-messages';
 import { ConversationsService } from './conversations.service';
 import { hashFinderToken, RESUME_LINK_IDLE_MS, resumeLinkAlive } from './finder-tokens';
 import { finderLabels, threadCaller, toMessage } from './thread';
@@ -68,7 +69,6 @@ function setUp({
     markRepliesRead: jest.fn(async () => [{ conversationId: first.id, messageIds: [4], version: 9 }]),
     deliveredChange: jest.fn((conversationId: string, messageId: number) => ({ ctes: 'delivered', parameters: [conversationId, messageId] })),
     insertConversation: jest.fn(async () => second),
-    insertMessage: jest.fn(async (_: Transaction, written: { conversationId: string; author: 'finder' | 'owner' }) => message(7, written.author, written.conversationId)),
     messageChange: jest.fn((written: NewMessage) => ({ ctes: 'message', parameters: [written] })),
     firstMessageChange: jest.fn((opened: { id: string }, content: string) => ({ ctes: 'first message', parameters: [opened, content] })),
     setFinderEmail: jest.fn(async () => true),
@@ -94,6 +94,7 @@ function setUp({
     idempotencyKeys as unknown as IdempotencyKeys,
     new ErasedConversations(repository as unknown as ConversationsRepository, outbox as unknown as OutboxWriter),
     replyAddresses as unknown as ReplyAddressesRepository,
+    new NewMessages(repository as unknown as ConversationsRepository, outbox as unknown as OutboxWriter),
   );
   return { service, repository, outbox, idempotencyKeys, replyAddresses };
 }

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type MessageAuthor, type RpcRequest, type RpcResponse, type ThreadAccess, type ThreadMessage, type UserLanguage } from '@homing/contracts';
-import { IdempotencyKeys, OutboxWriter, RpcError, type RowChange, type Transaction } from '@homing/platform';
+import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type RpcResponse, type ThreadAccess, type ThreadMessage, type UserLanguage } from '@homing/contracts';
+import { IdempotencyKeys, OutboxWriter, RpcError, type Transaction } from '@homing/platform';
 import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ErasedConversations } from './erased-conversations';
-import { ConversationsRepository, type ConversationRow, type MessageRow, type ReceiptChange } from './conversations.repository';
+import { ConversationsRepository, type ConversationRow, type ReceiptChange } from './conversations.repository';
+import { CONVERSATION_CLOSED, messageRefused, NewMessages } from './new-messages';
 import { hashFinderToken, newFinderToken, resumeLinkAlive } from './finder-tokens';
 import { asReadBy, finderLabels, sharesContactDetails, threadCaller, toMessage, withOtherSide } from './thread';
 import { ReplyAddressesRepository } from '../relay/reply-addresses.repository';
 
-// A message's id is its `messaging.message.created.v1`'s messageId and version.
-const MESSAGE_ID_IN_EVENT = { version: 'id', data: { messageId: 'id' } } as const;
 // A receipt's stamp: the messages it stamped, and the version it drew as its event's.
 const RECEIPT_IN_EVENT = { version: 'version', data: { messageIds: 'ids' } } as const;
 const ITEM_NOT_FOUND = () => RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
@@ -19,8 +18,6 @@ const OWN_ITEM = () => RpcError.forbidden(ResponseCode.CANNOT_FIND_YOUR_OWN_ITEM
 const RESUME_LINK_EXPIRED = () =>
   new RpcError({ status: 422, response_code: ResponseCode.RESUME_LINK_EXPIRED, message: 'This link to a conversation has expired. Ask for a new one with the address you wrote with.' });
 const FORBIDDEN = () => RpcError.forbidden(ResponseCode.FORBIDDEN, 'Only the owner and the finder who wrote can read this conversation.');
-export const CONVERSATION_CLOSED = () =>
-  new RpcError({ status: 409, response_code: ResponseCode.CONVERSATION_CLOSED, message: 'The item was handed over: this conversation takes no more messages.' });
 const FINDER_LEFT = () => new RpcError({ status: 409, response_code: ResponseCode.FINDER_LEFT, message: 'The finder deleted this conversation: they cannot be answered any more.' });
 
 @Injectable()
@@ -32,6 +29,7 @@ export class ConversationsService {
     private readonly idempotencyKeys: IdempotencyKeys,
     private readonly erasedConversations: ErasedConversations,
     private readonly replyAddresses: ReplyAddressesRepository,
+    private readonly newMessages: NewMessages,
   ) {}
 
   /**
@@ -93,7 +91,7 @@ export class ConversationsService {
       const change = finderToken
         ? this.conversations.firstMessageChange({ id: conversationId, itemCode: item.itemCode, finderTokenHash: hashFinderToken(finderToken), finderLanguage: request.language ?? 'en' }, request.content)
         : this.conversations.messageChange({ conversationId, author, content: request.content });
-      const posted = await this.recordMessage(transaction, change, item, conversationId, author);
+      const posted = await this.newMessages.record(transaction, change, item, conversationId, author);
       return { message: toMessage(posted), ...(finderToken ? { finder_token: finderToken } : {}) };
     };
     return idempotent ? this.idempotencyKeys.run(idempotent, post) : post(undefined);
@@ -110,21 +108,7 @@ export class ConversationsService {
     if (caller.role !== 'finder') throw new RpcError({ status: 403, response_code: ResponseCode.FORBIDDEN, message: 'Only the finder of a conversation shares a place, with their finder token.' });
     if (caller.conversation.closed_at) throw CONVERSATION_CLOSED();
     const change = this.conversations.messageChange({ conversationId: caller.conversation.id, author: 'finder', content: '', location: roundSharedLocation(request.location) });
-    return { message: toMessage(await this.recordMessage(undefined, change, item, caller.conversation.id, 'finder')) };
-  }
-
-  /** A message and its `messaging.message.created.v1`, in one statement; refused when its conversation no longer takes it. */
-  private async recordMessage(transaction: Transaction | undefined, change: RowChange<MessageRow>, item: ItemOwner, conversationId: string, author: MessageAuthor): Promise<MessageRow> {
-    const posted = await this.outbox.recordFromRow(
-      transaction,
-      change,
-      'messaging.message.created.v1',
-      { itemCode: item.itemCode, conversationId, author, ownerUserId: item.ownerUserId },
-      item.itemCode,
-      MESSAGE_ID_IN_EVENT,
-    );
-    if (!posted) throw messageRefused(await this.conversations.findById(conversationId), author);
-    return posted.row;
+    return { message: toMessage(await this.newMessages.record(undefined, change, item, caller.conversation.id, 'finder')) };
   }
 
   /**
@@ -403,11 +387,6 @@ export class ConversationsService {
  * Why a conversation did not take a message that was checked against it a moment before: it was closed by a hand-over,
  * or its finder left (a finder's own message racing their "forget me"), or it is gone, in the meantime.
  */
-export function messageRefused(conversation: ConversationRow | null, author: MessageAuthor): RpcError {
-  if (conversation?.closed_at) return CONVERSATION_CLOSED();
-  if (conversation && author === 'finder') return RpcError.forbidden(ResponseCode.FORBIDDEN, 'This conversation was deleted by its finder.');
-  return RpcError.notFound(ResponseCode.NOT_FOUND, 'No such conversation about this item.');
-}
 
 // `finder_left` only when true, so answers about finders still there read as before.
 function finderDetailsOf(conversation: ConversationRow | null): FinderDetails {

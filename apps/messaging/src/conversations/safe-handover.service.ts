@@ -4,7 +4,7 @@ import { HANDOVER_MAX_TRIES_PER_ITEM_PER_HOUR, HANDOVER_MAX_WRONG_PER_HOUR, pars
 import { OutboxWriter, RpcError } from '@homing/platform';
 import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ConversationsRepository, type ConversationRow, type ReceiptChange } from './conversations.repository';
-import { CONVERSATION_CLOSED } from './conversations.service';
+import { CONVERSATION_CLOSED } from './new-messages';
 import { hashFinderToken } from './finder-tokens';
 import { currentHandoverCode, isHandoverCode } from './handover-codes';
 import { sharesContactDetails, threadCaller } from './thread';

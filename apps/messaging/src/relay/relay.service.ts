@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ResponseCode, type MessageAuthor, type RelayRecipient, type RpcRequest, type RpcResponse } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError } from '@homing/platform';
 import { ConversationsRepository, type ConversationRow } from '../conversations/conversations.repository';
-import { CONVERSATION_CLOSED, messageRefused } from '../conversations/conversations.service';
+import { CONVERSATION_CLOSED, NewMessages } from '../conversations/new-messages';
 import { hashFinderToken, newFinderToken } from '../conversations/finder-tokens';
 import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ReplyAddressesRepository } from './reply-addresses.repository';
@@ -31,6 +31,7 @@ export class RelayService {
     private readonly replyAddresses: ReplyAddressesRepository,
     private readonly outbox: OutboxWriter,
     private readonly idempotencyKeys: IdempotencyKeys,
+    private readonly newMessages: NewMessages,
   ) {}
 
   /** Whether the address takes mail now (asked at `RCPT TO`), and the tag it is about, for the spam limits. */
@@ -63,8 +64,7 @@ export class RelayService {
           finderEmail: request.from,
           finderLanguage: request.language ?? 'en',
         }));
-      const row = await this.conversations.insertMessage(manager, { conversationId: conversation.id, author, content: request.content });
-      if (!row) throw messageRefused(await this.conversations.findById(conversation.id), author);
+      const row = await this.newMessages.record(manager, this.conversations.messageChange({ conversationId: conversation.id, author, content: request.content }), item, conversation.id, author);
       const messageId = Number(row.id);
       if (!existing) {
         await this.outbox.record(
@@ -74,12 +74,6 @@ export class RelayService {
           { aggregateId: item.itemCode, version: await this.conversations.nextThreadVersion(manager) },
         );
       }
-      await this.outbox.record(
-        manager,
-        'messaging.message.created.v1',
-        { itemCode: item.itemCode, conversationId: conversation.id, messageId, author, ownerUserId: item.ownerUserId },
-        { aggregateId: item.itemCode, version: messageId },
-      );
       return { itemCode: item.itemCode, conversationId: conversation.id, messageId, author };
     });
   }
