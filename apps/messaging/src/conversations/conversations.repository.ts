@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageAuthor, SharedLocation, UserLanguage } from '@homing/contracts';
 import { Database, prepared, type RowChange, type Transaction } from '@homing/platform';
+import { activatedItemCte } from '../item-owners/item-owners.repository';
 
 export interface ConversationRow {
   id: string;
@@ -33,6 +34,11 @@ export interface MessageRow {
   location_lon: number | null;
   location_accuracy_m: number | null;
   location_precise: boolean | null;
+}
+
+/** A finder's first message, with the owner of the item its conversation is about (for its event). */
+export interface FirstMessageRow extends MessageRow {
+  owner_user_id: string;
 }
 
 /** Messages of one conversation whose receipts one change stamped, and that change's version. */
@@ -85,10 +91,10 @@ const INSERT_CONVERSATION = prepared(
 // A message row after the conversation's row `c` (RowChange's last CTEs): `t` returns the conversation's id only once the
 // item's thread lock is held, so the insert's id (its identity default, drawn as the insert takes that row) is drawn
 // after the lock and the item's messages draw their ids in the order they commit, whatever their conversation.
-const lockedMessageRow = (values: string): string =>
+const lockedMessageRow = (values: string, alsoReturning = ''): string =>
   `t AS (SELECT c.id, ${threadLock('c.item_code')} AS locked FROM c),
         change AS (INSERT INTO messages AS m (conversation_id, author, content, location_lat, location_lon, location_accuracy_m, location_precise)
-              SELECT t.id, ${values} FROM t RETURNING ${MESSAGE_COLUMNS})`;
+              SELECT t.id, ${values} FROM t RETURNING ${MESSAGE_COLUMNS}${alsoReturning})`;
 // A message in a conversation (RowChange): its row is updated first, and only while it takes the message (open,
 // and for a finder's message not left): the update waits for a hand-over's close or a "forget me" under way and then
 // reads their outcome, so no message lands in a conversation closed or forgotten meanwhile. Its time is the message's
@@ -96,11 +102,13 @@ const lockedMessageRow = (values: string): string =>
 const MESSAGE_CHANGE = `c AS (UPDATE conversations SET last_message_at = now()
                WHERE id = $1 AND closed_at IS NULL AND ($2::text = 'owner' OR finder_left_at IS NULL) RETURNING id, item_code),
         ${lockedMessageRow('$2, $3, $4, $5, $6, $7')}`;
-// A finder's first message and the conversation it opens (RowChange; what every message of B3 runs): the new
-// conversation's row (its id given, its last message now), the thread lock, then the message.
-const FIRST_MESSAGE_CHANGE = `c AS (INSERT INTO conversations (id, item_code, finder_token_hash, finder_language, last_message_at)
-               VALUES ($1, $2, $3, $4, now()) RETURNING id, item_code),
-        ${lockedMessageRow("'finder', $5, NULL::float8, NULL::float8, NULL::integer, NULL::boolean")}`;
+// A finder's first message and the conversation it opens (RowChange; what every message of B3 runs): the item found
+// in the same statement (none: nothing written), the new conversation's row (its id given, its last message now), the
+// thread lock, then the message, with the item's owner for its event.
+const FIRST_MESSAGE_CHANGE = `${activatedItemCte('i', '$2')},
+        c AS (INSERT INTO conversations (id, item_code, finder_token_hash, finder_language, last_message_at)
+               SELECT $1, i.item_code, $3, $4, now() FROM i RETURNING id, item_code),
+        ${lockedMessageRow("'finder', $5, NULL::float8, NULL::float8, NULL::integer, NULL::boolean", ', (SELECT owner_user_id FROM i) AS owner_user_id')}`;
 // The item of the conversation `$2`, for a stamp's thread lock.
 const ITEM_OF_CONVERSATION_2 = 'SELECT item_code FROM conversations WHERE id = $2';
 // A receipt's stamp: `column` set to now on the messages `where` picks (`u`), all under one new version from the
@@ -244,9 +252,10 @@ export class ConversationsRepository {
 
   /**
    * A finder's first message with the conversation it opens (its id chosen by the caller, no address yet), as a
-   * change for `OutboxWriter.recordFromRow`: both rows and the event in one statement.
+   * change for `OutboxWriter.recordFromRow`: the item (activated, not deleted) found, both rows and the event in one
+   * statement, the row carrying the item's owner. No row when there is no such item.
    */
-  firstMessageChange(conversation: { id: string; itemCode: string; finderTokenHash: string; finderLanguage: UserLanguage }, content: string): RowChange<MessageRow> {
+  firstMessageChange(conversation: { id: string; itemCode: string; finderTokenHash: string; finderLanguage: UserLanguage }, content: string): RowChange<FirstMessageRow> {
     return { ctes: FIRST_MESSAGE_CHANGE, parameters: [conversation.id, conversation.itemCode, conversation.finderTokenHash, conversation.finderLanguage, content] };
   }
 

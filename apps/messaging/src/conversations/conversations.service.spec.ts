@@ -79,11 +79,12 @@ function setUp({
     countUnread: jest.fn(async () => 2),
   };
   const itemOwners = { findByCode: jest.fn(async () => owner) };
-  // The message's row, as the statement the change is part of would return it (message 7 in the change's conversation).
-  const recordFromRow = jest.fn(async (_: Transaction | undefined, _change: unknown, _subject: string, data: { conversationId: string; author: 'finder' | 'owner' }) => ({
-    row: message(7, data.author, data.conversationId),
-    event: {},
-  }));
+  // The message's row, as the statement the change is part of would return it (message 7 in the change's conversation);
+  // a first message's statement finds the item itself, and writes nothing without one.
+  const recordFromRow = jest.fn(async (_: Transaction | undefined, change: { ctes: string }, _subject: string, data: { conversationId: string; author: 'finder' | 'owner' }) => {
+    if (change.ctes === 'first message') return owner ? { row: { ...message(7, 'finder', data.conversationId), owner_user_id: owner.ownerUserId }, event: {} } : null;
+    return { row: message(7, data.author, data.conversationId), event: {} };
+  });
   const outbox = { record: jest.fn(), recordFromRow };
   const replyAddresses = { mintForFinder: jest.fn(async () => 'abcdefghijklmnopqrstuvwxyz') };
   const idempotencyKeys = { run: jest.fn((_: unknown, work: (m: Transaction) => Promise<unknown>) => work(manager)) };
@@ -96,30 +97,49 @@ function setUp({
     replyAddresses as unknown as ReplyAddressesRepository,
     new NewMessages(repository as unknown as ConversationsRepository, outbox as unknown as OutboxWriter),
   );
-  return { service, repository, outbox, idempotencyKeys, replyAddresses };
+  return { service, repository, outbox, idempotencyKeys, replyAddresses, itemOwners };
 }
 
 const post = (overrides: Partial<Parameters<ConversationsService['postMessage']>[0]> = {}) => ({ code: CODE, content: 'Found your keys', viewerUserId: null, ...overrides });
 
 describe('ConversationsService', () => {
   it('opens a conversation for a finder without a token, answers its token, and records the message’s event', async () => {
-    const { service, repository, outbox } = setUp();
+    const { service, repository, outbox, itemOwners } = setUp();
     const answer = await service.postMessage(post());
     expect(answer.finder_token).toMatch(/^[A-Za-z0-9_-]{22}$/);
     const [[opened, content]] = repository.firstMessageChange.mock.calls;
     expect(opened).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), itemCode: CODE, finderTokenHash: hashFinderToken(answer.finder_token as string), finderLanguage: 'en' });
     expect(content).toBe('Found your keys');
     expect(answer.message).toMatchObject({ id: 7, author: 'finder', conversation_id: opened.id, is_read: false });
-    // No key: the statement runs on its own, the message's id as the event's messageId and version.
+    // No key: the statement runs on its own and finds the item itself (nothing is read before it), the message's id
+    // as the event's messageId and version, the item's owner from the same row.
     expect(outbox.recordFromRow).toHaveBeenCalledWith(
       undefined,
       { ctes: 'first message', parameters: [opened, content] },
       'messaging.message.created.v1',
-      { itemCode: CODE, conversationId: opened.id, author: 'finder', ownerUserId: OWNER },
+      { itemCode: CODE, conversationId: opened.id, author: 'finder' },
       CODE,
-      { version: 'id', data: { messageId: 'id' } },
+      { version: 'id', data: { messageId: 'id', ownerUserId: 'owner_user_id' } },
     );
+    expect(itemOwners.findByCode).not.toHaveBeenCalled();
     expect(repository.transaction).not.toHaveBeenCalled();
+  });
+
+  it('opens a conversation for a signed-in finder who is not of the item, once the item says so', async () => {
+    const { service, repository, outbox, itemOwners } = setUp();
+    const answer = await service.postMessage(post({ viewerUserId: STRANGER }));
+    expect(itemOwners.findByCode).toHaveBeenCalledWith(CODE);
+    expect(answer).toEqual({ message: expect.objectContaining({ author: 'finder' }), finder_token: expect.any(String) });
+    expect(repository.firstMessageChange).toHaveBeenCalledTimes(1);
+    expect(outbox.recordFromRow).toHaveBeenCalledWith(undefined, expect.anything(), 'messaging.message.created.v1', expect.anything(), CODE, { version: 'id', data: { messageId: 'id', ownerUserId: 'owner_user_id' } });
+  });
+
+  it('writes nothing for a first message to a code that is no tag’s, and asks nothing for one that cannot be', async () => {
+    const { service, outbox } = setUp({ owner: null });
+    await expect(service.postMessage(post())).rejects.toMatchObject({ body: { status: 404, response_code: 'ITEM_NOT_FOUND' } });
+    expect(outbox.recordFromRow).toHaveBeenCalledTimes(1);
+    await expect(service.postMessage(post({ code: 'not-a-code' }))).rejects.toMatchObject({ body: { status: 404, response_code: 'ITEM_NOT_FOUND' } });
+    expect(outbox.recordFromRow).toHaveBeenCalledTimes(1);
   });
 
   it('writes a finder with a token into their own conversation, with no new token', async () => {
@@ -257,7 +277,7 @@ describe('ConversationsService', () => {
     const { service, idempotencyKeys, outbox } = setUp();
     await service.postMessage(post({ idempotencyKey: 'k1' }));
     expect(idempotencyKeys.run).toHaveBeenCalledWith(expect.objectContaining({ caller: `item:${CODE}`, key: 'k1' }), expect.any(Function));
-    expect(outbox.recordFromRow).toHaveBeenCalledWith(manager, expect.anything(), 'messaging.message.created.v1', expect.anything(), CODE, { version: 'id', data: { messageId: 'id' } });
+    expect(outbox.recordFromRow).toHaveBeenCalledWith(manager, expect.anything(), 'messaging.message.created.v1', expect.anything(), CODE, { version: 'id', data: { messageId: 'id', ownerUserId: 'owner_user_id' } });
   });
 });
 

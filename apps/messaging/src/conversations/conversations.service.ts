@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type RpcRequest, type RpcResponse, type ThreadAccess, type ThreadMessage, type UserLanguage } from '@homing/contracts';
+import { parseTagCode, ResponseCode, resumeTokenSchema, roundSharedLocation, type CreateMessageResponse, type FinderDetails, type FinderTokenResponse, type FoundItems, type Message, type MessageAuthor, type RpcRequest, type RpcResponse, type ThreadAccess, type ThreadMessage, type UserLanguage } from '@homing/contracts';
 import { IdempotencyKeys, OutboxWriter, RpcError, type Transaction } from '@homing/platform';
 import { ItemOwnersRepository, ownsItem, type ItemOwner } from '../item-owners/item-owners.repository';
 import { ErasedConversations } from './erased-conversations';
@@ -65,36 +65,65 @@ export class ConversationsService {
    * cannot write first. With an idempotency key, a retry gets the first answer.
    */
   async postMessage(request: RpcRequest<'messaging.rpc.post-message'>): Promise<CreateMessageResponse> {
+    // An anonymous finder's first message (every finder's first, and each of B3's) needs nothing read before it: the
+    // statement that writes it finds the item, one round trip in all.
+    if (!request.viewerUserId && !request.finderToken) return this.postFirstMessage(request);
     const item = await this.activatedItem(request.code);
     const caller = threadCaller(item, request.viewerUserId, await this.finderConversation(item, request.finderToken));
     const author = caller.role === 'owner' ? 'owner' : 'finder';
     if (caller.role === 'finder') await this.keepLanguage(caller.conversation, request.language);
-    const idempotent = request.idempotencyKey
-      ? {
-          operation: 'messaging.post-message',
-          // Keys are per caller; a finder without a token yet is known only by the item they write about.
-          caller: request.viewerUserId ?? (caller.role === 'finder' ? `finder:${caller.conversation.id}` : `item:${item.itemCode}`),
-          key: request.idempotencyKey,
-          request: { code: item.itemCode, content: request.content, conversationId: request.conversationId ?? null, author },
-        }
-      : null;
-
-    // One statement writes the message (with the conversation it opens) and its event; with a key, in the key's
-    // transaction, without one on its own (atomic as it is).
-    const post = async (transaction: Transaction | undefined): Promise<CreateMessageResponse> => {
+    // Keys are per caller; a finder without a token yet is known only by the item they write about.
+    const keyCaller = request.viewerUserId ?? (caller.role === 'finder' ? `finder:${caller.conversation.id}` : `item:${item.itemCode}`);
+    return this.postIdempotently(request, item.itemCode, keyCaller, author, async (transaction) => {
       // Where it goes is decided once the key is claimed: a retry of a message stored before its conversation closed,
       // or before its finder left, gets the first answer (the message is in), not the refusal a new message gets.
       const target = caller.role === 'owner' ? await this.ownerTarget(item, request.conversationId) : caller.role === 'finder' ? caller.conversation : null;
-      if (target?.closed_at) throw CONVERSATION_CLOSED();
-      const finderToken = target ? undefined : newFinderToken();
-      const conversationId = target?.id ?? randomUUID();
-      const change = finderToken
-        ? this.conversations.firstMessageChange({ id: conversationId, itemCode: item.itemCode, finderTokenHash: hashFinderToken(finderToken), finderLanguage: request.language ?? 'en' }, request.content)
-        : this.conversations.messageChange({ conversationId, author, content: request.content });
-      const posted = await this.newMessages.record(transaction, change, item, conversationId, author);
-      return { message: toMessage(posted), ...(finderToken ? { finder_token: finderToken } : {}) };
+      if (!target) return this.openConversation(transaction, item.itemCode, request);
+      if (target.closed_at) throw CONVERSATION_CLOSED();
+      const change = this.conversations.messageChange({ conversationId: target.id, author, content: request.content });
+      return { message: toMessage(await this.newMessages.record(transaction, change, item, target.id, author)) };
+    });
+  }
+
+  /** A message from a finder with no token and no account: the first of a conversation it opens. */
+  private async postFirstMessage(request: RpcRequest<'messaging.rpc.post-message'>): Promise<CreateMessageResponse> {
+    const itemCode = parseTagCode(request.code);
+    if (!itemCode) throw ITEM_NOT_FOUND();
+    return this.postIdempotently(request, itemCode, `item:${itemCode}`, 'finder', (transaction) => this.openConversation(transaction, itemCode, request));
+  }
+
+  /**
+   * A finder's first message, the conversation it opens and its event in one statement, which finds the item too
+   * (ITEM_NOT_FOUND when there is none: nothing written); answers the conversation's new finder token with it.
+   */
+  private async openConversation(transaction: Transaction | undefined, itemCode: string, request: RpcRequest<'messaging.rpc.post-message'>): Promise<CreateMessageResponse> {
+    const finderToken = newFinderToken();
+    const conversationId = randomUUID();
+    const opened = { id: conversationId, itemCode, finderTokenHash: hashFinderToken(finderToken), finderLanguage: request.language ?? 'en' };
+    const posted = await this.newMessages.recordFirst(transaction, this.conversations.firstMessageChange(opened, request.content), itemCode, conversationId);
+    if (!posted) throw ITEM_NOT_FOUND();
+    return { message: toMessage(posted), finder_token: finderToken };
+  }
+
+  /**
+   * `post` in the idempotency key's transaction, so a retry gets the first answer; without a key on its own, its one
+   * statement atomic as it is.
+   */
+  private postIdempotently(
+    request: RpcRequest<'messaging.rpc.post-message'>,
+    itemCode: string,
+    caller: string,
+    author: MessageAuthor,
+    post: (transaction: Transaction | undefined) => Promise<CreateMessageResponse>,
+  ): Promise<CreateMessageResponse> {
+    if (!request.idempotencyKey) return post(undefined);
+    const idempotent = {
+      operation: 'messaging.post-message',
+      caller,
+      key: request.idempotencyKey,
+      request: { code: itemCode, content: request.content, conversationId: request.conversationId ?? null, author },
     };
-    return idempotent ? this.idempotencyKeys.run(idempotent, post) : post(undefined);
+    return this.idempotencyKeys.run(idempotent, post);
   }
 
   /**

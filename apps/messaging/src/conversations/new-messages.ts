@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ResponseCode, type MessageAuthor } from '@homing/contracts';
 import { OutboxWriter, RpcError, type RowChange, type Transaction } from '@homing/platform';
-import { ConversationsRepository, type ConversationRow, type MessageRow } from './conversations.repository';
+import { ConversationsRepository, type ConversationRow, type FirstMessageRow, type MessageRow } from './conversations.repository';
 
 export const CONVERSATION_CLOSED = () =>
   new RpcError({ status: 409, response_code: ResponseCode.CONVERSATION_CLOSED, message: 'The item was handed over: this conversation takes no more messages.' });
@@ -15,6 +15,8 @@ export function messageRefused(conversation: ConversationRow | null, author: Mes
 
 // A message's id is its `messaging.message.created.v1`'s messageId and version.
 const MESSAGE_ID_IN_EVENT = { version: 'id', data: { messageId: 'id' } } as const;
+// A first message's event also takes the item's owner, found by the same statement.
+const FIRST_MESSAGE_IN_EVENT = { version: 'id', data: { messageId: 'id', ownerUserId: 'owner_user_id' } } as const;
 
 /**
  * A message and its `messaging.message.created.v1` in one statement (`OutboxWriter.recordFromRow`: the event takes
@@ -46,5 +48,14 @@ export class NewMessages {
     );
     if (!posted) throw messageRefused(await this.conversations.findById(conversationId), author);
     return posted.row;
+  }
+
+  /**
+   * A finder's first message with the conversation it opens (`ConversationsRepository.firstMessageChange`), the item
+   * found by the same statement; null when there is no such item (activated, not deleted): nothing was written.
+   */
+  async recordFirst(transaction: Transaction | undefined, change: RowChange<FirstMessageRow>, itemCode: string, conversationId: string): Promise<FirstMessageRow | null> {
+    const posted = await this.outbox.recordFromRow(transaction, change, 'messaging.message.created.v1', { itemCode, conversationId, author: 'finder' }, itemCode, FIRST_MESSAGE_IN_EVENT);
+    return posted?.row ?? null;
   }
 }
