@@ -46,7 +46,7 @@ describe('notifications: changes between an event and its e-mail', () => {
       },
     });
     await setup.start({ NOTIFICATIONS_ROLE: 'all' });
-    await setup.consumerExists('messaging.message.created.v1', 'notifications__new-message-mail');
+    await setup.consumerExists('messaging.message.created.v1', 'notifications__new-message');
     await setup.consumerExists('items.item.people-changed.v1', 'notifications__item-people');
     await setup.consumerExists('items.item.scanned.v1', 'notifications__scan-alert-mail');
   });
@@ -64,7 +64,7 @@ describe('notifications: changes between an event and its e-mail', () => {
     await withPush(coOwner);
     const event = finderWrote(code, owner.id);
     await setup.publish(event);
-    await setup.consumerSettled('messaging.message.created.v1', 'notifications__new-message-mail');
+    await setup.consumerSettled('messaging.message.created.v1', 'notifications__new-message');
     const jobId = `email_${event.id}_${coOwner.id}`;
     expect(await jobState(jobId)).toBe('delayed');
     // The owner removes the co-owner before the delayed e-mail is due.
@@ -81,7 +81,7 @@ describe('notifications: changes between an event and its e-mail', () => {
     await withPush(owner);
     const event = finderWrote(code, owner.id);
     await setup.publish(event);
-    await setup.consumerSettled('messaging.message.created.v1', 'notifications__new-message-mail');
+    await setup.consumerSettled('messaging.message.created.v1', 'notifications__new-message');
     const jobId = `email_${event.id}_${owner.id}`;
     expect(await jobState(jobId)).toBe('delayed');
     expect(await setup.rpc('notifications.rpc.set-item-settings', { code, userId: owner.id, email: false })).toEqual({ email: false, push: true });

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import type { Queue } from 'bullmq';
 import type { Client } from 'pg';
 import { RPC_ERROR_HEADER, type DomainEvent, type RpcErrorBody, type UserLanguage } from '@homing/contracts';
 import { expectEventually, linkIn, PushSink, type ServiceProcess, SmtpSink } from '@homing/testing';
+import { RETIRED_DURABLE_CONSUMERS } from '../../apps/notifications/src/persisted-names';
 import { eventOf, NotificationsTestSetup, type TestRecipient } from '../../apps/notifications/test/notifications-test-setup';
 
 const MINUTE = 60_000;
@@ -34,6 +36,8 @@ describe('notifications of new messages', () => {
   let consumer: ServiceProcess;
   // Written before the consumer existed: must never be mailed.
   let before: { owner: { email: string }; event: DomainEvent<'messaging.message.created.v1'> };
+  // Written after the consumers of the old code existed, before this code took over from them: told all the same.
+  let left: { owner: { email: string }; event: DomainEvent<'messaging.message.created.v1'> };
 
   const newOwner = (language: UserLanguage) => {
     const user = { id: randomUUID(), email: `owner-${randomUUID()}@example.test`, language };
@@ -93,17 +97,25 @@ describe('notifications of new messages', () => {
     // A first consumer process declares the streams; its durable consumer is then removed, as if it never existed, and
     // an event is published before the next process creates it anew.
     const first = await start('consumer');
-    await setup.consumerExists('messaging.message.created.v1', 'notifications__new-message-mail');
+    await setup.consumerExists('messaging.message.created.v1', 'notifications__new-message');
     expect(await first.stop()).toBe(0);
     processes.splice(processes.indexOf(first), 1);
-    await jsm.consumers.delete(stream, 'notifications__new-message-mail');
+    await jsm.consumers.delete(stream, 'notifications__new-message');
     // Only the worker runs now, and it consumes no events: the durable consumer stays gone.
-    await expect(jsm.consumers.info(stream, 'notifications__new-message-mail')).rejects.toThrow(/consumer not found/);
+    await expect(jsm.consumers.info(stream, 'notifications__new-message')).rejects.toThrow(/consumer not found/);
     const owner = newOwner('en');
     before = { owner, event: messageEvent({ itemCode: tagCode(), conversationId: randomUUID(), author: 'finder', ownerUserId: owner.id }) };
     await publish(before.event);
+    // The two consumers the old code ran for this subject (e-mail and push apart), as it created them, and a message
+    // they had not handled yet when this code took over: the consumer that took them over starts where they had got to.
+    for (const retired of Object.values(RETIRED_DURABLE_CONSUMERS)) {
+      await jsm.consumers.add(stream, { durable_name: retired, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New, filter_subject: `${namespace}.messaging.message.created.v1` });
+    }
+    const leftOwner = newOwner('en');
+    left = { owner: leftOwner, event: messageEvent({ itemCode: tagCode(), conversationId: randomUUID(), author: 'finder', ownerUserId: leftOwner.id }) };
+    await publish(left.event);
     consumer = await start('consumer');
-    await setup.consumerExists('messaging.message.created.v1', 'notifications__new-message-mail');
+    await setup.consumerExists('messaging.message.created.v1', 'notifications__new-message');
     emailQueue = setup.queue('email');
     pushQueue = setup.queue('push');
     db = setup.db;
@@ -150,7 +162,7 @@ describe('notifications of new messages', () => {
     const other = messageEvent({ itemCode, conversationId: randomUUID(), author: 'finder', ownerUserId: owner.id });
     await publish(other);
     await mail.waitForMails(owner.email, 2);
-    await settled('notifications__new-message-mail');
+    await settled('notifications__new-message');
     await emailJobsSettled();
     expect(mail.mailsTo(owner.email).map((received) => received.messageId)).toEqual([opened.messageId, `<email_${other.id}_${owner.id}@homing>`]);
 
@@ -159,7 +171,7 @@ describe('notifications of new messages', () => {
     await publish(later);
     await mail.waitForMails(owner.email, 3);
     await publish(first, randomUUID());
-    await settled('notifications__new-message-mail');
+    await settled('notifications__new-message');
     await emailJobsSettled();
     expect(mail.mailsTo(owner.email).map((received) => received.messageId)).toEqual([
       opened.messageId,
@@ -203,10 +215,17 @@ describe('notifications of new messages', () => {
   });
 
   it('sends nothing for messages written before its consumer existed', async () => {
-    await settled('notifications__new-message-mail');
+    await settled('notifications__new-message');
     await emailJobsSettled();
     expect(mail.mailsTo(before.owner.email)).toHaveLength(0);
     expect(await emailQueue.getJob(`email_${before.event.id}_${before.event.data.ownerUserId}`)).toBeUndefined();
+  });
+
+  it('tells of a message the consumers it took over had left, starting where they had got to', async () => {
+    const info = await setup.jsm.consumers.info(stream, 'notifications__new-message');
+    expect(info.config).toMatchObject({ deliver_policy: 'by_start_sequence' });
+    const [received] = await mail.waitForMails(left.owner.email);
+    expect(received.messageId).toBe(`<email_${left.event.id}_${left.event.data.ownerUserId}@homing>`);
   });
 
   it('pushes every finder message to each of the owner subscriptions, decrypted by the browser to where to look, once', async () => {
@@ -229,7 +248,7 @@ describe('notifications of new messages', () => {
     expect(new Set([...push.pushesTo(phone), ...push.pushesTo(laptop)].map((each) => each.vapid.token)).size).toBe(1);
 
     await publish(first, randomUUID());
-    await settled('notifications__new-message-push');
+    await settled('notifications__new-message');
     await pushJobsSettled();
     expect(push.pushesTo(phone)).toHaveLength(2);
     expect(push.pushesTo(laptop)).toHaveLength(2);
@@ -247,7 +266,7 @@ describe('notifications of new messages', () => {
     await publish(messageEvent({ itemCode: tagCode(), conversationId, author: 'owner', ownerUserId: owner.id }));
     const [pushed] = await push.waitForPushes(finder);
     expect(pushed.payload).toMatchObject({ kind: 'new-message', author: 'owner' });
-    await settled('notifications__new-message-push');
+    await settled('notifications__new-message');
     await pushJobsSettled();
     expect(push.pushesTo(otherFinder)).toHaveLength(0);
     expect(push.pushesTo(ownerPhone)).toHaveLength(0);

@@ -31,8 +31,7 @@ describe('notifications to the people of an item', () => {
   const finderWrote = (itemCode: string, ownerUserId: string) =>
     eventOf('messaging.message.created.v1', { itemCode, conversationId: randomUUID(), messageId: Math.floor(Math.random() * 1e9), author: 'finder', ownerUserId });
   const settled = async () => {
-    await setup.consumerSettled('messaging.message.created.v1', 'notifications__new-message-mail');
-    await setup.consumerSettled('messaging.message.created.v1', 'notifications__new-message-push');
+    await setup.consumerSettled('messaging.message.created.v1', 'notifications__new-message');
     await setup.jobsSettled('email');
     await setup.jobsSettled('push');
   };
@@ -56,8 +55,7 @@ describe('notifications to the people of an item', () => {
       callback: (_error, msg) => void msg.respond(JSON.stringify({ latestUnreadMessageId: msg.json<{ messageId: number }>().messageId })),
     });
     await setup.start({ NOTIFICATIONS_ROLE: 'all' });
-    await setup.consumerExists('messaging.message.created.v1', 'notifications__new-message-mail');
-    await setup.consumerExists('messaging.message.created.v1', 'notifications__new-message-push');
+    await setup.consumerExists('messaging.message.created.v1', 'notifications__new-message');
     await setup.consumerExists('items.item.people-changed.v1', 'notifications__item-people');
     await setup.consumerExists('items.invitation.created.v1', 'notifications__invitation-mail');
     emailQueue = setup.queue('email');

@@ -48,8 +48,8 @@ export const DURABLE_CONSUMERS = {
   passwordResetMail: 'notifications__password-reset-mail',
   welcomeMail: 'notifications__welcome-mail',
   tagActivatedMail: 'notifications__tag-activated-mail',
-  newMessageMail: 'notifications__new-message-mail',
-  newMessagePush: 'notifications__new-message-push',
+  /** A message was written: its pushes and e-mails (took over the two below that did each apart). */
+  newMessage: 'notifications__new-message',
   resumeLinkMail: 'notifications__resume-link-mail',
   /** Acknowledges a finder's e-mail to a tag's relay address (`messaging.conversation.opened-by-mail.v1`). */
   relayAcknowledgementMail: 'notifications__relay-acknowledgement-mail',
@@ -87,3 +87,14 @@ export const DURABLE_CONSUMERS = {
 
 /** Prefix of BullMQ's Redis keys when `BULLMQ_PREFIX` is not set: `homing`, or `homing_<NATS_NAMESPACE>`. */
 export const DEFAULT_BULLMQ_PREFIX = 'homing';
+
+/**
+ * Durable consumers a consumer took over (`succeeds`): deleted by it once no process pulls from them, and never a new
+ * consumer's name (one would start where they had got to, or be deleted).
+ */
+export const RETIRED_DURABLE_CONSUMERS = {
+  /** Taken over by `notifications__new-message` (2026-12-06). */
+  newMessageMail: 'notifications__new-message-mail',
+  /** Taken over by `notifications__new-message` (2026-12-06). */
+  newMessagePush: 'notifications__new-message-push',
+} as const;

@@ -346,6 +346,64 @@ describe('event consumers', () => {
     expect(sent).not.toContain('before');
   });
 
+  it('starts a consumer that takes over others where the one furthest behind had got to, and retires each once nothing pulls from it', async () => {
+    const handled = new Map<string, string[]>();
+    const noting = (durableName: string, succeeds?: readonly string[]): Type<HandlerConsumer> => {
+      handled.set(durableName, handled.get(durableName) ?? []);
+      @Injectable()
+      class NotingConsumer implements HandlerConsumer<'items.item.created.v1'> {
+        readonly durableName = durableName;
+        readonly subjects = ['items.item.created.v1'] as const;
+        readonly startFrom = 'new';
+        readonly staleAfterMs = 60 * 60 * 1000;
+        readonly idempotency = 'handler';
+        readonly succeeds = succeeds;
+        async handle(event: DomainEvent<'items.item.created.v1'>) {
+          handled.get(durableName)?.push(event.data.code);
+        }
+      }
+      return NotingConsumer;
+    };
+    const settled = (name: string) =>
+      expectEventually(async () => {
+        const info = await consumerInfo(name);
+        expect(info.num_pending + info.num_ack_pending).toBe(0);
+      });
+    const gone = (name: string) => expectEventually(() => expect(consumerInfo(name)).rejects.toThrow(/consumer not found/), { timeoutMs: 15_000 });
+    const stop = async (moduleRef: TestingModule) => {
+      modules.splice(modules.indexOf(moduleRef), 1);
+      await moduleRef.close();
+    };
+
+    // The old code's two consumers of the subject handle an event, then stop; one of them runs again and handles one more.
+    const old = await start([noting('test__old-behind'), noting('test__old-ahead')]);
+    await expectEventually(async () => expect((await consumerInfo('test__old-ahead')).name).toBe('test__old-ahead'));
+    await expectEventually(async () => expect((await consumerInfo('test__old-behind')).name).toBe('test__old-behind'));
+    await publish(created('by-both'));
+    await settled('test__old-behind');
+    await settled('test__old-ahead');
+    await stop(old);
+    const stillRunning = await start([noting('test__old-ahead')]);
+    await publish(created('by-ahead'));
+    await settled('test__old-ahead');
+    const behindLeft = (await consumerInfo('test__old-behind')).ack_floor.stream_seq + 1;
+
+    // The successor starts where the one furthest behind had got to: what it left comes, what both had handled does not.
+    await start([noting('test__successor', ['test__old-behind', 'test__old-ahead'])]);
+    await expectEventually(async () => expect((await consumerInfo('test__successor')).config).toMatchObject({ deliver_policy: 'by_start_sequence', opt_start_seq: behindLeft }));
+    await publish(created('after'));
+    await expectEventually(() => expect(handled.get('test__successor')).toEqual(['by-ahead', 'after']));
+
+    // Nothing pulls from the one behind: it is retired. The one a process still runs is kept until that process stops.
+    await gone('test__old-behind');
+    await new Promise((resolveLater) => setTimeout(resolveLater, 5000));
+    expect((await consumerInfo('test__old-ahead')).name).toBe('test__old-ahead');
+    expect(handled.get('test__old-ahead')).toEqual(['by-both', 'by-ahead', 'after']);
+    await stop(stillRunning);
+    await gone('test__old-ahead');
+    expect(handled.get('test__successor')).toEqual(['by-ahead', 'after']);
+  });
+
   /**
    * A ledger consumer that fails on the event of `code`, noting each try. It starts at new events, so that the event
    * comes alone (in a batch, a failure is tried once more on its own before it counts).

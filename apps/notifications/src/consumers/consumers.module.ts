@@ -21,8 +21,7 @@ import { ConversationsErasedConsumer } from './conversations-erased.consumer';
 import { FinderLeftConsumer } from './finder-left.consumer';
 import { ItemPeopleConsumer } from './item-people.consumer';
 import { MessageMailWindowsRepository } from './message-mail-windows.repository';
-import { NewMessageMailConsumer } from './new-message-mail.consumer';
-import { NewMessagePushConsumer } from './new-message-push.consumer';
+import { NewMessageConsumer } from './new-message.consumer';
 import { ScanAlertMailConsumer } from './scan-alert-mail.consumer';
 import { ScanAlertPushConsumer } from './scan-alert-push.consumer';
 import { ScanAlertWindowsRepository } from './scan-alert-windows.repository';
@@ -43,8 +42,7 @@ import { UserDeletedConsumer, UserDeletedSecondPass } from './user-deleted.consu
       PasswordResetMailConsumer,
       WelcomeMailConsumer,
       TagActivatedMailConsumer,
-      NewMessageMailConsumer,
-      NewMessagePushConsumer,
+      NewMessageConsumer,
       RelayAcknowledgementMailConsumer,
       ResumeLinkMailConsumer,
       ScanAlertMailConsumer,

@@ -4,7 +4,7 @@ import type { Database } from '../database/database';
 import type { JetStreamStreams } from '../nats/jetstream-streams';
 import type { NatsClient } from '../nats/nats.connection';
 import type { LedgerConsumer } from './event-consumer';
-import { EventConsumerRunner, filterSubjectOf } from './event-consumer.runner';
+import { EventConsumerRunner, filterSubjectOf, firstUnacknowledged } from './event-consumer.runner';
 import type { EventProcessor } from './event-processor';
 
 describe('filterSubjectOf (one filter subject per consumer, as NATS 2.9 allows)', () => {
@@ -19,6 +19,27 @@ describe('filterSubjectOf (one filter subject per consumer, as NATS 2.9 allows)'
 
   it('takes the whole stream when the subjects share no prefix', () => {
     expect(filterSubjectOf(['items.item.created.v1', 'messaging.message.created.v1'])).toBeUndefined();
+  });
+});
+
+describe('firstUnacknowledged (where a consumer that takes over another starts)', () => {
+  it('starts after the ack floor of one that acknowledged events', () => {
+    expect(firstUnacknowledged({ ack_floor: { consumer_seq: 4, stream_seq: 41 }, delivered: { consumer_seq: 6, stream_seq: 57 } })).toBe(42);
+  });
+
+  it('starts after where one that was never given an event began (NATS 2.9 reports its floor as 0)', () => {
+    expect(firstUnacknowledged({ ack_floor: { consumer_seq: 0, stream_seq: 0 }, delivered: { consumer_seq: 0, stream_seq: 57 } })).toBe(58);
+  });
+
+  it('starts at the stream’s first event when one was given events but acknowledged none: its beginning is not reported', () => {
+    expect(firstUnacknowledged({ ack_floor: { consumer_seq: 0, stream_seq: 0 }, delivered: { consumer_seq: 2, stream_seq: 57 } })).toBe(1);
+  });
+});
+
+describe('EventConsumerRunner, given a consumer that takes over others', () => {
+  it('refuses a ledger consumer: the ledger rows of those it takes over are kept under their names', () => {
+    const consumer: LedgerConsumer = { durableName: 'test__merged', subjects: ['items.item.created.v1'], startFrom: 'all', idempotency: 'ledger', succeeds: ['test__old'], handle: async () => undefined };
+    expect(() => new EventConsumerRunner([consumer], {} as Database, {} as NatsClient, {} as JetStreamStreams)).toThrow(/only a handler-idempotent consumer/);
   });
 });
 

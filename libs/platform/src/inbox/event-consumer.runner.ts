@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { AckPolicy, DeliverPolicy, type ConsumerConfig, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, type ConsumerConfig, type ConsumerInfo, type ConsumerMessages, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { streamOfEvent, type EventSubject } from '@homing/contracts';
 import { Database, prepared, type Transaction } from '../database/database';
@@ -113,6 +113,8 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
   private readonly loops: Promise<void>[] = [];
   private readonly active = new Set<ConsumerMessages>();
   private readonly sleepers = new Set<() => void>();
+  // Consumers whose predecessors are being retired (`succeeds`): one retirement each per process, however often it restarts.
+  private readonly retiring = new Set<string>();
   private purgeTimer?: NodeJS.Timeout;
 
   constructor(
@@ -175,6 +177,10 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
     await this.streams.ensure();
     const stream = this.streamOf(consumer);
     await this.declare(consumer, stream);
+    if (consumer.succeeds?.length && !this.retiring.has(consumer.durableName)) {
+      this.retiring.add(consumer.durableName);
+      this.loops.push(this.retirePredecessors(consumer, stream, consumer.succeeds));
+    }
     const pull = await this.nats.js.consumers.get(stream, consumer.durableName);
     let dependencyFailures = 0;
     while (this.running) {
@@ -268,18 +274,19 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
       max_deliver: -1,
       ...(filter ? { filter_subject: filter } : {}),
     };
-    const existing = await jsm.consumers.info(stream, consumer.durableName).catch((error: { code?: string; api_error?: { err_code?: number } }) => {
-      if (error.api_error?.err_code === 10014 || /consumer not found/i.test(String(error))) return null;
-      throw error;
-    });
+    const existing = await consumerInfo(jsm, stream, consumer.durableName);
     if (!existing) {
+      const successorStart = await this.successorStart(jsm, stream, consumer.succeeds ?? []);
       await jsm.consumers.add(stream, {
         ...settings,
         durable_name: consumer.durableName,
         ack_policy: AckPolicy.Explicit,
-        deliver_policy: consumer.startFrom === 'all' ? DeliverPolicy.All : DeliverPolicy.New,
+        ...(successorStart !== undefined
+          ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: successorStart }
+          : { deliver_policy: consumer.startFrom === 'all' ? DeliverPolicy.All : DeliverPolicy.New }),
       });
-      this.logger.log(`${consumer.durableName}: created, starting from ${consumer.startFrom === 'all' ? 'the first event' : 'new events'}`);
+      const from = successorStart !== undefined ? `event ${successorStart}, where ${(consumer.succeeds ?? []).join(', ')} had got to` : consumer.startFrom === 'all' ? 'the first event' : 'new events';
+      this.logger.log(`${consumer.durableName}: created, starting from ${from}`);
       return;
     }
     const drift =
@@ -288,6 +295,56 @@ export class EventConsumerRunner implements OnApplicationBootstrap, OnModuleDest
       (existing.config.filter_subject ?? '') !== (settings.filter_subject ?? '');
     // The start position only applies to a new consumer; an existing one keeps its place in the stream.
     if (drift) await jsm.consumers.update(stream, consumer.durableName, settings);
+  }
+
+  /**
+   * Where a consumer that takes over `predecessors` starts: at the first event the one furthest behind had not
+   * acknowledged; undefined when none of them exists.
+   */
+  private async successorStart(jsm: JetStreamManager, stream: string, predecessors: readonly string[]): Promise<number | undefined> {
+    const starts: number[] = [];
+    for (const name of predecessors) {
+      const info = await consumerInfo(jsm, stream, name);
+      if (info) starts.push(firstUnacknowledged(info));
+    }
+    return starts.length > 0 ? Math.min(...starts) : undefined;
+  }
+
+  /**
+   * Deletes the consumers `consumer` took over once nothing pulls from them: each is looked at twice, two pulls' length
+   * apart, and deleted when neither look found a pull waiting and nothing was delivered in between (a process running
+   * its old code always has a pull waiting, or is being given events). One still in use is looked at again later; the
+   * successor already handles every event it would, so waiting costs only its duplicates, which idempotency absorbs.
+   */
+  private async retirePredecessors(consumer: EventConsumer, stream: string, predecessors: readonly string[]): Promise<void> {
+    let earlier = new Map<string, PullActivity>();
+    let left = [...predecessors];
+    while (this.running && left.length > 0) {
+      try {
+        const jsm = await this.nats.jsm();
+        const now = new Map<string, PullActivity>();
+        for (const name of left) {
+          const info = await consumerInfo(jsm, stream, name);
+          if (info) now.set(name, { waiting: info.num_waiting, delivered: info.delivered.stream_seq });
+        }
+        for (const [name, activity] of now) {
+          const before = earlier.get(name);
+          if (!before || before.waiting > 0 || activity.waiting > 0 || before.delivered !== activity.delivered) continue;
+          // Another replica may have deleted it first.
+          await jsm.consumers.delete(stream, name).catch((error: unknown) => {
+            if (!isNotFound(error)) throw error;
+          });
+          now.delete(name);
+          this.logger.log(`${name}: retired, ${consumer.durableName} handles its events`);
+        }
+        left = [...now.keys()];
+        earlier = now;
+      } catch (error) {
+        // NATS away: look again later.
+        this.logger.warn(`${consumer.durableName}: retiring ${left.join(', ')}: ${(error as Error).message}`);
+      }
+      if (left.length > 0) await this.sleep(2 * this.options.pullExpiresMs);
+    }
   }
 
   private streamOf(consumer: EventConsumer): string {
@@ -325,8 +382,42 @@ export function filterSubjectOf(subjects: readonly string[]): string | undefined
   return common.length > 0 ? `${common.join('.')}.>` : undefined;
 }
 
+/** What a look at a predecessor saw: pulls waiting, and the last event delivered to it. */
+interface PullActivity {
+  waiting: number;
+  delivered: number;
+}
+
+function isNotFound(error: unknown): boolean {
+  const apiError = (error as { api_error?: { err_code?: number } }).api_error;
+  return apiError?.err_code === 10014 || /consumer not found/i.test(String(error));
+}
+
+/** The durable consumer's info; null when it does not exist. */
+function consumerInfo(jsm: JetStreamManager, stream: string, name: string): Promise<ConsumerInfo | null> {
+  return jsm.consumers.info(stream, name).catch((error: unknown) => {
+    if (isNotFound(error)) return null;
+    throw error;
+  });
+}
+
+/**
+ * The first event of the stream a consumer had not acknowledged: after its ack floor; with nothing acknowledged and
+ * nothing delivered, after where it began (NATS 2.9 reports that as the delivered position, the floor as 0); with
+ * events delivered but none acknowledged, its beginning is not reported, so the stream's first event (what is stale is
+ * skipped, what was handled comes again).
+ */
+export function firstUnacknowledged(info: { ack_floor: { consumer_seq: number; stream_seq: number }; delivered: { consumer_seq: number; stream_seq: number } }): number {
+  if (info.ack_floor.stream_seq > 0) return info.ack_floor.stream_seq + 1;
+  if (info.delivered.consumer_seq === 0) return info.delivered.stream_seq + 1;
+  return 1;
+}
+
 function validateConsumer(consumer: EventConsumer): void {
   if (consumer.subjects.length === 0) throw new Error(`${consumer.durableName}: no subjects`);
+  if (consumer.succeeds?.length && consumer.idempotency !== 'handler') {
+    throw new Error(`${consumer.durableName}: only a handler-idempotent consumer can take over others (a ledger's rows are theirs)`);
+  }
   if (consumer.startFrom === 'new' && !(typeof consumer.staleAfterMs === 'number' && consumer.staleAfterMs > 0)) {
     throw new Error(`${consumer.durableName}: a consumer that starts from new events must say after how long an event is stale (staleAfterMs)`);
   }

@@ -21,6 +21,15 @@ interface ConsumerBase<S extends EventSubject> {
   /** Events that occurred longer ago than this are acknowledged without being handled. Required with `new`. */
   readonly staleAfterMs?: number;
   /**
+   * The durable consumers this one takes over (a consumer renamed, or several merged into one): created where the one
+   * of them furthest behind had got to (the first event it had not acknowledged), so nothing they left is skipped, and
+   * what they had handled comes again, for the handler's idempotency to absorb (so only a `handler` consumer may
+   * succeed others: a ledger's rows are kept under the old name). `startFrom` applies when none of them exists. Each is
+   * deleted once nothing pulls from it any more (the processes running its old code are gone). Their names stay
+   * persisted: no new consumer may take one.
+   */
+  readonly succeeds?: readonly string[];
+  /**
    * Each event is handled only once it occurred this long ago, and handed back (nak with the rest of the wait) until
    * then: a second pass after what the first pass of the same event could not yet see (ErasureSecondPass).
    */
