@@ -48,7 +48,7 @@ describe('notifications: changes between an event and its e-mail', () => {
     await setup.start({ NOTIFICATIONS_ROLE: 'all' });
     await setup.consumerExists('messaging.message.created.v1', 'notifications__new-message');
     await setup.consumerExists('items.item.people-changed.v1', 'notifications__item-people');
-    await setup.consumerExists('items.item.scanned.v1', 'notifications__scan-alert-mail');
+    await setup.consumerExists('items.item.scanned.v1', 'notifications__scan-alert');
   });
 
   afterAll(async () => {
@@ -108,7 +108,7 @@ describe('notifications: changes between an event and its e-mail', () => {
     // The new owner marks it lost; a finder scans it.
     const after = scanned(next.id, new Date());
     await setup.publish(after.event);
-    await setup.consumerSettled('items.item.scanned.v1', 'notifications__scan-alert-mail');
+    await setup.consumerSettled('items.item.scanned.v1', 'notifications__scan-alert');
     await setup.jobsSettled('email');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(mail.mailsTo(next.email)).toHaveLength(1);

@@ -40,8 +40,7 @@ describe('notifications of scans of lost items', () => {
   };
   const publish = (event: DomainEvent, msgId?: string) => setup.publish(event, msgId);
   const settled = async () => {
-    await setup.consumerSettled('items.item.scanned.v1', 'notifications__scan-alert-mail');
-    await setup.consumerSettled('items.item.scanned.v1', 'notifications__scan-alert-push');
+    await setup.consumerSettled('items.item.scanned.v1', 'notifications__scan-alert');
     await setup.jobsSettled('email');
     await setup.jobsSettled('push');
   };
@@ -69,8 +68,7 @@ describe('notifications of scans of lost items', () => {
       },
     });
     await setup.start({ NOTIFICATIONS_ROLE: 'all' });
-    await setup.consumerExists('items.item.scanned.v1', 'notifications__scan-alert-mail');
-    await setup.consumerExists('items.item.scanned.v1', 'notifications__scan-alert-push');
+    await setup.consumerExists('items.item.scanned.v1', 'notifications__scan-alert');
     emailQueue = setup.queue('email');
     pushQueue = setup.queue('push');
     db = setup.db;

@@ -53,10 +53,11 @@ export const DURABLE_CONSUMERS = {
   resumeLinkMail: 'notifications__resume-link-mail',
   /** Acknowledges a finder's e-mail to a tag's relay address (`messaging.conversation.opened-by-mail.v1`). */
   relayAcknowledgementMail: 'notifications__relay-acknowledgement-mail',
-  /** A lost item's tag was scanned (`items.item.scanned.v1`): the owner's e-mail, coalesced per item. */
-  scanAlertMail: 'notifications__scan-alert-mail',
-  /** A lost item's tag was scanned: a push to each of the owner's subscriptions. */
-  scanAlertPush: 'notifications__scan-alert-push',
+  /**
+   * A lost item's tag was scanned (`items.item.scanned.v1`): a push to each subscription of its people, and their
+   * e-mails, coalesced per item (took over the two below that did each apart).
+   */
+  scanAlert: 'notifications__scan-alert',
   /** Deletes a conversation's push subscriptions when its finder left (from the stream's first event). */
   finderLeft: 'notifications__finder-left',
   /** Deletes the finders' push subscriptions of conversations erased whole (reset, item deletion, erased account). */
@@ -97,4 +98,8 @@ export const RETIRED_DURABLE_CONSUMERS = {
   newMessageMail: 'notifications__new-message-mail',
   /** Taken over by `notifications__new-message` (2026-12-06). */
   newMessagePush: 'notifications__new-message-push',
+  /** Taken over by `notifications__scan-alert` (2026-12-06). */
+  scanAlertMail: 'notifications__scan-alert-mail',
+  /** Taken over by `notifications__scan-alert` (2026-12-06). */
+  scanAlertPush: 'notifications__scan-alert-push',
 } as const;

@@ -22,8 +22,7 @@ import { FinderLeftConsumer } from './finder-left.consumer';
 import { ItemPeopleConsumer } from './item-people.consumer';
 import { MessageMailWindowsRepository } from './message-mail-windows.repository';
 import { NewMessageConsumer } from './new-message.consumer';
-import { ScanAlertMailConsumer } from './scan-alert-mail.consumer';
-import { ScanAlertPushConsumer } from './scan-alert-push.consumer';
+import { ScanAlertConsumer } from './scan-alert.consumer';
 import { ScanAlertWindowsRepository } from './scan-alert-windows.repository';
 import { SessionsRevokedConsumer } from './sessions-revoked.consumer';
 import { UserDeletedConsumer, UserDeletedSecondPass } from './user-deleted.consumer';
@@ -45,8 +44,7 @@ import { UserDeletedConsumer, UserDeletedSecondPass } from './user-deleted.consu
       NewMessageConsumer,
       RelayAcknowledgementMailConsumer,
       ResumeLinkMailConsumer,
-      ScanAlertMailConsumer,
-      ScanAlertPushConsumer,
+      ScanAlertConsumer,
       FinderLeftConsumer,
       ConversationsErasedConsumer,
       FarewellMailConsumer,

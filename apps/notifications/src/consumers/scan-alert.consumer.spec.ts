@@ -3,8 +3,7 @@ import type { EmailQueueRepository } from '../jobs/email-queue.repository';
 import { notificationJobId } from '../jobs/job-ids';
 import type { PushQueueRepository } from '../jobs/push-queue.repository';
 import type { ItemRecipient, ItemRecipientsService } from '../item-people/item-recipients.service';
-import { ScanAlertMailConsumer } from './scan-alert-mail.consumer';
-import { ScanAlertPushConsumer } from './scan-alert-push.consumer';
+import { ScanAlertConsumer } from './scan-alert.consumer';
 import type { ScanAlertWindow, ScanAlertWindowsRepository } from './scan-alert-windows.repository';
 
 const OWNER = '0b9a7a3e-3f0c-4b8e-9c61-3d5a1f6f2a10';
@@ -13,7 +12,21 @@ const OPENING_SCAN = '33333333-3333-4333-8333-333333333333';
 const CO_OWNER = '44444444-4444-4444-8444-444444444444';
 
 const ownerAlone: ItemRecipient[] = [{ userId: OWNER, email: true, push: true }];
-const recipientsOf = (people: ItemRecipient[]) => ({ recipientsOf: jest.fn(async () => people) }) as unknown as ItemRecipientsService;
+
+/** `subscriptions`: each person's, as the one read of the item's people answers them. */
+function setUp(window: ScanAlertWindow | null, people = ownerAlone, subscriptions: string[] = []) {
+  const emails = { enqueue: jest.fn(async () => 'job') };
+  const pushes = { enqueue: jest.fn(async () => 'job') };
+  const windows = { windowOf: jest.fn(async () => window) };
+  const recipients = { recipientsWithSubscriptionsOf: jest.fn(async () => people.map((person) => ({ ...person, subscriptionIds: subscriptions.map((id) => `${person.userId}/${id}`) }))) };
+  const consumer = new ScanAlertConsumer(
+    emails as unknown as EmailQueueRepository,
+    pushes as unknown as PushQueueRepository,
+    windows as unknown as ScanAlertWindowsRepository,
+    recipients as unknown as ItemRecipientsService,
+  );
+  return { consumer, emails, pushes, windows, recipients };
+}
 
 const event = (id = 'event-2'): DomainEvent<'items.item.scanned.v1'> =>
   ({
@@ -24,13 +37,6 @@ const event = (id = 'event-2'): DomainEvent<'items.item.scanned.v1'> =>
   }) as DomainEvent<'items.item.scanned.v1'>;
 
 describe('the scan alert e-mail', () => {
-  function setUp(window: ScanAlertWindow | null, people = ownerAlone) {
-    const emails = { enqueue: jest.fn(async () => 'job') };
-    const windows = { windowOf: jest.fn(async () => window) };
-    const consumer = new ScanAlertMailConsumer(emails as unknown as EmailQueueRepository, windows as unknown as ScanAlertWindowsRepository, recipientsOf(people));
-    return { consumer, emails, windows };
-  }
-
   it('asks for the item’s window by the scan’s own time, so a redelivered event lands in the same one', async () => {
     const { consumer, windows } = setUp({ eventId: 'event-2', scanId: SCAN });
     await consumer.handle(event());
@@ -64,34 +70,28 @@ describe('the scan alert e-mail', () => {
     ]);
   });
 
-  it('e-mails nothing for a scan older than the window in force', async () => {
-    const { consumer, emails } = setUp(null);
+  it('e-mails nothing for a scan older than the window in force, but pushes it', async () => {
+    const { consumer, emails, pushes } = setUp(null, ownerAlone, ['phone']);
     await consumer.handle(event());
     expect(emails.enqueue).not.toHaveBeenCalled();
+    expect(pushes.enqueue).toHaveBeenCalledTimes(1);
   });
 
-  it('is a durable consumer of its own, from new events on, stale after a day', () => {
+  it('is a durable consumer of its own, from new events on, stale after a day, taking over the two that e-mailed and pushed apart', () => {
     const { consumer } = setUp(null);
-    expect({ durableName: consumer.durableName, subjects: consumer.subjects, startFrom: consumer.startFrom, staleAfterMs: consumer.staleAfterMs }).toEqual({
-      durableName: 'notifications__scan-alert-mail',
+    expect({ durableName: consumer.durableName, subjects: consumer.subjects, startFrom: consumer.startFrom, staleAfterMs: consumer.staleAfterMs, succeeds: consumer.succeeds }).toEqual({
+      durableName: 'notifications__scan-alert',
       subjects: ['items.item.scanned.v1'],
       startFrom: 'new',
       staleAfterMs: 24 * 60 * 60 * 1000,
+      succeeds: ['notifications__scan-alert-mail', 'notifications__scan-alert-push'],
     });
   });
 });
 
 describe('the scan alert push', () => {
-  /** `subscriptions`: each person's, as the one read of the item's people answers them. */
-  function setUp(subscriptions: string[], people = ownerAlone) {
-    const pushes = { enqueue: jest.fn(async () => 'job') };
-    const recipients = { recipientsWithSubscriptionsOf: jest.fn(async () => people.map((person) => ({ ...person, subscriptionIds: subscriptions.map((id) => `${person.userId}/${id}`) }))) };
-    const consumer = new ScanAlertPushConsumer(pushes as unknown as PushQueueRepository, recipients as unknown as ItemRecipientsService);
-    return { consumer, pushes, recipients };
-  }
-
   it('pushes every scan to each of the owner’s subscriptions, ids only, one job per event and subscription', async () => {
-    const { consumer, pushes, recipients } = setUp(['phone', 'laptop']);
+    const { consumer, pushes, recipients } = setUp(null, ownerAlone, ['phone', 'laptop']);
     await consumer.handle(event('event-1'));
     await consumer.handle(event('event-2'));
     expect(recipients.recipientsWithSubscriptionsOf).toHaveBeenCalledWith('ABCDEFGHJKMNPQRS', OWNER);
@@ -105,18 +105,24 @@ describe('the scan alert push', () => {
   });
 
   it('pushes to the subscriptions of each person of the item with push on, and none of one with push off', async () => {
-    const { consumer, pushes } = setUp(['phone'], [
-      { userId: OWNER, email: true, push: false },
-      { userId: CO_OWNER, email: false, push: true },
-    ]);
+    const { consumer, pushes } = setUp(
+      null,
+      [
+        { userId: OWNER, email: true, push: false },
+        { userId: CO_OWNER, email: false, push: true },
+      ],
+      ['phone'],
+    );
     await consumer.handle(event('event-1'));
     expect(pushes.enqueue.mock.calls).toEqual([[{ kind: 'scan-alert', data: { subscriptionId: `${CO_OWNER}/phone`, tagCode: 'ABCDEFGHJKMNPQRS', scanId: SCAN } }, 'event-1']]);
   });
 
   it('pushes nothing to an owner without subscriptions', async () => {
-    const { consumer, pushes } = setUp([]);
+    const { consumer, pushes, emails, recipients } = setUp({ eventId: 'event-2', scanId: SCAN });
     await consumer.handle(event());
     expect(pushes.enqueue).not.toHaveBeenCalled();
-    expect(consumer.durableName).toBe('notifications__scan-alert-push');
+    // The e-mail and the pushes come from the one read of the item's people.
+    expect(emails.enqueue).toHaveBeenCalledTimes(1);
+    expect(recipients.recipientsWithSubscriptionsOf).toHaveBeenCalledTimes(1);
   });
 });

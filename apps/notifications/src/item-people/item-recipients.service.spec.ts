@@ -30,13 +30,13 @@ describe('who is told of an item’s news', () => {
 
   it('is the people with their own settings, both on for whoever has not chosen, in one read', async () => {
     const { database, service } = answering({ ...projected, settings: [[CO_OWNER, false, true], [EVENT_OWNER, false, false]], subscriptions: [] });
-    expect(await service.recipientsOf('ABCDEFGHJKMNPQRS', EVENT_OWNER)).toEqual([
-      { userId: OWNER, email: true, push: true },
-      { userId: CO_OWNER, email: false, push: true },
-      { userId: OTHER_CO_OWNER, email: true, push: true },
+    expect(await service.recipientsWithSubscriptionsOf('ABCDEFGHJKMNPQRS', EVENT_OWNER)).toEqual([
+      { userId: OWNER, email: true, push: true, subscriptionIds: [] },
+      { userId: CO_OWNER, email: false, push: true, subscriptionIds: [] },
+      { userId: OTHER_CO_OWNER, email: true, push: true, subscriptionIds: [] },
     ]);
     expect(database.one).toHaveBeenCalledTimes(1);
-    expect(database.one).toHaveBeenCalledWith(expect.objectContaining({ text: expect.stringContaining('item_people') }), ['ABCDEFGHJKMNPQRS', EVENT_OWNER, false]);
+    expect(database.one).toHaveBeenCalledWith(expect.objectContaining({ text: expect.stringContaining('item_people') }), ['ABCDEFGHJKMNPQRS', EVENT_OWNER, true]);
   });
 
   it('comes with each one’s push subscriptions in order when asked, in the same read', async () => {
@@ -50,10 +50,10 @@ describe('who is told of an item’s news', () => {
   });
 
   it('is the event’s owner while items has said nothing, and nobody once the item is deleted', async () => {
-    expect(await answering({ known: false, owner_user_id: null, co_owner_user_ids: null, settings: [], subscriptions: [] }).service.recipientsOf('ABCDEFGHJKMNPQRS', EVENT_OWNER)).toEqual([
-      { userId: EVENT_OWNER, email: true, push: true },
-    ]);
-    expect(await answering({ known: true, owner_user_id: null, co_owner_user_ids: [], settings: [], subscriptions: [] }).service.recipientsOf('ABCDEFGHJKMNPQRS', EVENT_OWNER)).toEqual([]);
+    const unknown = answering({ known: false, owner_user_id: null, co_owner_user_ids: null, settings: [], subscriptions: [] });
+    expect(await unknown.service.recipientsWithSubscriptionsOf('ABCDEFGHJKMNPQRS', EVENT_OWNER)).toEqual([{ userId: EVENT_OWNER, email: true, push: true, subscriptionIds: [] }]);
+    const deleted = answering({ known: true, owner_user_id: null, co_owner_user_ids: [], settings: [], subscriptions: [] });
+    expect(await deleted.service.recipientsWithSubscriptionsOf('ABCDEFGHJKMNPQRS', EVENT_OWNER)).toEqual([]);
   });
 
   it('tells a person by e-mail while they are of the item and have not turned it off', async () => {

@@ -36,12 +36,7 @@ export function peopleToTell(people: ItemPeople | null, eventOwnerUserId: string
 export class ItemRecipientsService {
   constructor(private readonly recipients: ItemRecipientsRepository) {}
 
-  async recipientsOf(itemCode: string, eventOwnerUserId: string): Promise<ItemRecipient[]> {
-    const { people, settings } = await this.recipients.read(itemCode, eventOwnerUserId, { withSubscriptions: false });
-    return peopleToTell(people, eventOwnerUserId).map((userId) => ({ userId, ...(settings.get(userId) ?? DEFAULT_ITEM_SETTINGS) }));
-  }
-
-  /** As `recipientsOf`, with each one's push subscriptions, in the same round trip. */
+  /** The people to tell, each with their settings and their push subscriptions, in one round trip. */
   async recipientsWithSubscriptionsOf(itemCode: string, eventOwnerUserId: string): Promise<ItemRecipientWithSubscriptions[]> {
     const { people, settings, subscriptions } = await this.recipients.read(itemCode, eventOwnerUserId, { withSubscriptions: true });
     return peopleToTell(people, eventOwnerUserId).map((userId) => ({ userId, ...(settings.get(userId) ?? DEFAULT_ITEM_SETTINGS), subscriptionIds: subscriptions.get(userId) ?? [] }));
