@@ -267,11 +267,7 @@ export class ConversationsService {
   }
 
   /**
-   * Notifications told the other side of a message (`notifications.message.delivered.v1`): it and the earlier
-   * messages of its author in the conversation are delivered, once. Runs in the consumer's ledger transaction.
-   */
-  /**
-   * Notifications told the other side of a message: it (and every earlier one of its author in the conversation) is
+   * Notifications told the other side of a message (`notifications.message.delivered.v1`): it (and every earlier one of its author in the conversation) is
    * stamped delivered with its receipts event in one statement. An event that comes again, or late, finds nothing left
    * to stamp and records nothing: the stamp is its own idempotency.
    */
@@ -411,11 +407,6 @@ export class ConversationsService {
     return latest;
   }
 }
-
-/**
- * Why a conversation did not take a message that was checked against it a moment before: it was closed by a hand-over,
- * or its finder left (a finder's own message racing their "forget me"), or it is gone, in the meantime.
- */
 
 // `finder_left` only when true, so answers about finders still there read as before.
 function finderDetailsOf(conversation: ConversationRow | null): FinderDetails {

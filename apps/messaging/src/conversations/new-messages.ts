@@ -6,7 +6,10 @@ import { ConversationsRepository, type ConversationRow, type FirstMessageRow, ty
 export const CONVERSATION_CLOSED = () =>
   new RpcError({ status: 409, response_code: ResponseCode.CONVERSATION_CLOSED, message: 'The item was handed over: this conversation takes no more messages.' });
 
-/** Why a conversation took no message: closed (handed over), its finder left, or it is gone. */
+/**
+ * Why a conversation did not take a message that was checked against it a moment before: it was closed by a hand-over,
+ * or its finder left (a finder's own message racing their "forget me"), or it is gone, in the meantime.
+ */
 export function messageRefused(conversation: ConversationRow | null, author: MessageAuthor): RpcError {
   if (conversation?.closed_at) return CONVERSATION_CLOSED();
   if (conversation && author === 'finder') return RpcError.forbidden(ResponseCode.FORBIDDEN, 'This conversation was deleted by its finder.');

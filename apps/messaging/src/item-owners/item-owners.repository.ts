@@ -29,7 +29,7 @@ const FIND_BY_CODE = prepared(`SELECT item_code, owner_user_id, co_owner_user_id
 export const activatedItemCte = (name: string, codeSql: string): string =>
   `${name} AS (SELECT item_code, owner_user_id FROM item_owners WHERE item_code = ${codeSql} AND ${ACTIVATED})`;
 
-/** The only place that reads or writes the item_owners projection. */
+/** The only place that reads or writes the item_owners projection (`activatedItemCte` is its SQL too, run inside another statement). */
 @Injectable()
 export class ItemOwnersRepository {
   constructor(private readonly database: Database) {}
