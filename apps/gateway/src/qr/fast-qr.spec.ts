@@ -1,11 +1,17 @@
 import { createRequire } from 'node:module';
 import QRCode, { type BitMatrix } from 'qrcode';
 import { foundPageUrl } from '@homing/contracts';
-import { bestMaskPattern, encodeModules, renderSvgFast, segmentsOrText } from './fast-qr';
+import { bestMaskPattern, encodeModules, maskPenalties, renderSvgFast, segmentsOrText } from './fast-qr';
 
 // qrcode's own mask routine, to undo mask 0 without trusting fast-qr's copy of the formulas.
 const requireFromQrcode = createRequire(require.resolve('qrcode'));
-const qrcodeMasks = requireFromQrcode('./core/mask-pattern') as { applyMask(pattern: number, matrix: BitMatrix): void };
+const qrcodeMasks = requireFromQrcode('./core/mask-pattern') as {
+  applyMask(pattern: number, matrix: BitMatrix): void;
+  getPenaltyN1(matrix: BitMatrix): number;
+  getPenaltyN2(matrix: BitMatrix): number;
+  getPenaltyN3(matrix: BitMatrix): number;
+  getPenaltyN4(matrix: BitMatrix): number;
+};
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const PUBLIC_URLS = ['http://localhost:8080', 'https://homing.example', 'https://lost-and-found.tags.some-long-company-name.example.com/homing/v1'];
@@ -116,6 +122,20 @@ describe('fast QR SVG', () => {
     expect(chosen.filter(({ ours, library }) => ours !== library)).toEqual([]);
     // Every mask wins somewhere: a scorer stuck on one answer could not pass.
     expect(new Set(chosen.map(({ ours }) => ours)).size).toBe(8);
+  });
+
+  it('scores every mask as qrcode does, its format bits in place', () => {
+    const differing = TEXTS.flatMap((text) => {
+      const { size, data, reservedBit } = unmaskedByLibrary(text);
+      const ours = maskPenalties(data, size, reservedBit);
+      const library = ours.map((_, pattern) => {
+        // qrcode's symbol forced to this mask: masked, with this mask's format bits, as getBestMask scores it.
+        const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M', maskPattern: pattern as QRCode.QRCodeMaskPattern });
+        return qrcodeMasks.getPenaltyN1(modules) + qrcodeMasks.getPenaltyN2(modules) + qrcodeMasks.getPenaltyN3(modules) + qrcodeMasks.getPenaltyN4(modules);
+      });
+      return JSON.stringify(ours) === JSON.stringify(library) ? [] : [{ text, ours, library }];
+    });
+    expect(differing).toEqual([]);
   });
 
   it('lays out the same modules as qrcode', () => {

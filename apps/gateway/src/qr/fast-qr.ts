@@ -5,8 +5,9 @@ import type { create, QRCodeSegment } from 'qrcode';
  * returns the very same string, so ETags do not change. Most of qrcode's time goes to choosing the mask: it applies
  * each of the 8 masks to its BitMatrix and scores it through a method call per module. Here qrcode still encodes the
  * symbol (once, with mask 0 forced, and from segments chosen here: its own segment search costs as much as the rest of
- * the encoding); the mask is scored and applied over flat typed arrays, and the SVG path is built in one pass over runs
- * of dark modules. fast-qr.spec.ts checks the output against the library, byte for byte.
+ * the encoding); each mask is scored over the symbol's bits, 32 lines a step (`linePenalty`), the chosen one applied over
+ * flat typed arrays, and the SVG path is built in one pass over runs of dark modules. fast-qr.spec.ts checks each
+ * mask's penalty against the library's own scoring and the output against the library, byte for byte.
  */
 
 // qrcode's internals, for the version estimate it makes before choosing segments (not part of its typed API), and its
@@ -33,9 +34,6 @@ const N1_WEIGHT = 3;
 const N2_WEIGHT = 3;
 const N3_WEIGHT = 40;
 const N4_WEIGHT = 10;
-// The finder-like 1:1:3:1:1 pattern with 4 light modules after or before it, as the last 11 bits seen on a line.
-const FINDER_LIKE_LIGHT_AFTER = 0x5d0;
-const FINDER_LIKE_LIGHT_BEFORE = 0x05d;
 
 /** Whether mask `pattern` flips the module at (`row`, `col`): qrcode's getMaskAt, formula for formula. */
 function maskFlips(pattern: number, row: number, col: number): boolean {
@@ -78,10 +76,13 @@ const FORMAT_BITS_BY_MASK = Array.from({ length: MASK_COUNT }, (_, mask) => enco
 
 /** What depends only on the symbol size (the version): where the format bits go and what each mask flips. */
 interface SymbolLayout {
+  size: number;
   /** Module index of format bit i near the top-left finder and down the left (2i), and of its copy (2i + 1). */
   formatModules: Int32Array;
   /** Per mask, 1 where it flips a module: data modules only, since function patterns are never masked. */
   maskFlips: Uint8Array[];
+  /** The same flips packed as rows and as columns, for scoring. */
+  packedFlips: PackedLines[];
 }
 
 // At most 40 entries (one per version), computed once each.
@@ -112,7 +113,7 @@ function layoutFor(size: number, reserved: Uint8Array): SymbolLayout {
     }
     return flipped;
   });
-  const layout = { formatModules, maskFlips: flips };
+  const layout = { size, formatModules, maskFlips: flips, packedFlips: flips.map((flipped) => packLines(flipped, size)) };
   layoutsBySize.set(size, layout);
   return layout;
 }
@@ -144,84 +145,178 @@ function applyMask(unmasked: Uint8Array, layout: SymbolLayout, pattern: number, 
 }
 
 /*
- * Lookup tables that keep `penalty` free of data-dependent branches (a masked symbol is noise to a branch predictor).
- * N1 scores a run of n ≥ 5 same-coloured modules 3 + (n - 5): 3 when a run reaches 5, then 1 per further module.
+ * The penalty is scored over bits, 32 modules to a word: qrcode's rules look along each row and each column for runs
+ * and finder-like patterns, and a word holding one module of each of 32 lines lets one step along them all at once.
+ * Stepping along the rows, the word at step c holds column c (bit r: module (r, c)); stepping along the columns, it
+ * holds row r. A symbol is therefore packed both ways (`PackedLines`): each way is the other's lanes. A symbol of more
+ * than 32 modules a side has ⌈size / 32⌉ words to a step; lanes never interact, so each word is stepped on its own.
  */
-const MAX_SIZE = 177;
-const RUN_POINTS = Uint8Array.from({ length: MAX_SIZE + 1 }, (_, run) => (run === 5 ? N1_WEIGHT : run > 5 ? 1 : 0));
-const IS_FINDER_LIKE = Uint8Array.from({ length: 0x800 }, (_, bits) => (bits === FINDER_LIKE_LIGHT_AFTER || bits === FINDER_LIKE_LIGHT_BEFORE ? 1 : 0));
-// Indexed by the dark modules in a 2×2 block: all light or all dark counts.
-const IS_SAME_COLOUR_BLOCK = Uint8Array.of(1, 0, 0, 0, 1);
 
-/**
- * qrcode's penalty N1 + N2 + N3 + N4 of a masked symbol, with its quirks (N3 counts from the 11th module of a line),
- * in one pass in memory order: rows are scanned as they come, each column through its entry of `columnState` (run
- * length above bit 11, the last 11 modules below), 2×2 blocks by their bottom-right module. Every rule only adds, so
- * once the points so far reach `giveUpAt` (the best penalty yet) the mask cannot win: the partial sum is returned then.
- */
-function penalty(modules: Uint8Array, size: number, columnState: Int32Array, giveUpAt: number): number {
-  columnState.fill(0);
-  let runPoints = 0;
-  let finderLikeCount = 0;
-  let sameColourBlocks = 0;
-  let darkModules = 0;
+/** Lines of a symbol as bits: `words[t * wordsPerStep + k]` holds, at bit i, module i + 32k of the lines' step t. */
+interface PackedLines {
+  byRow: Int32Array;
+  byColumn: Int32Array;
+}
+
+const wordsPerStepOf = (size: number): number => (size + 31) >>> 5;
+
+/** Ones in a 32-bit word. */
+function popcount(word: number): number {
+  let bits = word - ((word >>> 1) & 0x55555555);
+  bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+  return Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** The lanes of word `k` that are lines of a `size`-module symbol (the last word's high bits are past its edge). */
+function laneMask(size: number, k: number, lanes = size): number {
+  const left = lanes - 32 * k;
+  return left >= 32 ? -1 : left <= 0 ? 0 : (1 << left) - 1;
+}
+
+/** A symbol's modules (row by row, 1 dark) packed as rows and as columns. */
+function packLines(modules: Uint8Array, size: number): PackedLines {
+  const wordsPerStep = wordsPerStepOf(size);
+  const byRow = new Int32Array(size * wordsPerStep);
+  const byColumn = new Int32Array(size * wordsPerStep);
   for (let row = 0; row < size; row += 1) {
     const rowStart = row * size;
-    let rowRun = 0;
-    let rowBits = 0;
-    let left = 0;
-    let aboveLeft = 0;
     for (let col = 0; col < size; col += 1) {
-      const module = modules[rowStart + col];
-      const above = row > 0 ? modules[rowStart - size + col] : 0;
-      darkModules += module;
-
-      // 1 when the module continues the run to its left (above), else 0; `& -same` then keeps or resets the run.
-      const sameAsLeft = col > 0 ? 1 ^ module ^ left : 0;
-      rowRun = (rowRun & -sameAsLeft) + 1;
-      runPoints += RUN_POINTS[rowRun];
-      rowBits = ((rowBits << 1) & 0x7ff) | module;
-      if (col >= 10) finderLikeCount += IS_FINDER_LIKE[rowBits];
-
-      const state = columnState[col];
-      const sameAsAbove = row > 0 ? 1 ^ module ^ above : 0;
-      const columnRun = ((state >>> 11) & -sameAsAbove) + 1;
-      const columnBits = ((state << 1) & 0x7ff) | module;
-      columnState[col] = (columnRun << 11) | columnBits;
-      runPoints += RUN_POINTS[columnRun];
-      if (row >= 10) finderLikeCount += IS_FINDER_LIKE[columnBits];
-
-      if (row > 0 && col > 0) sameColourBlocks += IS_SAME_COLOUR_BLOCK[module + left + above + aboveLeft];
-      left = module;
-      aboveLeft = above;
+      if (!modules[rowStart + col]) continue;
+      byRow[row * wordsPerStep + (col >>> 5)] |= 1 << (col & 31);
+      byColumn[col * wordsPerStep + (row >>> 5)] |= 1 << (row & 31);
     }
-    const pointsSoFar = runPoints + sameColourBlocks * N2_WEIGHT + finderLikeCount * N3_WEIGHT;
-    if (pointsSoFar >= giveUpAt) return pointsSoFar;
   }
-  // The same floating-point expression as qrcode's getPenaltyN4, so the rounding is the same too.
-  const darkDeviation = Math.abs(Math.ceil((darkModules * 100) / modules.length / 5) - 10);
-
-  return runPoints + sameColourBlocks * N2_WEIGHT + finderLikeCount * N3_WEIGHT + darkDeviation * N4_WEIGHT;
+  return { byRow, byColumn };
 }
 
 /**
- * The mask qrcode's getBestMask chooses for a symbol: the lowest penalty, the first of equals (masks tried 0 to 7),
- * each scored with its own format bits in place. `unmasked` holds the modules row by row before any mask (its format
- * bits do not matter), `reserved` qrcode's reservedBit for a symbol of that size.
+ * N1 + N3 of every line stepped along `steps` (qrcode's getPenaltyN1 and getPenaltyN3, one direction): each run of
+ * n ≥ 5 same-coloured modules scores n - 2 (N1: 3, then 1 per module past 5), each 1:1:3:1:1 finder-like pattern
+ * with 4 light modules after or before it scores N3_WEIGHT (qrcode looks only at windows of 11 inside the line).
+ * `coreEnds` and `lightEnds` are scratch of `size` words.
  */
-export function bestMaskPattern(unmasked: Uint8Array, size: number, reserved: Uint8Array): number {
-  const layout = layoutFor(size, reserved);
-  const masked = new Uint8Array(unmasked.length);
-  const columnState = new Int32Array(size);
-  let best = 0;
-  let lowestPenalty = Infinity;
-  for (let pattern = 0; pattern < MASK_COUNT; pattern += 1) {
-    applyMask(unmasked, layout, pattern, masked);
-    const points = penalty(masked, size, columnState, lowestPenalty);
-    if (points < lowestPenalty) {
-      lowestPenalty = points;
-      best = pattern;
+function linePenalty(steps: Int32Array, size: number, coreEnds: Int32Array, lightEnds: Int32Array): number {
+  const wordsPerStep = wordsPerStepOf(size);
+  let runPoints = 0;
+  let finderLike = 0;
+  for (let k = 0; k < wordsPerStep; k += 1) {
+    const lanes = laneMask(size, k);
+    // Equal neighbours at the last three steps, and whether the step before ended a run of 5 or more.
+    let previous = 0;
+    let equal1 = 0;
+    let equal2 = 0;
+    let equal3 = 0;
+    let longRunBefore = 0;
+    for (let t = 0; t < size; t += 1) {
+      const modules = steps[t * wordsPerStep + k];
+      const equal = t > 0 ? ~(modules ^ previous) : 0;
+      // Lanes whose modules t-4..t share a colour: each such step is 1 point, and the step a run reaches 5 scores
+      // N1_WEIGHT in all (a run of n: N1_WEIGHT + n - 5).
+      const longRun = equal & equal1 & equal2 & equal3 & lanes;
+      runPoints += popcount(longRun) + (N1_WEIGHT - 1) * popcount(longRun & ~longRunBefore);
+      longRunBefore = longRun;
+      equal3 = equal2;
+      equal2 = equal1;
+      equal1 = equal;
+      previous = modules;
+      // Where the line's modules t-6..t read dark, light, dark, dark, dark, light, dark; and t-3..t all light.
+      coreEnds[t] =
+        t >= 6
+          ? steps[(t - 6) * wordsPerStep + k] &
+            ~steps[(t - 5) * wordsPerStep + k] &
+            steps[(t - 4) * wordsPerStep + k] &
+            steps[(t - 3) * wordsPerStep + k] &
+            steps[(t - 2) * wordsPerStep + k] &
+            ~steps[(t - 1) * wordsPerStep + k] &
+            modules
+          : 0;
+      lightEnds[t] = t >= 3 ? ~(steps[(t - 3) * wordsPerStep + k] | steps[(t - 2) * wordsPerStep + k] | steps[(t - 1) * wordsPerStep + k] | modules) : 0;
+      // The window of 11 ending at t: the pattern then 4 light (0x5D0), or 4 light then the pattern (0x05D).
+      if (t >= 10) finderLike += popcount(((coreEnds[t - 4] & lightEnds[t]) | (lightEnds[t - 7] & coreEnds[t])) & lanes);
     }
+  }
+  return runPoints + finderLike * N3_WEIGHT;
+}
+
+/** N2 (2×2 blocks of one colour, each N2_WEIGHT) and the dark modules, from the rows' words. */
+function blocksAndDark(byRow: Int32Array, size: number): { blockPoints: number; dark: number } {
+  const wordsPerStep = wordsPerStepOf(size);
+  let blocks = 0;
+  let dark = 0;
+  for (let row = 0; row < size; row += 1) {
+    for (let k = 0; k < wordsPerStep; k += 1) {
+      const here = byRow[row * wordsPerStep + k];
+      dark += popcount(here & laneMask(size, k));
+      if (row === size - 1) continue;
+      const below = byRow[(row + 1) * wordsPerStep + k];
+      // Bit c of `next` is the module right of c: this word shifted down, with the next word's first module on top.
+      const hereNext = (here >>> 1) | (k + 1 < wordsPerStep ? byRow[row * wordsPerStep + k + 1] << 31 : 0);
+      const belowNext = (below >>> 1) | (k + 1 < wordsPerStep ? byRow[(row + 1) * wordsPerStep + k + 1] << 31 : 0);
+      // A block at column c (c < size - 1) when its four modules match: here = below, next = below's next, here = next.
+      const uniform = ~(here ^ below) & ~(hereNext ^ belowNext) & ~(here ^ hereNext) & laneMask(size, k, size - 1);
+      blocks += popcount(uniform);
+    }
+  }
+  return { blockPoints: blocks * N2_WEIGHT, dark };
+}
+
+/** qrcode's penalty N1 + N2 + N3 + N4 of a masked symbol packed both ways, with its quirks and its rounding. */
+function penalty(lines: PackedLines, size: number, coreEnds: Int32Array, lightEnds: Int32Array): number {
+  const { blockPoints, dark } = blocksAndDark(lines.byRow, size);
+  // The same floating-point expression as qrcode's getPenaltyN4, so the rounding is the same too.
+  const darkDeviation = Math.abs(Math.ceil((dark * 100) / (size * size) / 5) - 10);
+  return linePenalty(lines.byColumn, size, coreEnds, lightEnds) + linePenalty(lines.byRow, size, coreEnds, lightEnds) + blockPoints + darkDeviation * N4_WEIGHT;
+}
+
+/** Packs `unmasked` under mask `pattern` into `target`, format bits included, as `applyMask` lays it out. */
+function maskPacked(unmasked: PackedLines, layout: SymbolLayout, pattern: number, target: PackedLines): void {
+  const rowFlips = layout.packedFlips[pattern].byRow;
+  const columnFlips = layout.packedFlips[pattern].byColumn;
+  for (let index = 0; index < rowFlips.length; index += 1) {
+    target.byRow[index] = unmasked.byRow[index] ^ rowFlips[index];
+    target.byColumn[index] = unmasked.byColumn[index] ^ columnFlips[index];
+  }
+  const formatBits = FORMAT_BITS_BY_MASK[pattern];
+  const wordsPerStep = wordsPerStepOf(layout.size);
+  for (let copy = 0; copy < 30; copy += 1) {
+    const index = layout.formatModules[copy];
+    const row = Math.floor(index / layout.size);
+    const col = index - row * layout.size;
+    const rowWord = row * wordsPerStep + (col >>> 5);
+    const columnWord = col * wordsPerStep + (row >>> 5);
+    if ((formatBits >> (copy >> 1)) & 1) {
+      target.byRow[rowWord] |= 1 << (col & 31);
+      target.byColumn[columnWord] |= 1 << (row & 31);
+    } else {
+      target.byRow[rowWord] &= ~(1 << (col & 31));
+      target.byColumn[columnWord] &= ~(1 << (row & 31));
+    }
+  }
+}
+
+/**
+ * qrcode's penalty of the symbol under each mask, 0 to 7, with that mask's format bits in place. `unmasked` holds the
+ * modules row by row before any mask (its format bits do not matter), `reserved` qrcode's reservedBit for a symbol of
+ * that size.
+ */
+export function maskPenalties(unmasked: Uint8Array, size: number, reserved: Uint8Array): number[] {
+  const layout = layoutFor(size, reserved);
+  const packed = packLines(unmasked, size);
+  const masked: PackedLines = { byRow: new Int32Array(packed.byRow.length), byColumn: new Int32Array(packed.byColumn.length) };
+  const coreEnds = new Int32Array(size);
+  const lightEnds = new Int32Array(size);
+  return Array.from({ length: MASK_COUNT }, (_, pattern) => {
+    maskPacked(packed, layout, pattern, masked);
+    return penalty(masked, size, coreEnds, lightEnds);
+  });
+}
+
+/** The mask qrcode's getBestMask chooses for a symbol: the lowest penalty, the first of equals (masks tried 0 to 7). */
+export function bestMaskPattern(unmasked: Uint8Array, size: number, reserved: Uint8Array): number {
+  const penalties = maskPenalties(unmasked, size, reserved);
+  let best = 0;
+  for (let pattern = 1; pattern < MASK_COUNT; pattern += 1) {
+    if (penalties[pattern] < penalties[best]) best = pattern;
   }
   return best;
 }
