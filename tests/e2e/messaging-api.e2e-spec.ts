@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
-import type { CreateMessageResponse, DomainEvent, FinderTokenResponse, HttpErrorBody, Message, PublicItem } from '@homing/contracts';
+import IORedis from 'ioredis';
+import { parseTagCode, type CreateMessageResponse, type DomainEvent, type FinderTokenResponse, type HttpErrorBody, type Message, type PublicItem } from '@homing/contracts';
+import { clientNetworkOf, messageLimitKeys } from '@homing/platform';
 import { expectEventually, runServiceCommand, waitForEvent } from '@homing/testing';
 import { testAccessToken } from '../support/access-tokens';
 import { startStack, type Stack } from '../support/stack';
@@ -314,6 +316,36 @@ describe('finders writing to owners', () => {
     expect(limited.status).toBe(429);
     expect(((await limited.json()) as HttpErrorBody).response_code).toBe('RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('counts the route’s own limit with a write’s limits: 300 a minute from one address, whatever the tag, and a refused write counts for no tag', async () => {
+    const [{ code }, { code: other }] = await Promise.all([ownedItem(), ownedItem()]);
+    const address = '192.0.2.91';
+    const post = (tag: string, content: string) =>
+      fetch(`${stack.api}/items/${tag}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: JSON.stringify({ content }) });
+    const first = await post(code, 'Found your keys');
+    expect(first.status).toBe(201);
+    expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual(['300', '299']);
+    expect(Number(first.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+    // 299 more to the tag: 19 written, then refused by the address's limit on the tag; the route counts every one.
+    const answers: HttpErrorBody[] = [];
+    for (let batch = 0; batch < 13; batch += 1) answers.push(...(await Promise.all(Array.from({ length: 23 }, async () => (await write(code, 'Hello', { forwardedFor: address })).body))));
+    expect(answers.filter((body) => body.response_code === undefined)).toHaveLength(19);
+    expect(answers.filter((body) => body.message === 'Too many messages for this tag. Try again later.')).toHaveLength(280);
+    // The 301st, to another tag: refused by the route's limit, and counted for neither that tag nor the address on it.
+    const refused = await post(other, 'Found this one too');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ response_code: 'RATE_LIMITED', message: 'Too many requests. Try again later.' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    const redis = new IORedis(stack.shared.REDIS_URL ?? '', { maxRetriesPerRequest: null });
+    try {
+      const counted = messageLimitKeys(stack.namespace, parseTagCode(other) ?? '', clientNetworkOf(address));
+      expect([Number(await redis.get(counted.tagKey)), Number(await redis.get(counted.writerKey))]).toEqual([0, 0]);
+    } finally {
+      redis.disconnect();
+    }
+    expect((await write(other, 'I found them', { forwardedFor: '192.0.2.92' })).status).toBe(201);
   });
 
   const someoneElse = () => testAccessToken().token;

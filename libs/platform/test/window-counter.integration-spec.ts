@@ -30,6 +30,16 @@ describe('countInWindow and refundInWindow (real Redis)', () => {
     expect(Number(await redis.get(tag))).toBe(2);
   });
 
+  it('gives each key the window named for it, when each has its own', async () => {
+    const [route, address, tag] = [key('route-w'), key('address-w'), key('tag-w')];
+    const counts = await countInWindow(redis, [route, address, tag], [60_000, 3_600_000, 3_600_000]);
+    expect(counts.map(({ count }) => count)).toEqual([1, 1, 1]);
+    expect(counts[0].remainingMs).toBeLessThanOrEqual(60_000);
+    expect(counts[1].remainingMs).toBeGreaterThan(3_500_000);
+    expect(await redis.pttl(tag)).toBeGreaterThan(3_500_000);
+    await expect(countInWindow(redis, [route, address], [60_000])).rejects.toThrow(RangeError);
+  });
+
   it('counts every concurrent event once', async () => {
     const tag = key('tag-concurrent');
     const answers = await Promise.all(Array.from({ length: 50 }, () => countInWindow(redis, [tag], 60_000)));

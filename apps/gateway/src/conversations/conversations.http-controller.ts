@@ -123,6 +123,7 @@ export class ConversationsHttpController {
     answer: createMessageResponseSchema,
     errors: [403, 404, 409, 429],
     idempotent: true,
+    rateLimit: 'by-route',
   })
   postMessage(
     @Param('code') code: string,
@@ -145,6 +146,7 @@ export class ConversationsHttpController {
     caller: 'anyone',
     finderToken: 'required',
     status: 201,
+    rateLimit: 'by-route',
     body: shareLocationBodySchema,
     answer: z.object({ message: messageSchema }),
     errors: [403, 404, 409, 429],

@@ -59,7 +59,7 @@ export class ConversationsService {
     reply: Pick<FastifyReply, 'header'>,
     language?: UserLanguage,
   ): Promise<CreateMessageResponse> {
-    const refund = await this.limits.admit(address, code, reply);
+    const refund = await this.limits.admit(address, code, 'post-message', reply);
     // Messaging keys a retry by the caller; a finder without a token yet has nothing of their own but the item, so a
     // guessed key could replay another finder's first answer (and its finder token). Their key is made their
     // address's too, as a digest: neither the address nor the key is kept in clear.
@@ -75,7 +75,7 @@ export class ConversationsService {
   /** A finder's place, an entry of their conversation: rounded here as messaging rounds it again, under the message limits. */
   async shareLocation(code: string, body: ShareLocationBody, caller: ThreadCaller, address: string, reply: Pick<FastifyReply, 'header'>): Promise<{ message: Message }> {
     if (!caller.finderToken) throw new ApiError(403, ResponseCode.FORBIDDEN, 'Only the finder of a conversation shares a place, with their finder token.');
-    const refund = await this.limits.admit(address, code, reply);
+    const refund = await this.limits.admit(address, code, 'share-location', reply);
     try {
       return await this.rpc.request('messaging.rpc.share-location', { code, location: body, ...caller });
     } catch (error) {

@@ -38,8 +38,11 @@ export interface ApiRouteOptions {
   finderToken?: 'optional' | 'required';
   consumes?: string;
   produces?: string[];
-  /** `login` and `email`: the tighter limits (RATE_LIMITS); `none` for the tag scan, limited otherwise. */
-  rateLimit?: 'login' | 'email' | 'none';
+  /**
+   * `login` and `email`: the tighter limits (RATE_LIMITS); `none` for the tag scan, limited otherwise; `by-route` for a
+   * route that counts the default limit itself, with its other counts (`answerRouteLimit` in rate-limits.ts).
+   */
+  rateLimit?: 'login' | 'email' | 'none' | 'by-route';
 }
 
 /** Whether the route's `@ApiRoute` lets only admins call it (read by the auth guard). */
@@ -58,7 +61,7 @@ export function ApiRoute(options: ApiRouteOptions): MethodDecorator {
   const caller = options.caller ?? 'user';
   const decorators: MethodDecorator[] = [HttpCode(options.status ?? 200), SetMetadata(API_ROUTE_OPTIONS, options)];
   if (caller === 'anyone' || caller === 'anyone-or-user') decorators.push(Public());
-  if (options.rateLimit === 'none') decorators.push(SkipThrottle());
+  if (options.rateLimit === 'none' || options.rateLimit === 'by-route') decorators.push(SkipThrottle());
   else if (options.rateLimit) decorators.push(Throttle({ default: RATE_LIMITS[options.rateLimit] }));
   return applyDecorators(...decorators);
 }

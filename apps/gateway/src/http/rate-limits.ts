@@ -1,14 +1,17 @@
 import { type DynamicModule, type ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerModule, type ThrottlerModuleOptions } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import type { FastifyRequest } from 'fastify';
-import { clientNetworkOf, RedisClient } from '@homing/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ResponseCode } from '@homing/contracts';
+import { clientNetworkOf, RedisClient, retryAfterSeconds, type WindowCount } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
+import { ApiError } from './http-error';
 
 /**
  * Per client address, in Redis so every gateway replica counts together. The default covers ordinary use of the
  * API (a page polls every 3 s); routes that cost a password hash or send an e-mail set tighter limits with
- * `@ApiRoute({ rateLimit: … })`.
+ * `@ApiRoute({ rateLimit: … })`. A route that counts other limits in Redis anyway (a message's) counts the default
+ * with them, in the same round trip (`rateLimit: 'by-route'`, `routeLimitKey`, `answerRouteLimit`).
  */
 export const RATE_LIMITS = {
   default: { limit: 300, ttl: 60_000 },
@@ -34,6 +37,29 @@ export class ClientAddressThrottlerGuard extends ThrottlerGuard {
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
     return UNLIMITED.test(context.switchToHttp().getRequest<FastifyRequest>().url);
   }
+}
+
+/**
+ * The key of a route's default limit for a client address (an IPv6 one by its /64), for a route that counts it itself
+ * (`rateLimit: 'by-route'`) in a window of `RATE_LIMITS.default.ttl` with `countInWindow`.
+ */
+export function routeLimitKey(namespace: string, route: string, address: string): string {
+  return `${namespace}:rate:default:${route}:${clientNetworkOf(address)}`;
+}
+
+/**
+ * What the throttler guard answers for a route's default limit, from the route's own count: past the limit 429 with
+ * `Retry-After` until the window ends; else its `X-RateLimit-*` headers (limit, remaining, seconds to the reset).
+ */
+export function answerRouteLimit(count: WindowCount, reply: Pick<FastifyReply, 'header'>): void {
+  const { limit } = RATE_LIMITS.default;
+  if (count.count > limit) {
+    void reply.header('retry-after', String(retryAfterSeconds(count.remainingMs)));
+    throw new ApiError(429, ResponseCode.RATE_LIMITED);
+  }
+  void reply.header('x-ratelimit-limit', String(limit));
+  void reply.header('x-ratelimit-remaining', String(limit - count.count));
+  void reply.header('x-ratelimit-reset', String(Math.ceil(count.remainingMs / 1000)));
 }
 
 /** The rate limiter's storage and settings; its guard is registered (first) by the app module. */

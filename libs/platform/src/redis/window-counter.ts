@@ -9,10 +9,11 @@ export interface WindowCount {
 // Per key: the window's first count starts it (the key expires with the window), then the count and the time left.
 // One script for every key: atomic as a MULTI of the same commands was, and one command for ioredis and Redis to handle
 // instead of a MULTI, three commands a key and an EXEC (a finder's message counts two keys: eight commands became one).
+// Each key's window is its own ARGV, or the one ARGV when all share it.
 // Sent whole, as the project's other scripts are: by its digest (EVALSHA) it measured no cheaper (docs/benchmarks.md).
 const COUNT_SCRIPT = `local answers = {}
 for index, key in ipairs(KEYS) do
-  redis.call('SET', key, 0, 'PX', ARGV[1], 'NX')
+  redis.call('SET', key, 0, 'PX', ARGV[index] or ARGV[1], 'NX')
   answers[2 * index - 1] = redis.call('INCR', key)
   answers[2 * index] = redis.call('PTTL', key)
 end
@@ -20,10 +21,12 @@ return answers`;
 
 /**
  * Counts one event against each key in Redis, in one round trip: the first event of a window starts it (the key
- * expires with it), so every replica (gateway or mail relay) counts together. Throws if Redis cannot answer.
+ * expires with it), so every replica (gateway or mail relay) counts together. `windowMs` is every key's window, or
+ * each key's in turn. Throws if Redis cannot answer.
  */
-export async function countInWindow(redis: Redis, keys: string[], windowMs: number): Promise<WindowCount[]> {
-  const replies = (await redis.eval(COUNT_SCRIPT, keys.length, ...keys, windowMs)) as unknown[];
+export async function countInWindow(redis: Redis, keys: string[], windowMs: number | readonly number[]): Promise<WindowCount[]> {
+  if (typeof windowMs !== 'number' && windowMs.length !== keys.length) throw new RangeError(`${keys.length} keys, ${windowMs.length} windows`);
+  const replies = (await redis.eval(COUNT_SCRIPT, keys.length, ...keys, ...(typeof windowMs === 'number' ? [windowMs] : windowMs))) as unknown[];
   return keys.map((_, index) => ({ count: Number(replies[index * 2]), remainingMs: Number(replies[index * 2 + 1]) }));
 }
 
