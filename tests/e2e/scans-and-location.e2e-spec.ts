@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
-import type { CreateMessageResponse, HttpErrorBody, Message, PublicItem, ScanHistory } from '@homing/contracts';
+import { parseTagCode, type CreateMessageResponse, type HttpErrorBody, type Message, type PublicItem, type ScanHistory } from '@homing/contracts';
 import { expectEventually } from '@homing/testing';
 import { testAccessToken } from '../support/access-tokens';
 import { apiCall, apiExchange, type ApiCaller } from '../support/api';
@@ -119,6 +119,25 @@ describe('scans, scan alerts and the finder’s location', () => {
     expect({ status: refused.status, code: refused.body.response_code }).toEqual({ status: 429, code: 'RATE_LIMITED' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await scan(owner.code, '145.53.7.8')).status).toBe(204);
+  });
+
+  it('counts the route’s own limit with a scan’s limits: 300 a minute from one address, whatever the tag, and a refused scan counts for no tag', async () => {
+    const [owner, other] = await Promise.all([ownerWithItem(), ownerWithItem()]);
+    const address = '145.53.6.6';
+    const first = await apiExchange(stack, 'POST', `/items/${owner.code}/scans`, { headers: from(address) });
+    expect(first.status).toBe(204);
+    expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual(['300', '299']);
+    // 299 more of the tag: 9 recorded, then refused by the address's limit on the tag; the route counts every one.
+    const statuses: number[] = [];
+    for (let batch = 0; batch < 13; batch += 1) statuses.push(...(await Promise.all(Array.from({ length: 23 }, async () => (await scan(owner.code, address)).status))));
+    expect([statuses.filter((status) => status === 204).length, statuses.filter((status) => status === 429).length]).toEqual([9, 290]);
+    // The 301st, of another tag: refused by the route's limit, and counted for neither that tag nor the address on it.
+    const refused = await apiExchange<HttpErrorBody>(stack, 'POST', `/items/${other.code}/scans`, { headers: from(address) });
+    expect({ status: refused.status, body: refused.body }).toEqual({ status: 429, body: { response_code: 'RATE_LIMITED', message: 'Too many requests. Try again later.' } });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(await redis.get(`${stack.namespace}:scans:${parseTagCode(other.code)}`))).toBe(0);
+    expect((await scan(other.code, '145.53.6.7')).status).toBe(204);
+    expect(Number(await redis.get(`${stack.namespace}:scans:${parseTagCode(other.code)}`))).toBe(1);
   });
 
   it('brings a finder’s place to the owner’s thread as rounded as they chose, and to nobody else', async () => {

@@ -40,11 +40,12 @@ export class ClientAddressThrottlerGuard extends ThrottlerGuard {
 }
 
 /**
- * The key of a route's default limit for a client address (an IPv6 one by its /64), for a route that counts it itself
- * (`rateLimit: 'by-route'`) in a window of `RATE_LIMITS.default.ttl` with `countInWindow`.
+ * The key of a route's default limit for a client, for a route that counts it itself (`rateLimit: 'by-route'`) in a
+ * window of `RATE_LIMITS.default.ttl` with `countInWindow`. `client`: the client's network (`clientNetworkOf`), or a
+ * keyed digest of it where the route keeps no address (a scan's).
  */
-export function routeLimitKey(namespace: string, route: string, address: string): string {
-  return `${namespace}:rate:default:${route}:${clientNetworkOf(address)}`;
+export function routeLimitKey(namespace: string, route: string, client: string): string {
+  return `${namespace}:rate:default:${route}:${client}`;
 }
 
 /**

@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ResponseCode } from '@homing/contracts';
-import { clientNetworkOf, countInWindow, InjectConfig, RedisClient, retryAfterSeconds } from '@homing/platform';
+import { clientNetworkOf, countInWindow, InjectConfig, RedisClient, refundInWindow, retryAfterSeconds } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
+import { answerRouteLimit, RATE_LIMITS, routeLimitKey } from '../http/rate-limits';
 import { AddressHashes } from './address-hashes';
 
 /**
@@ -12,7 +13,11 @@ import { AddressHashes } from './address-hashes';
  */
 export const SCAN_LIMITS = { perAddressPerTag: 10, perTag: 120, windowMs: 60 * 60_000 } as const;
 
-/** Counts scans in Redis (every replica together) by the address's keyed digest, never the address. */
+/**
+ * Counts scans in Redis (every replica together) by the address's keyed digest, never the address, with the route's
+ * default limit (RATE_LIMITS.default) in the same round trip: the route skips the throttler guard, which would take a
+ * round trip of its own.
+ */
 @Injectable()
 export class ScanLimits {
   private readonly logger = new Logger(ScanLimits.name);
@@ -23,20 +28,25 @@ export class ScanLimits {
     @InjectConfig() private readonly config: GatewayConfig,
   ) {}
 
-  /** Counts one scan of the tag from the address's client (an IPv6 one by its /64); past a limit, 429 (`Retry-After`). */
+  /**
+   * Counts one scan of the tag from the address's client (an IPv6 one by its /64), and one request of the route; past a
+   * limit, 429 (`Retry-After`). As with the throttler guard, a count Redis cannot answer is an error (503 when Redis is
+   * away): the route's default limit is counted in it.
+   */
   async admit(address: string, canonicalCode: string, reply: Pick<FastifyReply, 'header'>): Promise<void> {
-    let waitMs = 0;
-    try {
-      const tagKey = `${this.config.NATS_NAMESPACE}:scans:${canonicalCode}`;
-      const addressKey = `${tagKey}:${await this.hashes.digest(clientNetworkOf(address))}`;
-      const [perAddress, perTag] = await countInWindow(this.redis.redis, [addressKey, tagKey], SCAN_LIMITS.windowMs);
-      if (perAddress.count > SCAN_LIMITS.perAddressPerTag) waitMs = Math.max(1000, perAddress.remainingMs);
-      else if (perTag.count > SCAN_LIMITS.perTag) waitMs = Math.max(1000, perTag.remainingMs);
-    } catch (error) {
-      // A scan is never refused because Redis is away: the limit guards against floods, not the history.
-      this.logger.warn(`scan limits unavailable: ${(error as Error).message}`);
-      return;
+    const client = await this.hashes.digest(clientNetworkOf(address));
+    const tagKey = `${this.config.NATS_NAMESPACE}:scans:${canonicalCode}`;
+    const addressKey = `${tagKey}:${client}`;
+    const routeKey = routeLimitKey(this.config.NATS_NAMESPACE, 'record-scan', client);
+    const [routeCount, perAddress, perTag] = await countInWindow(this.redis.redis, [routeKey, addressKey, tagKey], [RATE_LIMITS.default.ttl, SCAN_LIMITS.windowMs, SCAN_LIMITS.windowMs]);
+    // A scan the route's limit refuses is not recorded and (as when the throttler guard refused it before the handler)
+    // counts against no tag.
+    if (routeCount.count > RATE_LIMITS.default.limit) {
+      await refundInWindow(this.redis.redis, [addressKey, tagKey]).catch((error: Error) => this.logger.warn(`scan limits: refund failed: ${error.message}`));
     }
+    answerRouteLimit(routeCount, reply);
+    const waitMs =
+      perAddress.count > SCAN_LIMITS.perAddressPerTag ? Math.max(1000, perAddress.remainingMs) : perTag.count > SCAN_LIMITS.perTag ? Math.max(1000, perTag.remainingMs) : 0;
     if (waitMs > 0) {
       void reply.header('retry-after', String(retryAfterSeconds(waitMs)));
       throw new ApiError(429, ResponseCode.RATE_LIMITED, 'Too many scans of this tag. Try again later.');

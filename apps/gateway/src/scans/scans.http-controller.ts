@@ -24,6 +24,7 @@ export class ScansHttpController {
     caller: 'anyone-or-user',
     status: 204,
     errors: [403, 404, 429],
+    rateLimit: 'by-route',
   })
   record(
     @Param('code') code: string,

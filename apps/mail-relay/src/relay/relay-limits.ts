@@ -8,8 +8,8 @@ import type { MailRelayConfig } from '../config/mail-relay.config';
  * misses of the unknown-code limit of the sending host's address (so guessing codes by mail gains nothing over the
  * web), and messages count against the tag's hourly limit and two writers' limits per tag: the sender's address (the
  * From, which anyone can forge) and the sending host (the SMTP client's address, an IPv6 one by its /64), each held
- * to the web's per-address limit. Like the gateway, a mail is never refused because Redis is away: these guard
- * against floods, not the thread.
+ * to the web's per-address limit. A mail is never refused because Redis is away: these guard against floods, not
+ * the thread (the web's routes, which count their rate limit in the same call, answer 503 then).
  */
 @Injectable()
 export class RelayLimits {
