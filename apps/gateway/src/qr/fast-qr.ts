@@ -201,7 +201,8 @@ function linePenalty(steps: Int32Array, size: number, coreEnds: Int32Array, ligh
   let finderLike = 0;
   for (let k = 0; k < wordsPerStep; k += 1) {
     const lanes = laneMask(size, k);
-    // Equal neighbours at the last three steps, and whether the step before ended a run of 5 or more.
+    // Per lane: whether each of the last three steps matched the one before it, and whether the step before was 5 or
+    // more into a run.
     let previous = 0;
     let equal1 = 0;
     let equal2 = 0;
@@ -249,10 +250,12 @@ function blocksAndDark(byRow: Int32Array, size: number): { blockPoints: number; 
       dark += popcount(here & laneMask(size, k));
       if (row === size - 1) continue;
       const below = byRow[(row + 1) * wordsPerStep + k];
-      // Bit c of `next` is the module right of c: this word shifted down, with the next word's first module on top.
+      // Bit c of `hereNext` (`belowNext`) is the module right of column c in this row (the next): the word shifted
+      // down, with the next word's first module on top.
       const hereNext = (here >>> 1) | (k + 1 < wordsPerStep ? byRow[row * wordsPerStep + k + 1] << 31 : 0);
       const belowNext = (below >>> 1) | (k + 1 < wordsPerStep ? byRow[(row + 1) * wordsPerStep + k + 1] << 31 : 0);
-      // A block at column c (c < size - 1) when its four modules match: here = below, next = below's next, here = next.
+      // A block at column c (c < size - 1) when its four modules match: here = below, their right-hand neighbours
+      // match, and here = its right-hand neighbour.
       const uniform = ~(here ^ below) & ~(hereNext ^ belowNext) & ~(here ^ hereNext) & laneMask(size, k, size - 1);
       blocks += popcount(uniform);
     }
