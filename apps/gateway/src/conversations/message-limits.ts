@@ -3,8 +3,8 @@ import type { FastifyReply } from 'fastify';
 import { parseTagCode, ResponseCode } from '@homing/contracts';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError, toHttpError } from '../http/http-error';
-import { answerRouteLimit, RATE_LIMITS, routeLimitKey } from '../http/rate-limits';
-import { clientNetworkOf, InjectConfig, RedisClient, countInWindow, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, refundInWindow, retryAfterSeconds } from '@homing/platform';
+import { countWithRouteLimit, routeLimitKey } from '../http/rate-limits';
+import { clientNetworkOf, InjectConfig, RedisClient, MESSAGE_LIMITS, messageLimitKeys, messageLimitWait, refundInWindow, retryAfterSeconds } from '@homing/platform';
 
 /** The routes that write to a tag's thread, each with its own default limit (`rateLimit: 'by-route'`). */
 export type ThreadWriteRoute = 'post-message' | 'share-location';
@@ -36,23 +36,17 @@ export class MessageLimits {
     const code = parseTagCode(input);
     // Not a code at all: messaging answers 404, and no key is made of whatever was typed; the request still counts.
     if (!code) {
-      const [routeCount] = await countInWindow(this.redis.redis, [routeKey], RATE_LIMITS.default.ttl);
-      answerRouteLimit(routeCount, reply);
+      await countWithRouteLimit(this.redis, routeKey, [], reply);
       return NO_REFUND;
     }
     const { tagKey, writerKey: addressKey } = messageLimitKeys(this.config.NATS_NAMESPACE, code, network);
-    const [routeCount, perAddress, perTag] = await countInWindow(this.redis.redis, [routeKey, addressKey, tagKey], [RATE_LIMITS.default.ttl, MESSAGE_LIMITS.windowMs, MESSAGE_LIMITS.windowMs]);
-    const refund = () => refundInWindow(this.redis.redis, [addressKey, tagKey]).catch((error: Error) => this.logger.warn(`message limits: refund failed: ${error.message}`));
-    // A request the route's limit refuses writes nothing, and (as when the throttler guard refused it before the
-    // handler) counts against no tag: else a client past it could still use up any tag's hour, one request each.
-    if (routeCount.count > RATE_LIMITS.default.limit) await refund();
-    answerRouteLimit(routeCount, reply);
+    const [perAddress, perTag] = await countWithRouteLimit(this.redis, routeKey, [addressKey, tagKey].map((key) => ({ key, windowMs: MESSAGE_LIMITS.windowMs })), reply);
     const waitMs = messageLimitWait({ address: perAddress.count, tag: perTag.count }, { address: perAddress.remainingMs, tag: perTag.remainingMs });
     if (waitMs > 0) {
       void reply.header('retry-after', String(retryAfterSeconds(waitMs)));
       throw new ApiError(429, ResponseCode.RATE_LIMITED, 'Too many messages for this tag. Try again later.');
     }
-    return refund;
+    return () => refundInWindow(this.redis.redis, [addressKey, tagKey]).catch((error: Error) => this.logger.warn(`message limits: refund failed: ${error.message}`));
   }
 }
 

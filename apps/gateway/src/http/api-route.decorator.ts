@@ -40,7 +40,7 @@ export interface ApiRouteOptions {
   produces?: string[];
   /**
    * `login` and `email`: the tighter limits (RATE_LIMITS); `none` for the tag scan, limited otherwise; `by-route` for a
-   * route that counts the default limit itself, with its other counts (`answerRouteLimit` in rate-limits.ts).
+   * route that counts the default limit itself, with its other counts (`countWithRouteLimit` in rate-limits.ts).
    */
   rateLimit?: 'login' | 'email' | 'none' | 'by-route';
 }

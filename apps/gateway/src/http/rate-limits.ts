@@ -1,9 +1,9 @@
-import { type DynamicModule, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type DynamicModule, type ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerModule, type ThrottlerModuleOptions } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ResponseCode } from '@homing/contracts';
-import { clientNetworkOf, RedisClient, retryAfterSeconds, type WindowCount } from '@homing/platform';
+import { clientNetworkOf, countInWindow, RedisClient, refundInWindow, retryAfterSeconds, type WindowCount } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from './http-error';
 
@@ -11,7 +11,7 @@ import { ApiError } from './http-error';
  * Per client address, in Redis so every gateway replica counts together. The default covers ordinary use of the
  * API (a page polls every 3 s); routes that cost a password hash or send an e-mail set tighter limits with
  * `@ApiRoute({ rateLimit: … })`. A route that counts other limits in Redis anyway (a message's) counts the default
- * with them, in the same round trip (`rateLimit: 'by-route'`, `routeLimitKey`, `answerRouteLimit`).
+ * with them, in the same round trip (`rateLimit: 'by-route'`, `routeLimitKey`, `countWithRouteLimit`).
  */
 export const RATE_LIMITS = {
   default: { limit: 300, ttl: 60_000 },
@@ -48,19 +48,34 @@ export function routeLimitKey(namespace: string, route: string, client: string):
   return `${namespace}:rate:default:${route}:${client}`;
 }
 
+/** A limit a `by-route` route counts besides its default one: a key and its window. */
+export interface RouteOwnLimit {
+  key: string;
+  windowMs: number;
+}
+
+const logger = new Logger('RouteLimits');
+
 /**
- * What the throttler guard answers for a route's default limit, from the route's own count: past the limit 429 with
- * `Retry-After` until the window ends; else its `X-RateLimit-*` headers (limit, remaining, seconds to the reset).
+ * Counts one request of a `by-route` route against its default limit (`routeKey`) and its own limits in one Redis
+ * call, and answers the default limit as the throttler guard does: past it 429 with `Retry-After` until the window
+ * ends, else its `X-RateLimit-*` headers (limit, remaining, seconds to the reset). A request past it is given back to
+ * the route's own limits, since the guard refused it before anything counted: else a client past it could still use
+ * up a tag's hour, one refused request at a time. Resolves with the own limits' counts, in their order. As with the
+ * guard, a count Redis cannot answer fails the request (503 when Redis is away).
  */
-export function answerRouteLimit(count: WindowCount, reply: Pick<FastifyReply, 'header'>): void {
-  const { limit } = RATE_LIMITS.default;
-  if (count.count > limit) {
-    void reply.header('retry-after', String(retryAfterSeconds(count.remainingMs)));
+export async function countWithRouteLimit(redis: RedisClient, routeKey: string, own: readonly RouteOwnLimit[], reply: Pick<FastifyReply, 'header'>): Promise<WindowCount[]> {
+  const { limit, ttl } = RATE_LIMITS.default;
+  const [routeCount, ...counts] = await countInWindow(redis.redis, [routeKey, ...own.map(({ key }) => key)], [ttl, ...own.map(({ windowMs }) => windowMs)]);
+  if (routeCount.count > limit) {
+    if (own.length > 0) await refundInWindow(redis.redis, own.map(({ key }) => key)).catch((error: Error) => logger.warn(`a refused request's counts were not given back: ${error.message}`));
+    void reply.header('retry-after', String(retryAfterSeconds(routeCount.remainingMs)));
     throw new ApiError(429, ResponseCode.RATE_LIMITED);
   }
   void reply.header('x-ratelimit-limit', String(limit));
-  void reply.header('x-ratelimit-remaining', String(limit - count.count));
-  void reply.header('x-ratelimit-reset', String(Math.ceil(count.remainingMs / 1000)));
+  void reply.header('x-ratelimit-remaining', String(limit - routeCount.count));
+  void reply.header('x-ratelimit-reset', String(Math.ceil(routeCount.remainingMs / 1000)));
+  return counts;
 }
 
 /** The rate limiter's storage and settings; its guard is registered (first) by the app module. */

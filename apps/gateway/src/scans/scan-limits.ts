@@ -1,10 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ResponseCode } from '@homing/contracts';
-import { clientNetworkOf, countInWindow, InjectConfig, RedisClient, refundInWindow, retryAfterSeconds } from '@homing/platform';
+import { clientNetworkOf, InjectConfig, RedisClient, retryAfterSeconds } from '@homing/platform';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/http-error';
-import { answerRouteLimit, RATE_LIMITS, routeLimitKey } from '../http/rate-limits';
+import { countWithRouteLimit, routeLimitKey } from '../http/rate-limits';
 import { AddressHashes } from './address-hashes';
 
 /**
@@ -20,8 +20,6 @@ export const SCAN_LIMITS = { perAddressPerTag: 10, perTag: 120, windowMs: 60 * 6
  */
 @Injectable()
 export class ScanLimits {
-  private readonly logger = new Logger(ScanLimits.name);
-
   constructor(
     private readonly redis: RedisClient,
     private readonly hashes: AddressHashes,
@@ -38,13 +36,7 @@ export class ScanLimits {
     const tagKey = `${this.config.NATS_NAMESPACE}:scans:${canonicalCode}`;
     const addressKey = `${tagKey}:${client}`;
     const routeKey = routeLimitKey(this.config.NATS_NAMESPACE, 'record-scan', client);
-    const [routeCount, perAddress, perTag] = await countInWindow(this.redis.redis, [routeKey, addressKey, tagKey], [RATE_LIMITS.default.ttl, SCAN_LIMITS.windowMs, SCAN_LIMITS.windowMs]);
-    // A scan the route's limit refuses is not recorded and (as when the throttler guard refused it before the handler)
-    // counts against no tag.
-    if (routeCount.count > RATE_LIMITS.default.limit) {
-      await refundInWindow(this.redis.redis, [addressKey, tagKey]).catch((error: Error) => this.logger.warn(`scan limits: refund failed: ${error.message}`));
-    }
-    answerRouteLimit(routeCount, reply);
+    const [perAddress, perTag] = await countWithRouteLimit(this.redis, routeKey, [addressKey, tagKey].map((key) => ({ key, windowMs: SCAN_LIMITS.windowMs })), reply);
     const waitMs =
       perAddress.count > SCAN_LIMITS.perAddressPerTag ? Math.max(1000, perAddress.remainingMs) : perTag.count > SCAN_LIMITS.perTag ? Math.max(1000, perTag.remainingMs) : 0;
     if (waitMs > 0) {
