@@ -1,10 +1,9 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { trace } from '@opentelemetry/api';
 import { node, tracing } from '@opentelemetry/sdk-node';
-import { ResponseCode, type RpcRequest } from '@homing/contracts';
+import { ResponseCode, type RpcRequest, type RpcResponse } from '@homing/contracts';
 import { expectEventually, isolatedName, testInfra } from '@homing/testing';
 import { testConfig } from './test-config';
 import {
@@ -15,7 +14,8 @@ import {
   requestContext,
   RpcClient,
   RpcError,
-  RpcErrorPassThroughFilter,
+  RpcHandler,
+  rpcHandlersOf,
   RpcTimeoutError,
   RpcUnavailableError,
   type NatsRpcServerOptions,
@@ -40,13 +40,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 class ItemsDouble {
   constructor(private readonly rpc: RpcClient) {}
 
-  @MessagePattern('items.rpc.get-owned')
-  async getByCode(@Payload() request: RpcRequest<'items.rpc.get-owned'>) {
+  @RpcHandler('items.rpc.get-owned')
+  async getByCode(request: RpcRequest<'items.rpc.get-owned'>): Promise<RpcResponse<'items.rpc.get-owned'>> {
     invocations.set(request.code, invoked(request.code) + 1);
     if (request.code === 'missing') throw RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
     if (request.code === 'bug') throw new TypeError('cannot read properties of undefined');
     // The deadline this request is handled under, as the server took it from the caller's header.
     if (request.code === 'deadline') return itemNamed(String(requestContext.deadline()));
+    // The correlation id the handler runs under, as the server took it from the caller's header.
+    if (request.code === 'correlation') return itemNamed(requestContext.correlationId(), request.code);
     if (request.code === 'nested') return itemNamed(`${requestContext.deadline()}/${await this.callOn()}`);
     await sleep(slowReplyMs);
     // The trace id the handler runs under, so the caller can check the trace crossed NATS.
@@ -68,8 +70,8 @@ class ItemsDouble {
   }
 }
 
-function itemNamed(name: string | null, code = 'ABCD') {
-  return { code, name, claimed_at: null, activated: false, is_owner: false };
+function itemNamed(name: string | null, code = 'ABCD'): RpcResponse<'items.rpc.get-owned'> {
+  return { code, name, claimed_at: null, activated: false, is_owner: false } as RpcResponse<'items.rpc.get-owned'>;
 }
 
 // Keeps this process from reading its sockets, as a CPU-bound handler or a long GC pause would.
@@ -96,7 +98,7 @@ describe('NATS RPC transport', () => {
       controllers: [ItemsDouble],
     }).compile();
     const started = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter());
-    started.connectMicroservice({ strategy: new NatsRpcServer(started.get(NatsClient), 'items', options) }, { deferInitialization: true }).useGlobalFilters(new RpcErrorPassThroughFilter());
+    started.connectMicroservice({ strategy: new NatsRpcServer(started.get(NatsClient), 'items', rpcHandlersOf(started), options) }, { deferInitialization: true });
     await started.init();
     try {
       await started.startAllMicroservices();
@@ -244,38 +246,8 @@ describe('NATS RPC transport', () => {
     }
   });
 
-  it('answers a plain handler’s subject outside Nest’s pipeline: validated, in the caller’s context, its refusals as replies', async () => {
-    const seen: Array<{ code: string; correlationId: string }> = [];
-    const server = await startApp(isolatedName(), {
-      plainHandlers: {
-        'items.rpc.get-public': async ({ code }) => {
-          seen.push({ code, correlationId: requestContext.correlationId() });
-          if (code === 'missing') throw RpcError.notFound(ResponseCode.ITEM_NOT_FOUND, 'Item not found.');
-          return { item: { ...itemNamed('plain', code), lost: false }, ownerUserId: null, coOwnerUserIds: [] };
-        },
-      },
-    });
-    const caller = server.get(RpcClient);
-    try {
-      const answer = await requestContext.run({ correlationId: 'c0ffee00-plain', causationId: null }, () => caller.request('items.rpc.get-public', { code: 'ABCD' }));
-      expect(answer).toEqual({ item: { ...itemNamed('plain', 'ABCD'), lost: false }, ownerUserId: null, coOwnerUserIds: [] });
-      expect(seen).toEqual([{ code: 'ABCD', correlationId: 'c0ffee00-plain' }]);
-      const refused = await caller.request('items.rpc.get-public', { code: 'missing' }).catch((caught: unknown) => caught);
-      expect((refused as RpcError).body).toEqual({ status: 404, response_code: 'ITEM_NOT_FOUND', message: 'Item not found.' });
-      // The request is checked against its contract before the handler runs.
-      const invalid = await caller.request('items.rpc.get-public', { code: 42 } as never).catch((caught: unknown) => caught);
-      expect((invalid as RpcError).body.status).toBe(422);
-      expect(seen).toHaveLength(2);
-      // The Nest handlers of the same server still answer.
-      await expect(caller.request('items.rpc.get-owned', { code: 'ABCD', ownerUserId: OWNER })).resolves.toMatchObject({ code: 'ABCD' });
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('refuses to start with a subject that has both a Nest handler and a plain one', async () => {
-    await expect(startApp(isolatedName(), { plainHandlers: { 'items.rpc.get-owned': async () => ({ ...itemNamed('twice'), lost: false }) } })).rejects.toThrow(
-      'RPC subjects with a Nest handler and a plain one: items.rpc.get-owned',
-    );
+  it('calls the handler in the caller’s context: its correlation id', async () => {
+    const answer = await requestContext.run({ correlationId: 'c0ffee00-direct', causationId: null }, () => rpc.request('items.rpc.get-owned', { code: 'correlation', ownerUserId: OWNER }));
+    expect(answer.name).toBe('c0ffee00-direct');
   });
 });

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import type { RpcRequest as Request, RpcResponse as Response } from '@homing/contracts';
 import { RpcHandler } from '@homing/platform';
 import { ExportService } from './export.service';
@@ -9,7 +8,7 @@ export class ExportRpcController {
   constructor(private readonly exports: ExportService) {}
 
   @RpcHandler('identity.rpc.export-user')
-  exportUser(@Payload() { userId }: Request<'identity.rpc.export-user'>): Promise<Response<'identity.rpc.export-user'>> {
+  exportUser({ userId }: Request<'identity.rpc.export-user'>): Promise<Response<'identity.rpc.export-user'>> {
     return this.exports.exportUser(userId);
   }
 }

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { formatTagCode, photoUrls, type RpcRequest as Request, type RpcResponse as Response } from '@homing/contracts';
 import { RpcHandler } from '@homing/platform';
 import { ExportRepository } from './export.repository';
@@ -9,7 +8,7 @@ export class ExportRpcController {
   constructor(private readonly repository: ExportRepository) {}
 
   @RpcHandler('items.rpc.export-owner')
-  async exportOwner(@Payload() { ownerUserId }: Request<'items.rpc.export-owner'>): Promise<Response<'items.rpc.export-owner'>> {
+  async exportOwner({ ownerUserId }: Request<'items.rpc.export-owner'>): Promise<Response<'items.rpc.export-owner'>> {
     const [items, scans, shared] = await Promise.all([
       this.repository.itemsOfOwner(ownerUserId),
       this.repository.scansOfOwner(ownerUserId),

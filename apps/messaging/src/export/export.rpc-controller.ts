@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { formatTagCode, type RpcRequest as Request, type RpcResponse as Response } from '@homing/contracts';
 import { RpcHandler } from '@homing/platform';
 import { maskContactDetails } from '../conversations/contact-details';
@@ -12,7 +11,7 @@ export class ExportRpcController {
   constructor(private readonly repository: ExportRepository) {}
 
   @RpcHandler('messaging.rpc.export-owner')
-  async exportOwner(@Payload() { ownerUserId }: Request<'messaging.rpc.export-owner'>): Promise<Response<'messaging.rpc.export-owner'>> {
+  async exportOwner({ ownerUserId }: Request<'messaging.rpc.export-owner'>): Promise<Response<'messaging.rpc.export-owner'>> {
     const conversations = await this.repository.conversationsOfOwner(ownerUserId);
     const messages = await this.repository.messagesOf(conversations.map((conversation) => conversation.id));
     return {

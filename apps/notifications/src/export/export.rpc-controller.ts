@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { formatTagCode, shortenPushEndpoint, type RpcRequest as Request, type RpcResponse as Response } from '@homing/contracts';
 import { RpcHandler } from '@homing/platform';
 import { ExportRepository } from './export.repository';
@@ -9,7 +8,7 @@ export class ExportRpcController {
   constructor(private readonly repository: ExportRepository) {}
 
   @RpcHandler('notifications.rpc.export-user')
-  async exportUser(@Payload() { userId }: Request<'notifications.rpc.export-user'>): Promise<Response<'notifications.rpc.export-user'>> {
+  async exportUser({ userId }: Request<'notifications.rpc.export-user'>): Promise<Response<'notifications.rpc.export-user'>> {
     const subscriptions = await this.repository.pushSubscriptionsOf(userId);
     const deliveries = await this.repository.deliveriesTo([userId, ...subscriptions.map((subscription) => subscription.id)]);
     const settings = await this.repository.itemSettingsOf(userId);

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import type { RpcRequest, RpcResponse } from '@homing/contracts';
 import { RpcHandler } from '@homing/platform';
 import { ItemSettingsRepository } from './item-settings.repository';
@@ -10,12 +9,12 @@ export class ItemSettingsRpcController {
   constructor(private readonly settings: ItemSettingsRepository) {}
 
   @RpcHandler('notifications.rpc.get-item-settings')
-  async get(@Payload() { code, userId }: RpcRequest<'notifications.rpc.get-item-settings'>): Promise<RpcResponse<'notifications.rpc.get-item-settings'>> {
+  async get({ code, userId }: RpcRequest<'notifications.rpc.get-item-settings'>): Promise<RpcResponse<'notifications.rpc.get-item-settings'>> {
     return (await this.settings.settingsOf(code, [userId])).get(userId) as RpcResponse<'notifications.rpc.get-item-settings'>;
   }
 
   @RpcHandler('notifications.rpc.set-item-settings')
-  set(@Payload() { code, userId, email, push }: RpcRequest<'notifications.rpc.set-item-settings'>): Promise<RpcResponse<'notifications.rpc.set-item-settings'>> {
+  set({ code, userId, email, push }: RpcRequest<'notifications.rpc.set-item-settings'>): Promise<RpcResponse<'notifications.rpc.set-item-settings'>> {
     return this.settings.set(code, userId, { email, push });
   }
 }

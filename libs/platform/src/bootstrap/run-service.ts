@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { type DynamicModule, type INestApplicationContext, Logger as NestLogger, type Type } from '@nestjs/common';
+import { type DynamicModule, Logger as NestLogger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
@@ -10,8 +10,8 @@ import { createLogger, fastifyLogging, NestPinoLogger } from '../logging';
 import { collectProcessMetrics, httpMetrics } from '../metrics';
 import type { RetentionRules } from '../retention';
 import { NatsClient } from '../nats/nats.connection';
-import { RpcErrorPassThroughFilter } from '../nats/rpc-exception.filter';
-import { NatsRpcServer, type PlainRpcHandlers } from '../nats/rpc.server';
+import { rpcHandlersOf } from '../nats/rpc-handler.decorator';
+import { NatsRpcServer } from '../nats/rpc.server';
 import { stopTracing } from '../tracing';
 import { fail } from './fail';
 import { routeSchemaCompilers } from './route-schema-compilers';
@@ -34,8 +34,6 @@ export interface ServiceDefinition<C extends BaseConfig> {
   module(config: C): Type | DynamicModule;
   /** Answer the RPC subjects of this service's @RpcHandler handlers. */
   rpc?: boolean;
-  /** With `rpc`: subjects answered by plain handlers, outside Nest's per-request pipeline (PlainRpcHandlers). */
-  plainRpcHandlers?(app: INestApplicationContext): PlainRpcHandlers;
   /** The service's schema; enables the `migrate` command. */
   database?(config: C): DatabaseOptions;
   /** The service's retention rules; with `database`, enables the `purge-expired` command (the timer is retentionProviders). */
@@ -109,8 +107,7 @@ async function startServer<C extends BaseConfig>(definition: ServiceDefinition<C
   if (definition.fastify?.forceCloseConnections === true) answerInFlightBeforeForcedClose(fastify);
   await definition.configureApp?.(app, config);
   if (definition.rpc) {
-    const rpc = app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsClient), definition.name, { maxInFlight: config.RPC_MAX_IN_FLIGHT, plainHandlers: definition.plainRpcHandlers?.(app) }) }, { deferInitialization: true });
-    rpc.useGlobalFilters(new RpcErrorPassThroughFilter());
+    app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsClient), definition.name, rpcHandlersOf(app), { maxInFlight: config.RPC_MAX_IN_FLIGHT }) }, { deferInitialization: true });
   }
 
   // SIGTERM: readiness fails, consumers and the relay finish their current event, HTTP and RPC stop taking work

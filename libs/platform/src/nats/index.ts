@@ -5,6 +5,5 @@ export * from './nats.connection';
 export * from './rpc-error';
 export * from './rpc.client';
 export * from './rpc.server';
-export * from './rpc-exception.filter';
 export * from './rpc-handler.decorator';
 export * from './fan-out-subscription';

@@ -18,10 +18,18 @@ function failingQuery(code: string): QueryFailedError {
 }
 
 async function answer(thrown: Error) {
-  const server = new NatsRpcServer({} as NatsClient, 'messaging');
-  server.addHandler('identity.rpc.get-user', async () => {
-    throw thrown;
-  });
+  const server = new NatsRpcServer(
+    {} as NatsClient,
+    'messaging',
+    new Map([
+      [
+        'identity.rpc.get-user',
+        async () => {
+          throw thrown;
+        },
+      ],
+    ]),
+  );
   const logged: unknown[] = [];
   const logger = (server as unknown as { logger: Record<'error' | 'warn', (...args: unknown[]) => void> }).logger;
   logger.error = (...args) => void logged.push(...args);
@@ -34,6 +42,13 @@ async function answer(thrown: Error) {
 }
 
 describe('NatsRpcServer', () => {
+  it('refuses to start with a Nest @MessagePattern handler, which it would never call', async () => {
+    const server = new NatsRpcServer({} as NatsClient, 'messaging', new Map());
+    server.addHandler('identity.rpc.get-user', () => Promise.resolve({}));
+    const failed = await new Promise((resolve) => void server.listen(resolve));
+    expect(String(failed)).toContain('@MessagePattern handlers, which this transport does not call (use @RpcHandler): identity.rpc.get-user');
+  });
+
   it('logs a failed query of any service without the values it carried', async () => {
     const { logged, reply } = await answer(failingQuery('23514'));
     expect(logged).toContain('conversations_finder_email_check');

@@ -2,32 +2,23 @@ import { Logger } from '@nestjs/common';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { context, type Span } from '@opentelemetry/api';
 import type { Msg, Subscription } from '@nats-io/transport-node';
-import { lastValueFrom } from 'rxjs';
-import { ResponseCode, RpcMap, toValidationMap, type RpcErrorBody, type RpcRequest, type RpcResponse, type RpcSubject } from '@homing/contracts';
+import { ResponseCode, RpcMap, toValidationMap, type RpcErrorBody, type RpcSubject } from '@homing/contracts';
 import { isForeignKeyViolation, isTransientConflict, isUnstorableText, scrubQueryError } from '../database/query-error';
 import { acceptCorrelationId, acceptDeadline, CORRELATION_HEADER, DEADLINE_HEADER, requestContext } from '../context';
 import { extractTraceContext } from '../tracing/propagation';
 import { SpanKind, withSpan } from '../tracing/spans';
 import { rpcMetrics } from '../metrics/metrics';
 import type { NatsClient } from './nats.connection';
+import type { RpcHandlers } from './rpc-handler.decorator';
 import { decodeJson, encodeJson, errorReplyHeaders } from './rpc.codec';
 import { isDependencyUnavailable, RpcError, RpcTimeoutError } from './rpc-error';
 
 /** The same default as `RPC_MAX_IN_FLIGHT` (config), for servers built without configuration. */
 export const DEFAULT_RPC_MAX_IN_FLIGHT = 256;
 
-/**
- * Handlers called straight by the transport, outside Nest's per-request pipeline (its RPC proxy, pipes, interceptors,
- * exception filters and the Observable around every answer): for the hottest subjects (items' `get-public`, the scan's
- * lookup: B1). The transport still validates the request against RpcMap, runs it in its request context and span,
- * sheds load, times it and turns its errors into error replies, as for every handler.
- */
-export type PlainRpcHandlers = { [S in RpcSubject]?: (request: RpcRequest<S>) => Promise<RpcResponse<S>> };
-
 export interface NatsRpcServerOptions {
   /** Handlers running at once; beyond it, requests are answered 503 SERVICE_BUSY at once (`RPC_MAX_IN_FLIGHT`). */
   maxInFlight?: number;
-  plainHandlers?: PlainRpcHandlers;
 }
 
 // Answers that need no handler, encoded once: they are sent when the service can least afford work.
@@ -43,10 +34,10 @@ const EXPIRED_REPLY = encodeJson({
 } satisfies RpcErrorBody);
 
 /**
- * Our Nest transport for request/reply on core NATS. `@RpcHandler('items.rpc.get-public')` handlers are
- * subscribed in a queue group named after the service, so replicas share the load. Requests are validated
- * against the contracts' RpcMap before a handler runs; errors go back as `{status, response_code, message}`
- * with an error header, never as a stack trace.
+ * Our Nest transport for request/reply on core NATS. `@RpcHandler('items.rpc.get-public')` handlers
+ * (`rpcHandlersOf`) are subscribed in a queue group named after the service, so replicas share the load, and called
+ * straight, each request in its own context and span. Requests are validated against the contracts' RpcMap before a
+ * handler runs; errors go back as `{status, response_code, message}` with an error header, never as a stack trace.
  *
  * Load is shed before it reaches a handler: a request whose deadline (header) has passed is answered 504 without
  * running, since its caller has given up; beyond `maxInFlight` handlers at once, requests are answered 503
@@ -58,26 +49,25 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
   private readonly subscriptions: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly maxInFlight: number;
-  private readonly plainHandlers: Map<string, (request: never) => Promise<unknown>>;
 
   constructor(
     private readonly nats: NatsClient,
     private readonly queueGroup: string,
+    private readonly handlers: RpcHandlers,
     options: NatsRpcServerOptions = {},
   ) {
     super();
     this.maxInFlight = options.maxInFlight ?? DEFAULT_RPC_MAX_IN_FLIGHT;
-    this.plainHandlers = new Map(Object.entries(options.plainHandlers ?? {}));
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
     try {
+      // Nest's @MessagePattern handlers would go unanswered: handlers are declared with @RpcHandler.
+      if (this.messageHandlers.size > 0) throw new Error(`@MessagePattern handlers, which this transport does not call (use @RpcHandler): ${[...this.messageHandlers.keys()].join(', ')}`);
       // Every subject answered must be in the contracts, so its requests are validated and its callers typed.
-      const patterns = [...this.messageHandlers.keys(), ...this.plainHandlers.keys()];
+      const patterns: string[] = [...this.handlers.keys()];
       const uncontracted = patterns.filter((pattern) => !(pattern in RpcMap));
       if (uncontracted.length > 0) throw new Error(`RPC handlers without a contract in RpcMap: ${uncontracted.join(', ')}`);
-      const twice = [...this.plainHandlers.keys()].filter((pattern) => this.messageHandlers.has(pattern));
-      if (twice.length > 0) throw new Error(`RPC subjects with a Nest handler and a plain one: ${twice.join(', ')}`);
       const nc = await this.nats.connect();
       for (const pattern of patterns) {
         const subject = this.nats.namespace.subject(pattern);
@@ -156,11 +146,9 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
   }
 
   private async run(pattern: string, payload: unknown): Promise<unknown> {
-    const plain = this.plainHandlers.get(pattern);
-    if (plain) return (await plain(payload as never)) ?? null;
-    const handler = this.messageHandlers.get(pattern);
+    const handler = this.handlers.get(pattern as RpcSubject);
     if (!handler) throw new Error(`no handler for ${pattern}`);
-    return lastValueFrom(this.transformToObservable(await handler(payload)), { defaultValue: null });
+    return (await handler(payload as never)) ?? null;
   }
 
   private parse(pattern: string, data: Uint8Array): unknown {
