@@ -1,4 +1,4 @@
-import { Controller, Injectable, Module, UseGuards, type CanActivate } from '@nestjs/common';
+import { Controller, Injectable, Module, Scope, UseGuards, type CanActivate } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { Test } from '@nestjs/testing';
 import type { RpcRequest, RpcResponse } from '@homing/contracts';
@@ -47,6 +47,9 @@ class ItemsRpc {
 }
 
 @Controller()
+class ItemsRpcKept extends ItemsRpc {}
+
+@Controller()
 class ItemsRpcAgain {
   @RpcHandler('items.rpc.get-owned')
   getOwned(request: RpcRequest<'items.rpc.get-owned'>): Promise<RpcResponse<'items.rpc.get-owned'>> {
@@ -77,6 +80,14 @@ class PayloadRpc {
   }
 }
 
+@Controller({ scope: Scope.REQUEST })
+class PerRequestRpc {
+  @RpcHandler('items.rpc.delete')
+  delete(request: RpcRequest<'items.rpc.delete'>): Promise<RpcResponse<'items.rpc.delete'>> {
+    return Promise.reject(new Error(`not called: ${request.code}`));
+  }
+}
+
 async function handlersOf(...controllers: Array<new (...args: never[]) => object>) {
   @Module({ controllers, providers: [Names] })
   class HandlersModule {}
@@ -101,8 +112,17 @@ describe('RpcHandler', () => {
     await expect(getOwned({ code: 'ABCD', ownerUserId: OWNER })).resolves.toEqual({ code: 'ABCD', name: `named by ${OWNER}` });
   });
 
+  it('finds a handler a controller inherits', async () => {
+    const getOwned = (await handlersOf(ItemsRpcKept)).get('items.rpc.get-owned') as (request: RpcRequest<'items.rpc.get-owned'>) => Promise<unknown>;
+    await expect(getOwned({ code: 'ABCD', ownerUserId: OWNER })).resolves.toEqual({ code: 'ABCD', name: `named by ${OWNER}` });
+  });
+
   it('refuses a subject two handlers answer', async () => {
     await expect(handlersOf(ItemsRpc, ItemsRpcAgain)).rejects.toThrow('items.rpc.get-owned is answered twice: by ItemsRpc.getOwned and ItemsRpcAgain.getOwned');
+  });
+
+  it('refuses a handler on a request-scoped controller, which has no instance to call', async () => {
+    await expect(handlersOf(PerRequestRpc)).rejects.toThrow('PerRequestRpc.delete (items.rpc.delete) is on a controller without one shared instance');
   });
 
   it.each([

@@ -48,23 +48,24 @@ const ENHANCERS = [GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA, EXCEP
  * these straight, without Nest's RPC proxy, its execution context and the Observable it makes of every answer (a
  * tenth of a small RPC's CPU, `docs/benchmarks.md`, stop 82): what Nest's pipeline would add, the transport does
  * itself (validation against RpcMap, the request's context and span, load shedding, timing, error answers).
- * Start-up fails on what would otherwise be ignored in silence: a subject answered twice, or a handler, or its
- * controller, carrying a guard, interceptor, pipe, exception filter or parameter decorator.
+ * Handlers a controller inherits count as its own. Start-up fails on what would otherwise be ignored in silence: a
+ * subject answered twice, a handler or its controller carrying a guard, interceptor, pipe, exception filter or
+ * parameter decorator, or a handler on a request-scoped controller.
  */
 export function rpcHandlersOf(app: INestApplicationContext): RpcHandlers {
   const handlers = new Map<RpcSubject, (request: never) => Promise<unknown>>();
   const declaredIn = new Map<RpcSubject, string>();
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
-      const instance = wrapper.instance as Record<string, unknown> | undefined;
-      if (!instance || !wrapper.metatype) continue;
+      if (!wrapper.metatype) continue;
       const controller = wrapper.metatype as { name: string; prototype: object };
-      const prototype = controller.prototype;
-      for (const key of Object.getOwnPropertyNames(prototype)) {
-        const method = Object.getOwnPropertyDescriptor(prototype, key)?.value as ((request: never) => Promise<unknown>) | undefined;
+      for (const [key, method] of methodsOf(controller.prototype)) {
         const subject = rpcSubjectOf(method);
-        if (!method || !subject) continue;
+        if (!subject) continue;
         const where = `${controller.name}.${key}`;
+        // One instance answers every request: a request-scoped controller has none to bind to.
+        const instance: unknown = wrapper.instance;
+        if (!instance || !wrapper.isDependencyTreeStatic()) throw new Error(`${where} (${subject}) is on a controller without one shared instance`);
         const enhanced = ENHANCERS.some((metadata) => Reflect.hasMetadata(metadata, method) || Reflect.hasMetadata(metadata, controller)) || Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, key) !== undefined;
         if (enhanced) throw new Error(`${where} (${subject}) carries a Nest enhancer or parameter decorator, which RPC handlers never run`);
         const first = declaredIn.get(subject);
@@ -75,4 +76,16 @@ export function rpcHandlersOf(app: INestApplicationContext): RpcHandlers {
     }
   }
   return handlers;
+}
+
+/** A class's methods by name, inherited ones included, each as the most derived class defines it (no getters run). */
+function methodsOf(prototype: object): Map<string, (request: never) => Promise<unknown>> {
+  const methods = new Map<string, (request: never) => Promise<unknown>>();
+  for (let level: object | null = prototype; level && level !== Object.prototype; level = Object.getPrototypeOf(level) as object | null) {
+    for (const key of Object.getOwnPropertyNames(level)) {
+      const value: unknown = Object.getOwnPropertyDescriptor(level, key)?.value;
+      if (key !== 'constructor' && !methods.has(key) && typeof value === 'function') methods.set(key, value as (request: never) => Promise<unknown>);
+    }
+  }
+  return methods;
 }
