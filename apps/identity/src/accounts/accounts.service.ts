@@ -10,7 +10,7 @@ import { PasswordTokensService } from '../password-tokens/password-tokens.servic
 import { SessionsService } from '../sessions/sessions.service';
 import { invalidCredentials } from './credentials';
 import { lockDurationMs } from './login-lock';
-import { UsersRepository, type UserRow } from './users.repository';
+import { UsersRepository, type UserContact, type UserRow } from './users.repository';
 
 const userNotFound = () => RpcError.notFound(ResponseCode.NOT_FOUND, 'User not found.');
 
@@ -79,10 +79,10 @@ export class AccountsService {
     });
   }
 
-  async getUser(userId: string): Promise<User & { hasPassword: boolean }> {
-    const user = await this.users.findById(undefined, userId);
-    if (!user) throw userNotFound();
-    return { ...toUser(user), hasPassword: user.passwordHash !== null };
+  async getUser(userId: string): Promise<UserContact> {
+    const contact = await this.users.contactOf(userId);
+    if (!contact) throw userNotFound();
+    return contact;
   }
 
   /** Whether the user is an admin as of now (no such user: not one), for the gateway's admin routes. */

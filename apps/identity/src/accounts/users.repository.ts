@@ -16,8 +16,18 @@ export interface UserRow {
 
 const COLUMNS = `id, email, password_hash AS "passwordHash", language, is_admin AS "isAdmin", failed_logins AS "failedLogins",
   locked_until AS "lockedUntil", now() AS "now"`;
-// Every mail to an owner reads their address by id (B3): kept prepared on each connection.
 const FIND_BY_ID = prepared(`SELECT ${COLUMNS} FROM users WHERE id = $1`);
+// Every mail to a user asks for their address by id (B3): what the answer carries and no more (no password hash leaves
+// the database, no time is parsed), kept prepared on each connection.
+const CONTACT_BY_ID = prepared(`SELECT id, email, language, password_hash IS NOT NULL AS "hasPassword" FROM users WHERE id = $1`);
+
+/** What another service may know of a user to write to them: `identity.rpc.get-user`'s answer. */
+export interface UserContact {
+  id: string;
+  email: string;
+  language: UserLanguage;
+  hasPassword: boolean;
+}
 
 /** The only place that reads or writes the users table. */
 @Injectable()
@@ -31,6 +41,10 @@ export class UsersRepository {
 
   async findById(tx: Transaction | undefined, id: string): Promise<UserRow | null> {
     return (await this.database.one<UserRow>(FIND_BY_ID, [id], tx)) ?? null;
+  }
+
+  async contactOf(id: string): Promise<UserContact | null> {
+    return (await this.database.one<UserContact>(CONTACT_BY_ID, [id])) ?? null;
   }
 
   /**
