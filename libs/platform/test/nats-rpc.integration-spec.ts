@@ -71,7 +71,7 @@ class ItemsDouble {
 }
 
 function itemNamed(name: string | null, code = 'ABCD'): RpcResponse<'items.rpc.get-owned'> {
-  return { code, name, claimed_at: null, activated: false, is_owner: false } as RpcResponse<'items.rpc.get-owned'>;
+  return { code, name, claimed_at: null, activated: false, is_owner: false, lost: false };
 }
 
 // Keeps this process from reading its sockets, as a CPU-bound handler or a long GC pause would.

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { UserLanguage } from '@homing/contracts';
+import type { User, UserLanguage } from '@homing/contracts';
 import { Database, prepared, type Transaction } from '@homing/platform';
 
 export interface UserRow {
@@ -22,12 +22,7 @@ const FIND_BY_ID = prepared(`SELECT ${COLUMNS} FROM users WHERE id = $1`);
 const CONTACT_BY_ID = prepared(`SELECT id, email, language, password_hash IS NOT NULL AS "hasPassword" FROM users WHERE id = $1`);
 
 /** What another service may know of a user to write to them: `identity.rpc.get-user`'s answer. */
-export interface UserContact {
-  id: string;
-  email: string;
-  language: UserLanguage;
-  hasPassword: boolean;
-}
+export type UserContact = User & { hasPassword: boolean };
 
 /** The only place that reads or writes the users table. */
 @Injectable()
