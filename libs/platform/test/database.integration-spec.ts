@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { Client, escapeLiteral } from 'pg';
 import { dropSchemas, ensureDatabase, isolatedName, testInfra } from '@homing/testing';
-import { Database, dataSourceOptions, migrateSchema, prepared, withDatabase, type DatabaseOptions } from '../src';
+import { Database, DatabaseEventLedger, dataSourceOptions, migrateSchema, prepared, withDatabase, type DatabaseOptions } from '../src';
 
 interface Widget {
   id: number;
@@ -114,6 +116,64 @@ describe('Database', () => {
       }),
     ).rejects.toMatchObject({ code: '23505' });
     expect(await names()).toEqual([]);
+  });
+
+  it('sends a frame’s opening with BEGIN and its closing with COMMIT, one round trip each, the opening’s rows to the work', async () => {
+    await db.affected("INSERT INTO widgets (name) VALUES ('warm')");
+    const sent = jest.spyOn(Client.prototype, 'query');
+    try {
+      const answer = await db.transaction(
+        async (transaction, opened) => {
+          await db.affected("INSERT INTO widgets (name) VALUES ('work')", [], transaction);
+          return opened;
+        },
+        { opening: "INSERT INTO widgets (name) VALUES ('opening') RETURNING name", closing: (opened) => `UPDATE widgets SET name = 'closing' WHERE name = ${escapeLiteral(String(opened[0]?.name))}` },
+      );
+      expect(answer).toEqual([{ name: 'opening' }]);
+      expect(sent.mock.calls.map(([text]) => String(text).split(';')[0])).toEqual(['BEGIN', "INSERT INTO widgets (name) VALUES ('work')", "UPDATE widgets SET name = 'closing' WHERE name = 'opening'"]);
+    } finally {
+      sent.mockRestore();
+    }
+    expect(await names()).toEqual(['warm', 'closing', 'work']);
+  });
+
+  it('commits a frame’s work with COMMIT alone when its closing makes no statement', async () => {
+    await db.transaction(async (transaction) => db.affected("INSERT INTO widgets (name) VALUES ('work')", [], transaction), {
+      opening: "INSERT INTO widgets (name) VALUES ('opening')",
+      closing: () => undefined,
+    });
+    expect(await names()).toEqual(['opening', 'work']);
+  });
+
+  it('rolls back the opening and the work of a frame whose closing fails', async () => {
+    await expect(
+      db.transaction(async (transaction) => db.affected("INSERT INTO widgets (name) VALUES ('work')", [], transaction), {
+        opening: "INSERT INTO widgets (name) VALUES ('opening')",
+        closing: () => "INSERT INTO widgets (name) VALUES ('work')",
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await names()).toEqual([]);
+  });
+
+  it('writes a ledger consumer’s ledger row in its BEGIN’s round trip, and runs the work of each event once', async () => {
+    const ledger = new DatabaseEventLedger(db);
+    const [first, second] = [randomUUID(), randomUUID()];
+    const handled: string[] = [];
+    await ledger.applyOnce('ledger-test', first, async () => void handled.push('warm'));
+    const sent = jest.spyOn(Client.prototype, 'query');
+    try {
+      expect(await ledger.applyOnce('ledger-test', second, async (transaction) => void (await transaction.query("INSERT INTO widgets (name) VALUES ('second')")))).toBe(true);
+      expect(sent.mock.calls.map(([text]) => String(text).trim().split(/\s/)[0])).toEqual(['BEGIN;', 'INSERT', 'COMMIT']);
+    } finally {
+      sent.mockRestore();
+    }
+    expect(await ledger.applyOnce('ledger-test', second, async () => void handled.push('again'))).toBe(false);
+    // A batch: the ids it had not seen (in any case) are fresh, and only they reach the work.
+    const third = randomUUID();
+    const fresh = await ledger.applyEachOnce('ledger-test', [second, third.toUpperCase()], async (_transaction, ids) => void handled.push(...ids));
+    expect([...fresh]).toEqual([third.toUpperCase()]);
+    expect(handled).toEqual(['warm', third.toUpperCase()]);
+    expect(await names()).toEqual(['second']);
   });
 
   it('runs a named statement again and again with other values', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Test, type TestingModule } from '@nestjs/testing';
+import { Client } from 'pg';
 import { dropSchemas, ensureDatabase, isolatedName, testInfra } from '@homing/testing';
 import { testConfig } from './test-config';
 import { Database, dataSourceOptions, IdempotencyKeys, migrateSchema, PlatformModule, RpcError, storedIdempotencyKey, type DatabaseOptions } from '../src';
@@ -65,6 +66,22 @@ describe('idempotency keys', () => {
     expect(retry).toEqual(first);
     expect(runs).toBe(1);
     expect(await widgetCount()).toBe(before + 1);
+  });
+
+  it('claims a key in its BEGIN’s round trip and stores the answer in its COMMIT’s: two round trips around the work', async () => {
+    const caller = randomUUID();
+    await createWidget(caller, 'warm-up', { name: 'Warm' });
+    const sent = jest.spyOn(Client.prototype, 'query');
+    try {
+      const widget = await createWidget(caller, 'framed-1', { name: 'Umbrella' });
+      // This run's statements (the module's own background work, such as its outbox relay, names other tables).
+      const texts = sent.mock.calls.map(([text]) => String(text)).filter((text) => /idempotency_keys|widgets/.test(text));
+      expect(texts.map((text) => text.trim().split(/\s/)[0])).toEqual(['BEGIN;', 'INSERT', 'UPDATE']);
+      expect(texts[2]).toMatch(/;\s*COMMIT$/);
+      expect(await keys.run<Widget>({ operation: 'widgets.create', caller, key: 'framed-1', request: { name: 'Umbrella' } }, () => Promise.reject(new Error('must not run again')))).toEqual(widget);
+    } finally {
+      sent.mockRestore();
+    }
   });
 
   it('does the work every time without a key', async () => {

@@ -43,6 +43,19 @@ export class Transaction {
   }
 }
 
+/**
+ * Statements `Database.transaction` sends in the round trips of its BEGIN and its COMMIT (PostgreSQL's simple query
+ * protocol: no parameters, so every value in them is one the caller made safe with pg's `escapeLiteral`). For the
+ * statements every keyed write has around its work (the idempotency key's claim and its answer): two round trips
+ * fewer, each a wait for PostgreSQL and a wake-up of the service on a busy core (B3).
+ */
+export interface TransactionFrame<T> {
+  /** Run right after BEGIN, in its round trip; its rows are handed to the work. */
+  opening: string;
+  /** Made from the work's answer and run right before COMMIT, in its round trip; none: COMMIT alone. */
+  closing?: (answer: T) => string | undefined;
+}
+
 /** A named prepared statement: parsed and planned once per connection, for the hottest reads (the tag scan). */
 export interface NamedStatement {
   name: string;
@@ -107,19 +120,21 @@ export class Database implements OnApplicationShutdown {
 
   /**
    * Runs work in one transaction on a connection of its own: committed when it resolves, rolled back when it throws.
-   * A connection whose rollback failed (the database went away) is closed rather than given back to the pool.
+   * A connection whose rollback failed (the database went away) is closed rather than given back to the pool. With a
+   * `frame`, its opening statement goes with BEGIN (the work gets its rows) and its closing one with COMMIT.
    */
-  async transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (transaction: Transaction, opened: QueryResultRow[]) => Promise<T>, frame?: TransactionFrame<T>): Promise<T> {
     const connection = await this.pool.connect();
     const transaction = new Transaction(connection);
     let broken: Error | undefined;
     let answer: T;
     try {
-      await this.run('BEGIN', [], transaction);
-      answer = await work(transaction);
+      const opened = frame ? (await this.together(transaction, ['BEGIN', frame.opening]))[1].rows : (await this.run('BEGIN', [], transaction), []);
+      answer = await work(transaction, opened);
+      const closing = frame?.closing?.(answer);
       // PostgreSQL answers COMMIT in a transaction a failed statement aborted with ROLLBACK, not an error: work that
       // went on after catching one must not be taken for committed (nor its after-commit callbacks run).
-      const { command } = await this.run('COMMIT', [], transaction);
+      const { command } = closing ? (await this.together(transaction, [closing, 'COMMIT']))[1] : await this.run('COMMIT', [], transaction);
       if (command !== 'COMMIT') throw new Error(`the transaction was rolled back (${command}): one of its statements failed`);
     } catch (error) {
       // A connection whose prepared statement went stale fails it on every use: close it (pg's pool already closes
@@ -174,6 +189,13 @@ export class Database implements OnApplicationShutdown {
   private run(sql: Statement, parameters: readonly unknown[], transaction: Transaction | undefined): Promise<QueryResult> {
     countQuery();
     return sendQuery(transaction?.connection ?? this.pool, sql, parameters);
+  }
+
+  /** Two statements of a transaction in one round trip (a frame's), each counted; their results in order. */
+  private async together(transaction: Transaction, sql: readonly [string, string]): Promise<QueryResult[]> {
+    countQuery();
+    countQuery();
+    return (await transaction.connection.query(sql.join(';\n'))) as unknown as QueryResult[];
   }
 }
 

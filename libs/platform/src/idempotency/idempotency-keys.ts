@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { escapeLiteral } from 'pg';
 import { ResponseCode } from '@homing/contracts';
 import { Database, type Transaction } from '../database/database';
 import { RpcError } from '../nats/rpc-error';
@@ -64,27 +65,30 @@ export class IdempotencyKeys implements OnModuleInit, OnModuleDestroy {
     if (!idempotent) return this.database.transaction(work);
     const scope = `${idempotent.operation}:${idempotent.caller}`;
     const requestHash = hashOf(idempotent.request);
-    const storedKey = storedIdempotencyKey(idempotent.key);
-    return this.database.transaction(async (transaction) => {
-      // Claims the key, or takes over one past its window. If another transaction holds the key, PostgreSQL makes
-      // this wait until it ends: committed, its row stands (and is locked for us, not updated); rolled back, we claim.
-      const claimed = await this.database.affected(
-        `INSERT INTO idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3)
-         ON CONFLICT (scope, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, response = NULL, created_at = now()
-           WHERE idempotency_keys.created_at < now() - make_interval(hours => $4)
-         RETURNING 1`,
-        [scope, storedKey, requestHash, IDEMPOTENCY_KEY_TTL_HOURS],
-        transaction,
-      );
-      if (claimed === 0) return this.firstResult<T>(transaction, scope, idempotent.key, requestHash);
-      const result = await work(transaction);
-      await this.database.affected(
-        'UPDATE idempotency_keys SET response = $3 WHERE scope = $1 AND key = $2',
-        [scope, storedKey, JSON.stringify(sealAnswer(result, idempotent.key, scope))],
-        transaction,
-      );
-      return result;
-    });
+    // Values written into the frame's statements (TransactionFrame), escaped: the scope and the key's and request's digests.
+    const [scopeLiteral, keyLiteral] = [escapeLiteral(scope), escapeLiteral(storedIdempotencyKey(idempotent.key))];
+    // The claim goes with BEGIN and the answer with COMMIT, each in its round trip (TransactionFrame), so a keyed
+    // write (every finder's message from the web app) costs the database two round trips more than its work, not four.
+    let sealed: string | undefined;
+    return this.database.transaction(
+      async (transaction, claimed) => {
+        if (claimed.length === 0) return this.firstResult<T>(transaction, scope, idempotent.key, requestHash);
+        const result = await work(transaction);
+        sealed = JSON.stringify(sealAnswer(result, idempotent.key, scope));
+        return result;
+      },
+      {
+        // Claims the key, or takes over one past its window. If another transaction holds the key, PostgreSQL makes
+        // this wait until it ends: committed, its row stands (and is locked for us, not updated); rolled back, we claim.
+        opening: `INSERT INTO idempotency_keys (scope, key, request_hash)
+          VALUES (${scopeLiteral}, ${keyLiteral}, ${escapeLiteral(requestHash)})
+          ON CONFLICT (scope, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, response = NULL, created_at = now()
+            WHERE idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_TTL_HOURS})
+          RETURNING 1`,
+        // The first answer, sealed, stored as the work commits (none when this run only read the first answer).
+        closing: () => (sealed === undefined ? undefined : `UPDATE idempotency_keys SET response = ${escapeLiteral(sealed)} WHERE scope = ${scopeLiteral} AND key = ${keyLiteral}`),
+      },
+    );
   }
 
   /** Deletes keys past their window; returns how many. */

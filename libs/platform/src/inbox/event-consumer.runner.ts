@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, type ConsumerConfig, type ConsumerInfo, type ConsumerMessages, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
+import { escapeLiteral } from 'pg';
 import { streamOfEvent, type EventSubject } from '@homing/contracts';
-import { Database, prepared, type Transaction } from '../database/database';
+import { Database, type Transaction } from '../database/database';
 import { JetStreamStreams } from '../nats/jetstream-streams';
 import { NatsClient } from '../nats/nats.connection';
 import { NatsDeadLetterSink } from './dead-letters';
@@ -45,9 +46,14 @@ const KEEP_PROCESSED = '30 days';
 const KEEP_FAILURES = '7 days';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
-// Every event every consumer handles writes its ledger row, so each connection keeps these prepared.
-const LEDGER_ONE = prepared('INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING');
-const LEDGER_MANY = prepared('INSERT INTO processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id');
+// Every event every consumer handles writes its ledger row, in its transaction's BEGIN round trip (TransactionFrame):
+// the consumer's name and the events' ids written in, escaped. A round trip less for each event of a ledger consumer
+// (B3: the owner's e-mail waits for one) costs PostgreSQL a parse of the statement, on its own core.
+const ledgerOne = (consumer: string, eventId: string) =>
+  `INSERT INTO processed_events (consumer, event_id) VALUES (${escapeLiteral(consumer)}, ${escapeLiteral(eventId)}) ON CONFLICT DO NOTHING RETURNING 1`;
+const ledgerMany = (consumer: string, eventIds: readonly string[]) =>
+  `INSERT INTO processed_events (consumer, event_id) SELECT ${escapeLiteral(consumer)}, unnest(ARRAY[${eventIds.map(escapeLiteral).join(', ')}]::uuid[])
+   ON CONFLICT DO NOTHING RETURNING event_id`;
 
 // Written only when a handler fails, read back in the same statement.
 const COUNT_FAILURE = `INSERT INTO event_handler_failures (consumer, stream, stream_sequence, failures) VALUES ($1, $2, $3, 1)
@@ -59,31 +65,27 @@ export class DatabaseEventLedger implements EventLedger {
   constructor(private readonly database: Database) {}
 
   applyOnce(consumer: string, eventId: string, work: (transaction: Transaction) => Promise<void>): Promise<boolean> {
-    return this.database.transaction(async (transaction) => {
-      const inserted = await this.database.affected(
-        LEDGER_ONE,
-        [consumer, eventId],
-        transaction,
-      );
-      if (inserted === 0) return false;
-      await work(transaction);
-      return true;
-    });
+    return this.database.transaction(
+      async (transaction, recorded) => {
+        if (recorded.length === 0) return false;
+        await work(transaction);
+        return true;
+      },
+      { opening: ledgerOne(consumer, eventId) },
+    );
   }
 
   applyEachOnce(consumer: string, eventIds: readonly string[], work: (transaction: Transaction, fresh: ReadonlySet<string>) => Promise<void>): Promise<ReadonlySet<string>> {
-    return this.database.transaction(async (transaction) => {
-      const inserted = await this.database.rows<{ event_id: string }>(
-        LEDGER_MANY,
-        [consumer, eventIds],
-        transaction,
-      );
-      // PostgreSQL answers a uuid in lower case, whatever case the event's id was written in.
-      const recorded = new Set(inserted.map((row) => row.event_id));
-      const fresh = new Set(eventIds.filter((id) => recorded.has(id.toLowerCase())));
-      if (fresh.size > 0) await work(transaction, fresh);
-      return fresh;
-    });
+    return this.database.transaction(
+      async (transaction, inserted) => {
+        // PostgreSQL answers a uuid in lower case, whatever case the event's id was written in.
+        const recorded = new Set(inserted.map((row) => String(row.event_id)));
+        const fresh = new Set(eventIds.filter((id) => recorded.has(id.toLowerCase())));
+        if (fresh.size > 0) await work(transaction, fresh);
+        return fresh;
+      },
+      { opening: ledgerMany(consumer, eventIds) },
+    );
   }
 
   async countFailure(consumer: string, { stream, sequence }: DeliveryKey): Promise<number> {
