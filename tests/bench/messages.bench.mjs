@@ -3,10 +3,13 @@
 // sink, sent open loop at 50 messages a second, against the plain pipeline (pipeline-baseline.mjs: pg insert →
 // JetStream → BullMQ → pooled nodemailer SMTP) fed the same way, in alternating rounds. Latency from each POST's
 // sending to its mail's acceptance, matched by recipient (one owner per message). Goals: p50 ≤ 1.5×, p99 ≤ 2× the
-// plain pipeline; none lost, none duplicated.
-// Usage: npm run bench -- b3 [--rounds 3 --messages 200 --cpu-prof DIR] [--only b3|b5] [--rate 50] [--smoke]
+// plain pipeline; none lost, none duplicated. A third side, not judged, is the same-hops pipeline
+// (same-hops-pipeline.mjs: the product's hops and guarantees on the bare libraries): the product's ratio to it is its
+// own overhead, the plain pipeline's ratio to it the cost of the architecture's rules. Every POST carries an
+// Idempotency-Key, as the web app sends one with every message (`--keys off`: none, to measure what the key costs).
+// Usage: npm run bench -- b3 [--rounds 3 --messages 200 --cpu-prof DIR] [--only b3|b5] [--rate 50] [--keys off] [--smoke]
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -43,7 +46,10 @@ const RATE = Number(option('rate', String(GOAL_RATE)));
 // Messages each pipeline is sent, at RATE, before the first timed round.
 const WARM_UPS = smoke ? 5 : 100;
 const GOALS = { p50: 1.5, p99: 2 };
+const withKeys = option('keys', 'on') !== 'off';
+const idempotencyHeader = () => (withKeys ? { 'idempotency-key': randomBytes(16).toString('hex') } : {});
 const SERVICES = ['identity', 'items', 'messaging', 'notifications'];
+const SAME_HOPS_ROLES = ['edge', 'messages', 'users', 'mail'];
 
 const namespace = `bench_${randomBytes(3).toString('hex')}`;
 const schemaOf = (service) => `${service}_${namespace}`;
@@ -233,10 +239,24 @@ try {
   const owners = (runB3 ? messages * rounds : smoke ? 20 : 100) + WARM_UPS;
   const codes = execFileSync(process.execPath, [resolve(root, 'dist/apps/items/main.js'), 'seed-tags', '--count', String(owners)], { env: { ...process.env, ...envOf('items') }, encoding: 'utf8' }).trim().split('\n');
   const ports = {};
-  for (const service of [...SERVICES, 'gateway', 'baseline']) ports[service] = await freePort();
+  for (const service of [...SERVICES, 'gateway', 'baseline', 'sameHops']) ports[service] = await freePort();
   for (const service of SERVICES) pids[service] = startServicePinned(service, { ...envOf(service), PORT: String(ports[service]) }, profiling).pid;
   pids.gateway = startServicePinned('gateway', { ...shared, PORT: String(ports.gateway), TRUSTED_PROXIES: '127.0.0.1' }, profiling).pid;
   pids.plain = startPinned(process.execPath, [resolve(import.meta.dirname, 'pipeline-baseline.mjs')], { ...shared, PORT: String(ports.baseline), DATABASE_SCHEMA: `pipeline_${namespace}`, STREAM: `PIPELINE_${namespace.toUpperCase()}` }).pid;
+  // The same-hops pipeline: its tables and stream, its owners (the product's codes, each owner's address under
+  // `same-`), then its four processes.
+  const sameHopsEnv = { ...shared, DATABASE_SCHEMA: `samehops_${namespace}`, STREAM: `SAMEHOPS_${namespace.toUpperCase()}` };
+  const sameHopsScript = resolve(import.meta.dirname, 'same-hops-pipeline.mjs');
+  execFileSync(process.execPath, [sameHopsScript], { env: { ...process.env, ...sameHopsEnv, ROLE: 'setup' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const sameHopsOwners = codes.map((code, index) => ({ code, id: randomUUID(), email: `same-owner-${index}-${namespace}@bench.test` }));
+  await db.query(
+    `WITH owners AS (SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[]) AS owner (code, id, email)),
+     users AS (INSERT INTO "samehops_${namespace}".users (id, email, language) SELECT id, email, 'en' FROM owners),
+     people AS (INSERT INTO "samehops_${namespace}".item_people (code, user_id) SELECT code, id FROM owners)
+     INSERT INTO "samehops_${namespace}".items (code, owner_id) SELECT code, id FROM owners`,
+    [sameHopsOwners.map((owner) => owner.code), sameHopsOwners.map((owner) => owner.id), sameHopsOwners.map((owner) => owner.email)],
+  );
+  for (const role of SAME_HOPS_ROLES) pids[`same ${role}`] = startPinned(process.execPath, [sameHopsScript], { ...sameHopsEnv, ROLE: role, PORT: String(ports.sameHops) }).pid;
   pids.nats = pids.nats.pid;
   pids.redis = pids.redis.pid;
   await Promise.all(Object.values(ports).map((port) => waitReady(`http://127.0.0.1:${port}/health/ready`)));
@@ -268,7 +288,15 @@ try {
   const product = (recipient, index) =>
     fetch(`${api}/items/${ownerOf.get(recipient)}/messages`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': address(100_000 + index) },
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address(100_000 + index), ...idempotencyHeader() },
+      body: JSON.stringify({ content: 'I found your keys at the station.' }),
+    }).then((response) => response.status);
+  // The same-hops pipeline's owner of each product owner's item: `same-<their address>`.
+  const sameHopsCodeOf = new Map([...ownerOf].map(([email, code]) => [`same-${email}`, code]));
+  const sameHops = (sameRecipient, index) =>
+    fetch(`http://127.0.0.1:${ports.sameHops}/items/${sameHopsCodeOf.get(sameRecipient)}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address(100_000 + index), ...idempotencyHeader() },
       body: JSON.stringify({ content: 'I found your keys at the station.' }),
     }).then((response) => response.status);
   const baseline = (recipient) =>
@@ -282,6 +310,7 @@ try {
   // open, code compiled, caches filled. Without it the product's first round was its message path's first use (the
   // claims' welcome mails warm no more than the mail worker) and the plain pipeline's its first connections.
   await openLoop(warmUps.map((recipient) => `plain-${recipient}`), (plainRecipient) => baseline(plainRecipient.slice('plain-'.length)));
+  await openLoop(warmUps.map((recipient) => `same-${recipient}`), sameHops);
   await openLoop(warmUps, product);
   accepted.clear();
 
@@ -349,21 +378,27 @@ try {
       return { best, steps };
     }
     const plainPost = (recipient) => baseline(recipient.slice('plain-'.length));
+    const sameHopsPost = (recipient, n) => sameHops(recipient, 200_000 + n);
     const productRecipientOf = (n) => recipients[n % recipients.length];
     // Every product message comes from an address of its own and opens a conversation of its own, so each is mailed.
     const productPost = (recipient, n) => product(recipient, 200_000 + n);
-    console.log(`\nB5: steps of ${STEP_SECONDS} s at ${ladder.join(', ')} messages a second until one is not sustained; plain pipeline and product alternating\n`);
+    console.log(`\nB5: steps of ${STEP_SECONDS} s at ${ladder.join(', ')} messages a second until one is not sustained; plain pipeline, same-hops pipeline and product in turn\n`);
     const b5rows = [];
     for (let round = 0; round < rounds; round += 1) {
       const plain = await highestSustained('plain', plainPost, (n) => `plain-${recipients[n % recipients.length]}`);
+      const same = await highestSustained('same-hops', sameHopsPost, (n) => `same-${recipients[n % recipients.length]}`);
       const system = await highestSustained('product', productPost, productRecipientOf);
       const ratio = system.best / Math.max(1, plain.best);
-      b5rows.push({ round: round + 1, plain, system, ratio });
-      console.log(`round ${round + 1}: plain ${plain.best}/s, product ${system.best}/s: ${ratio.toFixed(2)}×`);
+      const sameRatio = system.best / Math.max(1, same.best);
+      b5rows.push({ round: round + 1, plain, same, system, ratio, sameRatio });
+      console.log(`round ${round + 1}: plain ${plain.best}/s, same-hops ${same.best}/s, product ${system.best}/s: ${ratio.toFixed(2)}× (of the same-hops pipeline's: ${sameRatio.toFixed(2)}×)`);
     }
     const figure = figureOf(b5rows.map((row) => row.ratio));
+    const sameFigure = figureOf(b5rows.map((row) => row.sameRatio));
+    const floorFigure = figureOf(b5rows.map((row) => row.same.best / Math.max(1, row.plain.best)));
     const pass = figure.median >= B5_GOAL;
     console.log(`\nB5 sustained rate = ${formatRatio(figure)} of the plain pipeline (goal ≥ ${B5_GOAL}×): ${smoke ? 'smoke run, not judged' : pass ? 'PASS' : 'MISS'}`);
+    console.log(`  of the same-hops pipeline's: ${formatRatio(sameFigure)}; the same-hops pipeline's of the plain one's: ${formatRatio(floorFigure)} (not judged)`);
     const stepsOf = ({ steps }) => steps.map((s) => `${s.rate}/s ${s.sustained ? '✓' : '✗'} (p90 ${s.early.toFixed(0)}→${s.late.toFixed(0)} ms${s.lost ? `, lost ${s.lost}` : ''}${s.failed ? `, failed ${s.failed}` : ''})`).join(', ');
     writeSection(
       'b5',
@@ -371,12 +406,13 @@ try {
         '## B5: sustained messages a second without backlog growth (latest run)',
         '',
         `- **B5 sustained rate = ${formatRatio(figure)}** of the plain pipeline's, goal ≥ ${B5_GOAL}×: **${pass ? 'pass' : 'miss'}**`,
+        `- Not judged: the product's rate is ${formatRatio(sameFigure)} of the same-hops pipeline's (its own overhead), and the same-hops pipeline's ${formatRatio(floorFigure)} of the plain one's (what the architecture's hops and guarantees cost on the bare libraries)`,
         '',
-        '| round | plain pipeline | product | ratio |',
-        '|---|---|---|---|',
-        ...b5rows.map(({ round, plain, system, ratio }) => `| ${round} | ${plain.best}/s | ${system.best}/s | ${ratio.toFixed(2)}× |`),
+        '| round | plain pipeline | same-hops pipeline | product | product / plain | product / same-hops |',
+        '|---|---|---|---|---|---|',
+        ...b5rows.map(({ round, plain, same, system, ratio, sameRatio }) => `| ${round} | ${plain.best}/s | ${same.best}/s | ${system.best}/s | ${ratio.toFixed(2)}× | ${sameRatio.toFixed(2)}× |`),
         '',
-        ...b5rows.map(({ round, plain, system }) => `- round ${round} steps: plain ${stepsOf(plain)}; product ${stepsOf(system)}`),
+        ...b5rows.map(({ round, plain, same, system }) => `- round ${round} steps: plain ${stepsOf(plain)}; same-hops ${stepsOf(same)}; product ${stepsOf(system)}`),
         '',
         `- Command: \`npm run bench -- b5 --rounds ${rounds}\` (after \`npm run build\`; \`b3\` runs it too, after B3). Steps of ${STEP_SECONDS} s at ${ladder.slice(0, 8).join(', ')}, … messages a second (×${RATE_FACTOR}), sent open loop; a step is sustained when every mail reaches the SMTP sink and the p90 latency of its last third of messages is within ${BACKLOG_GROWTH_MS} ms of its first third's (no backlog building up) and under ${LATENCY_CEILING_MS} ms, with every POST answered 201; a step not sustained is tried once more, and each side stops at its first step not sustained twice, once its mails have drained. Product messages go round-robin to ${recipients.length} claimed items, each from an address of its own (a conversation and a mail each; the spam limits are per address and tag, 200 an hour per tag). Same processes, core and sink as B3.`,
         machineLine(),
@@ -398,6 +434,12 @@ try {
     const plainAfter = await usageSnapshot(db, plainProcesses);
     plain.cpu = cpuPerMessage(plainBefore, plainAfter, batch.length);
     plain.wakes = wakesPerMessage(plainBefore, plainAfter, batch.length);
+    const sameProcesses = Object.fromEntries([...SAME_HOPS_ROLES.map((role) => `same ${role}`), 'nats', 'redis'].map((name) => [name, pids[name]]));
+    const sameBefore = await usageSnapshot(db, sameProcesses);
+    const same = await openLoop(batch.map((recipient) => `same-${recipient}`), sameHops);
+    const sameAfter = await usageSnapshot(db, sameProcesses);
+    same.cpu = cpuPerMessage(sameBefore, sameAfter, batch.length);
+    same.wakes = wakesPerMessage(sameBefore, sameAfter, batch.length);
     const productProcesses = Object.fromEntries(['gateway', ...SERVICES, 'nats', 'redis'].map((name) => [name, pids[name]]));
     const usageBefore = await usageSnapshot(db, productProcesses);
     const workBefore = await workCounts(ports);
@@ -406,12 +448,13 @@ try {
     system.cpu = cpuPerMessage(usageBefore, usageAfter, batch.length);
     system.wakes = wakesPerMessage(usageBefore, usageAfter, batch.length);
     system.work = countsPerMessage(workBefore, await workCounts(ports), batch.length);
-    const ratios = { p50: system.p50 / plain.p50, p99: system.p99 / plain.p99 };
+    const ratios = { p50: system.p50 / plain.p50, p99: system.p99 / plain.p99, sameP50: system.p50 / same.p50, sameP99: system.p99 / same.p99, floorP50: same.p50 / plain.p50 };
     const stages = await stagesOf(db, redis, bullmqPrefix, batch, system, ownerOf);
-    rows.push({ round: round + 1, plain, system, ratios, stages });
+    rows.push({ round: round + 1, plain, same, system, ratios, stages });
     console.log(
       `${String(round + 1).padStart(5)}   ${plain.p50.toFixed(1)}/${plain.p99.toFixed(1)}   ${system.p50.toFixed(1)}/${system.p99.toFixed(1)}   ${ratios.p50.toFixed(2)}×/${ratios.p99.toFixed(2)}×   ${system.lost}/${system.duplicated}/${system.failed}; ${plain.lost}/${plain.duplicated}/${plain.failed}`,
     );
+    console.log(`        same-hops ${same.p50.toFixed(1)}/${same.p99.toFixed(1)} ms, lost/duplicated/failed ${same.lost}/${same.duplicated}/${same.failed}; product / same-hops ${ratios.sameP50.toFixed(2)}×/${ratios.sameP99.toFixed(2)}×`);
   }
   console.log('\nthe product\'s CPU per message (µs, by process, per round; PostgreSQL backends as "<service> pg"):');
   // The load messages at RATE put on core 0, where every process but PostgreSQL's backends (not pinned) runs: the CPU
@@ -420,23 +463,26 @@ try {
   const coreLoad = (cpu) => (Object.entries(cpu).reduce((sum, [name, micros]) => (name.endsWith(' pg') ? sum : sum + micros), 0) * RATE) / 1e4;
   const cpuLine = (cpu) =>
     `${Object.entries(cpu).map(([name, micros]) => `${name} ${micros.toFixed(0)}`).join(', ')}; in all ${Object.values(cpu).reduce((a, b) => a + b, 0).toFixed(0)} µs, core 0 load ${coreLoad(cpu).toFixed(0)} % at ${RATE}/s`;
-  for (const { round, system, plain } of rows) console.log(`  round ${round}: ${cpuLine(system.cpu)} (plain pipeline: ${cpuLine(plain.cpu)})`);
+  for (const { round, system, plain, same } of rows) console.log(`  round ${round}: ${cpuLine(system.cpu)} (plain pipeline: ${cpuLine(plain.cpu)}; same-hops pipeline: ${cpuLine(same.cpu)})`);
   // Waking a process costs more than its request's work at these rates (docs/benchmarks.md, stop 77): how many wake-ups
   // a message asks of each process says where fewer round trips would save most (stop 78).
   const wakesLine = (wakes) => `${Object.entries(wakes).map(([name, n]) => `${name} ${n.toFixed(1)}`).join(', ')}; in all ${Object.values(wakes).reduce((a, b) => a + b, 0).toFixed(0)}`;
   console.log('\nthe product\'s wake-ups per message (voluntary context switches, all threads, by process, per round):');
-  for (const { round, system, plain } of rows) console.log(`  round ${round}: ${wakesLine(system.wakes)} (plain pipeline: ${wakesLine(plain.wakes)})`);
+  for (const { round, system, plain, same } of rows) console.log(`  round ${round}: ${wakesLine(system.wakes)} (plain pipeline: ${wakesLine(plain.wakes)}; same-hops pipeline: ${wakesLine(same.wakes)})`);
   console.log('\nthe product\'s SQL statements and RPCs per message (by service and the RPC or consumer that sent them; last round):');
   const workLine = (work) => Object.entries(work).sort(([a], [b]) => a.localeCompare(b)).map(([name, n]) => `${name} ${n.toFixed(2)}`);
   for (const line of workLine(rows.at(-1).system.work)) console.log(`  ${line}`);
   console.log('\nwhere the product\'s time went (ms, p50 / p99 of each stage, per round):');
   for (const [index, { name }] of rows[0].stages.entries()) console.log(`  ${name}: ${rows.map((row) => `${row.stages[index].p50.toFixed(0)} / ${row.stages[index].p99.toFixed(0)}`).join('; ')}`);
   const figures = { p50: figureOf(rows.map((row) => row.ratios.p50)), p99: figureOf(rows.map((row) => row.ratios.p99)) };
+  // Not judged: the product against the same hops on the bare libraries, and those hops against the plain pipeline.
+  const sameFigures = { p50: figureOf(rows.map((row) => row.ratios.sameP50)), p99: figureOf(rows.map((row) => row.ratios.sameP99)), floorP50: figureOf(rows.map((row) => row.ratios.floorP50)) };
   const lost = rows.reduce((sum, row) => sum + row.system.lost, 0);
   const duplicated = rows.reduce((sum, row) => sum + row.system.duplicated, 0);
   const pass = { p50: figures.p50.median <= GOALS.p50, p99: figures.p99.median <= GOALS.p99, exact: lost === 0 && duplicated === 0 };
   const verdict = smoke ? 'smoke run, not judged' : RATE !== GOAL_RATE ? `${RATE}/s, not the goal's ${GOAL_RATE}/s: not judged` : Object.values(pass).every(Boolean) ? 'PASS' : 'MISS';
   console.log(`\nB3 p50 = ${formatRatio(figures.p50)} (goal ≤ ${GOALS.p50}×), p99 = ${formatRatio(figures.p99)} (goal ≤ ${GOALS.p99}×), lost ${lost}, duplicated ${duplicated}: ${verdict}`);
+  console.log(`  of the same-hops pipeline: p50 ${formatRatio(sameFigures.p50)}, p99 ${formatRatio(sameFigures.p99)}; the same-hops pipeline's p50 ${formatRatio(sameFigures.floorP50)} of the plain one's (not judged)`);
   if (RATE !== GOAL_RATE) return;
   writeSection(
     'b3',
@@ -446,10 +492,14 @@ try {
       `- **B3 p50 = ${formatRatio(figures.p50)}** of the plain pipeline, goal ≤ ${GOALS.p50}×: **${pass.p50 ? 'pass' : 'miss'}**`,
       `- **B3 p99 = ${formatRatio(figures.p99)}**, goal ≤ ${GOALS.p99}×: **${pass.p99 ? 'pass' : 'miss'}**`,
       `- Lost ${lost}, duplicated ${duplicated} (goal 0): **${pass.exact ? 'pass' : 'miss'}**`,
+      `- Not judged: against the same-hops pipeline (the product's hops and guarantees on the bare libraries), the product's p50 is ${formatRatio(sameFigures.p50)} and its p99 ${formatRatio(sameFigures.p99)} (its own overhead); the same-hops pipeline's p50 is ${formatRatio(sameFigures.floorP50)} of the plain pipeline's (what those hops and guarantees cost)`,
       '',
-      '| round | plain p50 / p99 ms | product p50 / p99 ms | p50 ratio | p99 ratio | product lost / duplicated / failed POSTs |',
-      '|---|---|---|---|---|---|',
-      ...rows.map(({ round, plain, system, ratios }) => `| ${round} | ${plain.p50.toFixed(1)} / ${plain.p99.toFixed(1)} | ${system.p50.toFixed(1)} / ${system.p99.toFixed(1)} | ${ratios.p50.toFixed(2)}× | ${ratios.p99.toFixed(2)}× | ${system.lost} / ${system.duplicated} / ${system.failed} |`),
+      '| round | plain p50 / p99 ms | same-hops p50 / p99 ms | product p50 / p99 ms | p50 ratio | p99 ratio | product / same-hops p50, p99 | product lost / duplicated / failed POSTs |',
+      '|---|---|---|---|---|---|---|---|',
+      ...rows.map(
+        ({ round, plain, same, system, ratios }) =>
+          `| ${round} | ${plain.p50.toFixed(1)} / ${plain.p99.toFixed(1)} | ${same.p50.toFixed(1)} / ${same.p99.toFixed(1)} | ${system.p50.toFixed(1)} / ${system.p99.toFixed(1)} | ${ratios.p50.toFixed(2)}× | ${ratios.p99.toFixed(2)}× | ${ratios.sameP50.toFixed(2)}×, ${ratios.sameP99.toFixed(2)}× | ${system.lost} / ${system.duplicated} / ${system.failed} |`,
+      ),
       '',
       'Where the product’s time went, stage by stage (ms, p50 / p99 over each round’s messages; from the timestamps each step records: the POST’s answer, messaging’s outbox row and the start of its publication (its `published_at`), the BullMQ job’s enqueue and start, the worker’s delivery row’s `sent_at`, the SMTP sink’s acceptance):',
       '',
@@ -459,17 +509,17 @@ try {
       '',
       'The product’s CPU per message, by process (µs, utime + stime from `/proc`, over the round and the wait for its last mail; a PostgreSQL backend counts under its service as “pg”), and the load that puts on core 0, where every process but PostgreSQL runs, at the round’s rate (the CPU asked of it per second of sending: near 100 %, each stage waits for the core; over 100 %, a backlog grows):',
       '',
-      ...rows.map(({ round, system, plain }) => `- round ${round}: ${cpuLine(system.cpu)} (the plain pipeline: ${cpuLine(plain.cpu)})`),
+      ...rows.map(({ round, system, plain, same }) => `- round ${round}: ${cpuLine(system.cpu)} (the plain pipeline: ${cpuLine(plain.cpu)}; the same-hops pipeline: ${cpuLine(same.cpu)})`),
       '',
       'The wake-ups each message asks of each process (voluntary context switches of all its threads, from `/proc/<pid>/task/*/status`, over the same span; each is a wait for a socket, a lock or a timer, and waking a process costs more than a small request’s work at this rate, section “Stop 77”):',
       '',
-      ...rows.map(({ round, system, plain }) => `- round ${round}: ${wakesLine(system.wakes)} (the plain pipeline: ${wakesLine(plain.wakes)})`),
+      ...rows.map(({ round, system, plain, same }) => `- round ${round}: ${wakesLine(system.wakes)} (the plain pipeline: ${wakesLine(plain.wakes)}; the same-hops pipeline: ${wakesLine(same.wakes)})`),
       '',
       'The product’s SQL statements and RPCs per message in the last round, by service and the RPC or consumer that sent them, the time per message each RPC took as its caller waited and as its server handled it, the POST as the gateway served it, and its garbage collections’ time per message by service and kind (from each service’s `homing_db_queries_total`, `homing_rpc_client_duration_seconds`, `homing_rpc_server_duration_seconds`, `homing_http_request_duration_seconds` and `nodejs_gc_duration_seconds_sum`):',
       '',
       `- ${workLine(rows.at(-1).system.work).join('; ')}`,
       '',
-      `- Command: \`npm run bench -- b3 --rounds ${rounds} --messages ${messages}\` (after \`npm run build\`). Open loop at ${RATE} messages a second, each to an item of its own owner (claimed first), from an address of its own; latency from sending the POST to the SMTP sink accepting the owner's mail. Every process on core 0 (services, a private nats-server and redis-server, the plain pipeline); the machine's PostgreSQL.`,
+      `- Command: \`npm run bench -- b3 --rounds ${rounds} --messages ${messages}\` (after \`npm run build\`). Open loop at ${RATE} messages a second, each to an item of its own owner (claimed first), from an address of its own${withKeys ? ' with an Idempotency-Key, as the web app sends' : ', without an Idempotency-Key (`--keys off`)'}; latency from sending the POST to the SMTP sink accepting the owner's mail. Plain pipeline, same-hops pipeline (\`tests/bench/same-hops-pipeline.mjs\`) and product in turn each round. Every process on core 0 (services, a private nats-server and redis-server, both reference pipelines); the machine's PostgreSQL.`,
       machineLine(),
       `- Date: ${new Date().toISOString()}`,
     ].join('\n'),
@@ -485,7 +535,7 @@ try {
   await stopAll();
   sink.close();
   if (db) {
-    for (const schema of [...SERVICES.map(schemaOf), `pipeline_${namespace}`]) await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    for (const schema of [...SERVICES.map(schemaOf), `pipeline_${namespace}`, `samehops_${namespace}`]) await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await db.end();
   }
   rmSync(work, { recursive: true, force: true });
