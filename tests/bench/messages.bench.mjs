@@ -52,6 +52,8 @@ const SERVICES = ['identity', 'items', 'messaging', 'notifications'];
 const SAME_HOPS_ROLES = ['edge', 'messages', 'users', 'mail'];
 
 const namespace = `bench_${randomBytes(3).toString('hex')}`;
+// The product's owner of each seeded tag; the same-hops pipeline's owner of the same tag is `same-<that address>`.
+const ownerEmail = (index) => `owner-${index}-${namespace}@bench.test`;
 const schemaOf = (service) => `${service}_${namespace}`;
 const databaseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/homing_test';
 const work = mkdtempSync(join(tmpdir(), 'homing-b3-'));
@@ -248,7 +250,7 @@ try {
   const sameHopsEnv = { ...shared, DATABASE_SCHEMA: `samehops_${namespace}`, STREAM: `SAMEHOPS_${namespace.toUpperCase()}` };
   const sameHopsScript = resolve(import.meta.dirname, 'same-hops-pipeline.mjs');
   execFileSync(process.execPath, [sameHopsScript], { env: { ...process.env, ...sameHopsEnv, ROLE: 'setup' }, stdio: ['ignore', 'ignore', 'inherit'] });
-  const sameHopsOwners = codes.map((code, index) => ({ code, id: randomUUID(), email: `same-owner-${index}-${namespace}@bench.test` }));
+  const sameHopsOwners = codes.map((code, index) => ({ code, id: randomUUID(), email: `same-${ownerEmail(index)}` }));
   await db.query(
     `WITH owners AS (SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[]) AS owner (code, id, email)),
      users AS (INSERT INTO "samehops_${namespace}".users (id, email, language) SELECT id, email, 'en' FROM owners),
@@ -269,7 +271,7 @@ try {
   // One owner per message (an owner's mail is coalesced per conversation, and each is matched by its recipient).
   const ownerOf = new Map();
   for (const [index, code] of codes.entries()) {
-    const email = `owner-${index}-${namespace}@bench.test`;
+    const email = ownerEmail(index);
     const claimed = await fetch(`${api}/claim`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address(index) }, body: JSON.stringify({ code, email }) });
     if (claimed.status !== 200) throw new Error(`POST /claim: ${claimed.status} ${await claimed.text()}`);
     ownerOf.set(email, code);
@@ -285,20 +287,15 @@ try {
 
   const warmUps = [...ownerOf.keys()].slice(0, WARM_UPS);
   const recipients = [...ownerOf.keys()].slice(WARM_UPS);
-  const product = (recipient, index) =>
-    fetch(`${api}/items/${ownerOf.get(recipient)}/messages`, {
+  // A finder's message as the web app posts it, from an address of its own: its answer's status.
+  const postMessage = (messagesUrl, index) =>
+    fetch(messagesUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': address(100_000 + index), ...idempotencyHeader() },
       body: JSON.stringify({ content: 'I found your keys at the station.' }),
     }).then((response) => response.status);
-  // The same-hops pipeline's owner of each product owner's item: `same-<their address>`.
-  const sameHopsCodeOf = new Map([...ownerOf].map(([email, code]) => [`same-${email}`, code]));
-  const sameHops = (sameRecipient, index) =>
-    fetch(`http://127.0.0.1:${ports.sameHops}/items/${sameHopsCodeOf.get(sameRecipient)}/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': address(100_000 + index), ...idempotencyHeader() },
-      body: JSON.stringify({ content: 'I found your keys at the station.' }),
-    }).then((response) => response.status);
+  const product = (recipient, index) => postMessage(`${api}/items/${ownerOf.get(recipient)}/messages`, index);
+  const sameHops = (sameRecipient, index) => postMessage(`http://127.0.0.1:${ports.sameHops}/items/${ownerOf.get(sameRecipient.slice('same-'.length))}/messages`, index);
   const baseline = (recipient) =>
     fetch(`http://127.0.0.1:${ports.baseline}/messages`, {
       method: 'POST',
@@ -422,24 +419,23 @@ try {
     );
   }
 
+  /** A reference pipeline's open loop, with the CPU and wake-ups per message of its processes (named as in `pids`). */
+  async function measuredLoop(names, recipients, post) {
+    const processes = Object.fromEntries(names.map((name) => [name, pids[name]]));
+    const before = await usageSnapshot(db, processes);
+    const round = await openLoop(recipients, post);
+    const after = await usageSnapshot(db, processes);
+    return { ...round, cpu: cpuPerMessage(before, after, recipients.length), wakes: wakesPerMessage(before, after, recipients.length) };
+  }
+
   async function measureB3() {
   console.log(`B3: ${messages} messages per round at ${RATE}/s, one owner each; product and plain pipeline alternating\n`);
   console.log('round   plain p50/p99 ms   product p50/p99 ms   ratios p50/p99   lost/duplicated/failed (product; plain)');
   const rows = [];
   for (let round = 0; round < rounds; round += 1) {
     const batch = recipients.slice(round * messages, (round + 1) * messages);
-    const plainProcesses = { plain: pids.plain, nats: pids.nats, redis: pids.redis };
-    const plainBefore = await usageSnapshot(db, plainProcesses);
-    const plain = await openLoop(batch.map((recipient) => `plain-${recipient}`), (plainRecipient) => baseline(plainRecipient.slice('plain-'.length)));
-    const plainAfter = await usageSnapshot(db, plainProcesses);
-    plain.cpu = cpuPerMessage(plainBefore, plainAfter, batch.length);
-    plain.wakes = wakesPerMessage(plainBefore, plainAfter, batch.length);
-    const sameProcesses = Object.fromEntries([...SAME_HOPS_ROLES.map((role) => `same ${role}`), 'nats', 'redis'].map((name) => [name, pids[name]]));
-    const sameBefore = await usageSnapshot(db, sameProcesses);
-    const same = await openLoop(batch.map((recipient) => `same-${recipient}`), sameHops);
-    const sameAfter = await usageSnapshot(db, sameProcesses);
-    same.cpu = cpuPerMessage(sameBefore, sameAfter, batch.length);
-    same.wakes = wakesPerMessage(sameBefore, sameAfter, batch.length);
+    const plain = await measuredLoop(['plain', 'nats', 'redis'], batch.map((recipient) => `plain-${recipient}`), (plainRecipient) => baseline(plainRecipient.slice('plain-'.length)));
+    const same = await measuredLoop([...SAME_HOPS_ROLES.map((role) => `same ${role}`), 'nats', 'redis'], batch.map((recipient) => `same-${recipient}`), sameHops);
     const productProcesses = Object.fromEntries(['gateway', ...SERVICES, 'nats', 'redis'].map((name) => [name, pids[name]]));
     const usageBefore = await usageSnapshot(db, productProcesses);
     const workBefore = await workCounts(ports);

@@ -74,9 +74,9 @@ function serve(subject, handler) {
   });
 }
 /** Publishes an outbox row to JetStream as its transaction committed, then marks it published. */
-async function publishCommitted(table, row) {
-  await js.publish(row.payload.subject, json(row.payload), { msgID: `${table}-${row.id}` });
-  await pool.query(`UPDATE ${s}.${table} SET published_at = now() WHERE id = $1`, [row.id]);
+async function publishCommitted(row) {
+  await js.publish(row.payload.subject, json(row.payload), { msgID: `outbox-${row.id}` });
+  await pool.query(`UPDATE ${s}.outbox SET published_at = now() WHERE id = $1`, [row.id]);
 }
 /** A durable pull consumer of `subject`, each event handled once its turn comes, then acknowledged. */
 async function consume(durable, subject, handle) {
@@ -164,7 +164,7 @@ if (ROLE === 'messages') {
       const answer = { message: { id: String(posted.id), author: 'finder', content: posted.content, created_at: posted.created_at }, finder_token: finderToken };
       if (key) await client.query(`UPDATE ${s}.idempotency_keys SET response = $3 WHERE scope = $1 AND key = $2`, [scope, sha256(key), seal(answer, key, scope)]);
       await client.query('COMMIT');
-      void publishCommitted('outbox', { id: posted.event_id, payload: posted.payload }).catch(() => undefined);
+      void publishCommitted({ id: posted.event_id, payload: posted.payload }).catch(() => undefined);
       return answer;
     } catch (error) {
       await client.query('ROLLBACK');
@@ -263,7 +263,7 @@ if (ROLE === 'mail') {
          INSERT INTO ${s}.outbox (subject, payload) SELECT $3, json_build_object('subject', $3::text, 'eventId', sent.job_id, 'messageId', $4::bigint) FROM sent RETURNING id, payload`,
         [job.id, claimToken, subjects.receipt, messageId],
       );
-      if (rows[0]) void publishCommitted('outbox', rows[0]).catch(() => undefined);
+      if (rows[0]) void publishCommitted(rows[0]).catch(() => undefined);
     },
     { connection: connection(), prefix: STREAM, concurrency: 10 },
   );

@@ -129,12 +129,14 @@ export class Database implements OnApplicationShutdown {
     let broken: Error | undefined;
     let answer: T;
     try {
-      const opened = frame ? (await this.together(transaction, ['BEGIN', frame.opening]))[1].rows : (await this.run('BEGIN', [], transaction), []);
+      let opened: QueryResultRow[] = [];
+      if (frame) opened = (await sendTogether(connection, ['BEGIN', frame.opening]))[1].rows;
+      else await this.run('BEGIN', [], transaction);
       answer = await work(transaction, opened);
       const closing = frame?.closing?.(answer);
       // PostgreSQL answers COMMIT in a transaction a failed statement aborted with ROLLBACK, not an error: work that
       // went on after catching one must not be taken for committed (nor its after-commit callbacks run).
-      const { command } = closing ? (await this.together(transaction, [closing, 'COMMIT']))[1] : await this.run('COMMIT', [], transaction);
+      const { command } = closing ? (await sendTogether(connection, [closing, 'COMMIT']))[1] : await this.run('COMMIT', [], transaction);
       if (command !== 'COMMIT') throw new Error(`the transaction was rolled back (${command}): one of its statements failed`);
     } catch (error) {
       // A connection whose prepared statement went stale fails it on every use: close it (pg's pool already closes
@@ -190,13 +192,6 @@ export class Database implements OnApplicationShutdown {
     countQuery();
     return sendQuery(transaction?.connection ?? this.pool, sql, parameters);
   }
-
-  /** Two statements of a transaction in one round trip (a frame's), each counted; their results in order. */
-  private async together(transaction: Transaction, sql: readonly [string, string]): Promise<QueryResult[]> {
-    countQuery();
-    countQuery();
-    return (await transaction.connection.query(sql.join(';\n'))) as unknown as QueryResult[];
-  }
 }
 
 /**
@@ -211,6 +206,16 @@ function isStalePreparedStatement(error: unknown): error is Error {
   return (code === '0A000' && (routine === 'RevalidateCachedQuery' || error.message.includes('cached plan must not change result type'))) || code === '26000';
 }
 
+/**
+ * Statements in one round trip (PostgreSQL's simple query protocol: no parameters, so every value in them is one the
+ * caller made safe), each counted; their results in order. A transaction's frame and the outbox relay's batch.
+ */
+async function sendTogether(client: PoolClient, sql: readonly string[]): Promise<QueryResult[]> {
+  for (let index = 0; index < sql.length; index += 1) countQuery();
+  const results = (await client.query(sql.join(';\n'))) as unknown as QueryResult | QueryResult[];
+  return Array.isArray(results) ? results : [results];
+}
+
 /** One connection of `Database.withConnection`. */
 export class RawConnection {
   constructor(private readonly client: PoolClient) {}
@@ -220,9 +225,7 @@ export class RawConnection {
    * is one the caller made safe) and answers each one's rows, in order. Each statement is counted.
    */
   async statements<Row extends QueryResultRow = QueryResultRow>(sql: readonly string[]): Promise<Row[][]> {
-    for (let index = 0; index < sql.length; index += 1) countQuery();
-    const results = (await this.client.query(sql.join(';\n'))) as unknown as QueryResult<Row> | QueryResult<Row>[];
-    return (Array.isArray(results) ? results : [results]).map((result) => result.rows);
+    return (await sendTogether(this.client, sql)).map((result) => result.rows as Row[]);
   }
 
   /** The rows of one parameterised statement on this connection (inside the transaction its statements began). */
